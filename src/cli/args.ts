@@ -1,0 +1,159 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { type Config, DEFAULT_HTTP_PORT, defaultConfig, type LogLevel, type Surface } from "./config.js";
+
+export type ParseOutcome =
+  | { kind: "config"; config: Config }
+  | { kind: "exit"; code: number; stdout?: string; stderr?: string };
+
+const LOG_LEVELS: LogLevel[] = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function integer(name: string) {
+  return (value: string): number => {
+    if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be an integer: ${value}`);
+    return Number.parseInt(value, 10);
+  };
+}
+
+function buildProgram(version: string): Command {
+  const program = new Command("mcpfs")
+    .description(
+      "Fast, safe MCP server for local workspaces.\n\n" +
+        "  mcpfs DIR [DIR...]              filesystem surface (drop-in for @modelcontextprotocol/server-filesystem)\n" +
+        "  mcpfs --project-dir DIR [...]   workspace surface (drop-in for mcp-workspace)",
+    )
+    .usage("[options] [directories...]")
+    .version(version, "--version", "print the version and exit")
+    .helpOption("-h, --help", "show this help")
+    .argument("[directories...]", "directories the filesystem surface may access")
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .exitOverride()
+    .configureOutput({ writeOut: () => {}, writeErr: () => {} });
+
+  program
+    .addOption(new Option("--surface <name>", "tool surface to serve").choices(["filesystem", "workspace"]))
+    .option("--read-only", "make every root read-only (mutating tools are hidden and refused)")
+    .option("--read-only-dir <dir>", "add a read-only directory (repeatable)", collect)
+    .option(
+      "--max-output-bytes <n>",
+      "upper bound on the text of one reply (default 262144)",
+      integer("--max-output-bytes"),
+    )
+    .option("--no-gitignore", "do not skip what .gitignore files ignore in walks and searches")
+    .option("--disable-tools <names>", "comma-separated tool names to hide")
+    .option("--audit-log <file>", "append a JSON line for every mutation to this file")
+    .option("--http", "serve Streamable HTTP instead of stdio")
+    .option("--host <host>", "HTTP bind address (default 127.0.0.1)")
+    .option("--port <port>", `HTTP port (default ${DEFAULT_HTTP_PORT})`, integer("--port"))
+    .option("--auth-token <token>", "bearer token required by the HTTP transport (or MCPFS_AUTH_TOKEN)")
+    // Workspace style (mcp-workspace's flags).
+    .option("--project-dir <dir>", "workspace surface: the project directory")
+    .option(
+      "--reference-project <spec>",
+      "read-only reference project NAME=/path or name=N,path=P[,url=U]",
+      collect,
+    )
+    .addOption(
+      new Option("--log-level <level>", "DEBUG, INFO, WARNING, ERROR or CRITICAL").argParser(logLevel),
+    )
+    .option("--log-file <file>", "JSON log file (default <project>/logs/mcp_workspace_<timestamp>.log)")
+    .option("--console-only", "log to stderr only, no log file")
+    .option(
+      "--file-size-limit <n>",
+      "default max_lines for check_file_size (> 0)",
+      integer("--file-size-limit"),
+    )
+    .option("--fail-on-reviews", "check_branch_status review gate fails on open reviews by default")
+    .option("--enforce-base-branch-format", "reject a multi-line '### Base Branch' section (default)")
+    .option("--no-enforce-base-branch-format", "accept any '### Base Branch' section");
+  return program;
+}
+
+function logLevel(value: string): LogLevel {
+  const up = value.toUpperCase() as LogLevel;
+  if (!LOG_LEVELS.includes(up)) throw new InvalidArgumentError(`must be one of ${LOG_LEVELS.join(", ")}`);
+  return up;
+}
+
+export function helpText(version: string): string {
+  return buildProgram(version).helpInformation();
+}
+
+/** Parses both command-line styles into a Config. Unknown flags are collected, not fatal. */
+export function parseArgs(
+  argv: string[],
+  version: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ParseOutcome {
+  const program = buildProgram(version);
+  try {
+    program.parse(argv, { from: "user" });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === "commander.version") return { kind: "exit", code: 0, stdout: `mcpfs ${version}\n` };
+      if (err.code === "commander.helpDisplayed" || err.code === "commander.help")
+        return { kind: "exit", code: 0, stdout: program.helpInformation() };
+      return { kind: "exit", code: 2, stderr: `Error: ${err.message.replace(/^error: /, "")}\n` };
+    }
+    throw err;
+  }
+  const o = program.opts();
+  const config = defaultConfig();
+  const rest = program.args;
+  const workspaceStyle = o.projectDir !== undefined || o.surface === "workspace";
+  config.surface = (o.surface as Surface | undefined) ?? (workspaceStyle ? "workspace" : "filesystem");
+  if (config.surface === "workspace") {
+    // mcp-workspace takes no positional arguments: everything left over is unrecognised.
+    config.unknownArgs = rest;
+  } else {
+    config.unknownArgs = rest.filter((a) => a.startsWith("-") && a !== "-");
+    config.directories = rest.filter((a) => !a.startsWith("-") || a === "-");
+  }
+  config.projectDir = o.projectDir;
+  config.referenceProjectArgs = o.referenceProject ?? [];
+  config.readOnly = o.readOnly === true;
+  config.readOnlyDirs = o.readOnlyDir ?? [];
+  if (o.maxOutputBytes !== undefined) {
+    if (o.maxOutputBytes < 1024)
+      return {
+        kind: "exit",
+        code: 1,
+        stderr: `Error: --max-output-bytes must be at least 1024: ${o.maxOutputBytes}\n`,
+      };
+    config.maxOutputBytes = o.maxOutputBytes;
+  }
+  config.gitignore = o.gitignore !== false;
+  config.disableTools =
+    typeof o.disableTools === "string"
+      ? o.disableTools
+          .split(",")
+          .map((s: string) => s.trim())
+          .filter(Boolean)
+      : [];
+  config.auditLog = o.auditLog;
+  config.logLevel = o.logLevel ?? "INFO";
+  config.logFile = o.logFile;
+  config.consoleOnly = o.consoleOnly === true;
+  if (o.fileSizeLimit !== undefined) {
+    if (o.fileSizeLimit <= 0)
+      return {
+        kind: "exit",
+        code: 1,
+        stderr: `Error: --file-size-limit must be a positive integer: ${o.fileSizeLimit}\n`,
+      };
+    config.fileSizeLimit = o.fileSizeLimit;
+  }
+  config.failOnReviews = o.failOnReviews === true;
+  config.enforceBaseBranchFormat = o.enforceBaseBranchFormat !== false;
+  if (o.http) {
+    const port = o.port ?? DEFAULT_HTTP_PORT;
+    if (port < 0 || port > 65535)
+      return { kind: "exit", code: 1, stderr: `Error: --port out of range: ${port}\n` };
+    config.http = { host: o.host ?? "127.0.0.1", port, authToken: o.authToken ?? env.MCPFS_AUTH_TOKEN };
+  }
+  return { kind: "config", config };
+}

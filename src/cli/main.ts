@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+import fs from "node:fs";
+import path from "node:path";
+import { createLogger, type LevelName, type Logger } from "../core/log.js";
+import { serveOverStdio } from "../server/stdio.js";
+import { parseArgs } from "./args.js";
+import type { Config } from "./config.js";
+import { resolveStartupRoots, StartupError } from "./startup.js";
+import { packageVersion } from "./version.js";
+
+const LEVEL: Record<Config["logLevel"], LevelName> = {
+  DEBUG: "debug",
+  INFO: "info",
+  WARNING: "warn",
+  ERROR: "error",
+  CRITICAL: "fatal",
+};
+
+function stderr(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Workspace style: a startup error is also written to logs/ in the working directory (no log exists yet). */
+function recordStartupError(config: Config | undefined, message: string): void {
+  if (config?.surface !== "workspace") return;
+  try {
+    const dir = path.resolve("logs");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.appendFileSync(
+      path.join(dir, "mcp_workspace_startup_error.log"),
+      `${new Date().toISOString()} ${message}\n`,
+    );
+  } catch {
+    // Best effort: stderr already has the message.
+  }
+}
+
+function defaultLogFile(config: Config): string | undefined {
+  if (config.surface !== "workspace" || config.consoleOnly) return undefined;
+  if (config.logFile) return path.resolve(config.logFile);
+  const d = new Date();
+  const p = (n: number) => String(n).padStart(2, "0");
+  const stamp = `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}_${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+  return path.join(path.resolve(config.projectDir ?? "."), "logs", `mcp_workspace_${stamp}.log`);
+}
+
+async function main(): Promise<number | undefined> {
+  const version = packageVersion();
+  const outcome = parseArgs(process.argv.slice(2), version);
+  if (outcome.kind === "exit") {
+    if (outcome.stdout) process.stdout.write(outcome.stdout);
+    if (outcome.stderr) process.stderr.write(outcome.stderr);
+    return outcome.code;
+  }
+  const config = outcome.config;
+  let log: Logger;
+  try {
+    // Validate the project directory before creating its default log folder inside it.
+    if (config.surface === "workspace" && config.projectDir !== undefined) {
+      const st = fs.statSync(path.resolve(config.projectDir), { throwIfNoEntry: false });
+      if (!st?.isDirectory())
+        throw new StartupError(
+          `Error: Project directory does not exist or is not a directory: ${config.projectDir}`,
+        );
+    }
+    const file = defaultLogFile(config);
+    log = createLogger({
+      level: LEVEL[config.logLevel],
+      console: !file || config.surface === "filesystem",
+      file,
+    });
+    if (file) log.info(`Logging initialized: file=${file}, level=${config.logLevel}`);
+  } catch (err) {
+    const msg = err instanceof StartupError ? err.message : `Error: ${(err as Error).message}`;
+    stderr(msg);
+    recordStartupError(config, msg);
+    return 1;
+  }
+  for (const arg of config.unknownArgs) log.warn(`Ignoring unrecognized argument: ${arg}`);
+  if (config.unknownArgs.length > 0)
+    log.info(
+      `Ignored ${config.unknownArgs.length} unrecognized argument(s): ${config.unknownArgs.join(" ")}`,
+    );
+
+  let startup: Awaited<ReturnType<typeof resolveStartupRoots>>;
+  try {
+    startup = await resolveStartupRoots(config, log, stderr);
+  } catch (err) {
+    const msg = err instanceof StartupError ? err.message : `Error: ${(err as Error).message}`;
+    stderr(msg);
+    recordStartupError(config, msg);
+    return 1;
+  }
+  if (config.surface === "filesystem" && startup.roots.length === 0) {
+    stderr("Usage: mcpfs [allowed-directory] [additional-directories...]");
+    stderr("Note: Allowed directories can be provided via:");
+    stderr("  1. Command-line arguments (shown above)");
+    stderr("  2. MCP roots protocol (2025-era clients that support it)");
+    stderr("At least one directory must be provided by EITHER method for the server to operate.");
+  }
+  const deps = { config, log, version, roots: startup.roots, extraRoots: startup.extraRoots };
+  await serveOverStdio(deps);
+  log.info("mcpfs running on stdio");
+  return undefined;
+}
+
+main().then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (err) => {
+    stderr(`Error: ${(err as Error).message}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Logger } from "../core/log.js";
+import { expandHome, isWithin } from "../core/paths.js";
+import { makeRoot, type Root } from "../core/workspace.js";
+import type { Config } from "./config.js";
+
+export class StartupError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export interface StartupRoots {
+  roots: Root[];
+  /** Roots that survive a client's roots replacing the command-line directories. */
+  extraRoots: Root[];
+}
+
+/** Turns the command line's directories into roots, reporting skipped ones as the official server does. */
+export async function resolveStartupRoots(
+  config: Config,
+  log: Logger,
+  warn: (line: string) => void,
+): Promise<StartupRoots> {
+  const extraRoots: Root[] = [];
+  for (const dir of config.readOnlyDirs) {
+    try {
+      extraRoots.push(await makeRoot(expandHome(dir), "ro", "directory"));
+    } catch {
+      warn(`Warning: Cannot access directory ${dir}, skipping`);
+    }
+  }
+  if (config.surface === "workspace") {
+    const project = await projectRoot(config);
+    void log;
+    return { roots: [project, ...extraRoots], extraRoots };
+  }
+  const roots: Root[] = [];
+  for (const dir of config.directories) {
+    const abs = path.resolve(expandHome(dir));
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(abs);
+    } catch {
+      warn(`Warning: Cannot access directory ${dir}, skipping`);
+      continue;
+    }
+    if (!st.isDirectory()) {
+      warn(`Warning: ${dir} is not a directory, skipping`);
+      continue;
+    }
+    const ro = config.readOnly || extraRoots.some((r) => isWithin(abs, r.path) || isWithin(abs, r.real));
+    roots.push(await makeRoot(abs, ro ? "ro" : "rw", "directory"));
+  }
+  if (config.directories.length > 0 && roots.length === 0)
+    throw new StartupError("Error: None of the specified directories are accessible");
+  return { roots: [...roots, ...extraRoots], extraRoots };
+}
+
+async function projectRoot(config: Config): Promise<Root> {
+  const dir = config.projectDir;
+  if (dir === undefined) throw new StartupError("Error: --project-dir is required for the workspace surface");
+  const abs = path.resolve(expandHome(dir));
+  let ok = false;
+  try {
+    ok = fs.statSync(abs).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new StartupError(`Error: Project directory does not exist or is not a directory: ${dir}`);
+  return makeRoot(abs, config.readOnly ? "ro" : "rw", "project");
+}

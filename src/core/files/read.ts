@@ -1,0 +1,70 @@
+import { ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+import { headLines, readTextUpTo, tailLines } from "./read-text.js";
+import { openVerified } from "./safe-open.js";
+
+export interface TextRead {
+  text: string;
+  /** Size of the file in bytes. */
+  size: number;
+  /** The reply was cut to fit the output budget. */
+  truncated: boolean;
+  /** For head/tail: whether the file has lines beyond those returned. */
+  more?: boolean;
+}
+
+export interface TextReadOptions {
+  head?: number;
+  tail?: number;
+  /** Upper bound on the bytes of text returned. */
+  budget: number;
+}
+
+function checkCount(name: string, n: number | undefined, requested: string): void {
+  if (n === undefined) return;
+  if (!Number.isInteger(n) || n <= 0)
+    throw new ToolError(
+      `${name} must be a positive whole number of lines (got ${n}) for ${printable(requested)}`,
+    );
+}
+
+/** Reads a text file whole or its first/last lines, never returning more than `budget` bytes. */
+export async function readTextFile(target: ResolvedPath, opts: TextReadOptions): Promise<TextRead> {
+  if (opts.head !== undefined && opts.tail !== undefined)
+    throw new ToolError("Cannot specify both head and tail parameters simultaneously");
+  checkCount("head", opts.head, target.requested);
+  checkCount("tail", opts.tail, target.requested);
+  const fh = await openVerified(target);
+  try {
+    const st = await fh.stat();
+    if (st.isDirectory())
+      throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
+    if (opts.head !== undefined || opts.tail !== undefined) {
+      const r =
+        opts.head !== undefined ? await headLines(fh, opts.head) : await tailLines(fh, opts.tail!, st.size);
+      return fitLines(r.lines, st.size, r.more, opts.budget, opts.tail !== undefined);
+    }
+    const r = await readTextUpTo(fh, opts.budget);
+    return { text: r.text, size: r.size, truncated: r.truncated };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Joins lines with `\n`; if that exceeds the budget, keeps whole lines from the start (or the end for tail). */
+function fitLines(lines: string[], size: number, more: boolean, budget: number, fromEnd: boolean): TextRead {
+  const text = lines.join("\n");
+  if (Buffer.byteLength(text) <= budget) return { text, size, truncated: false, more };
+  const kept: string[] = [];
+  let bytes = 0;
+  const order = fromEnd ? [...lines].reverse() : lines;
+  for (const line of order) {
+    const b = Buffer.byteLength(line) + 1;
+    if (bytes + b > budget) break;
+    kept.push(line);
+    bytes += b;
+  }
+  if (fromEnd) kept.reverse();
+  return { text: kept.join("\n"), size, truncated: true, more: true };
+}

@@ -1,0 +1,75 @@
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ToolError } from "./errors.js";
+
+/** Lexical helpers: no filesystem access here, so they can be property-tested exhaustively. */
+
+/** True when `child` equals `parent` or lies below it, compared by whole path segments (CVE-2025-53110). */
+export function isWithin(child: string, parent: string): boolean {
+  if (child === parent) return true;
+  const base = parent.endsWith(path.sep) ? parent : parent + path.sep;
+  return child.startsWith(base);
+}
+
+/** `~` and `~/x` expand to the home directory; `~user` is left alone, as the official server does. */
+export function expandHome(p: string): string {
+  if (p === "~") return os.homedir();
+  if (p.startsWith("~/")) return path.join(os.homedir(), p.slice(2));
+  return p;
+}
+
+const WINDOWS_DRIVE = /^[A-Za-z]:([\\/]|$)/;
+const ADS_SUFFIX = /:\$[A-Za-z_]+$/;
+
+/**
+ * Rejects strings no client path may be: empty, NUL bytes, Windows drive / UNC / alternate-data-stream
+ * forms on POSIX (they would otherwise become odd literal names inside a root). Turns a `file://` URL into
+ * its path. Returns the string to resolve.
+ */
+export function screenRequestedPath(requested: unknown): string {
+  if (typeof requested !== "string") throw new ToolError("Invalid path: expected a string");
+  if (requested.trim() === "") throw new ToolError("Invalid path: the path is empty");
+  const shown = printable(requested);
+  if (requested.includes("\0")) throw new ToolError(`Invalid path: contains a NUL byte: ${shown}`);
+  let p = requested;
+  if (/^file:/i.test(p)) {
+    try {
+      p = fileURLToPath(p);
+    } catch {
+      throw new ToolError(`Invalid path: not a usable file:// URL: ${shown}`);
+    }
+    if (p.includes("\0")) throw new ToolError(`Invalid path: contains a NUL byte: ${shown}`);
+  }
+  if (process.platform !== "win32") {
+    if (WINDOWS_DRIVE.test(p))
+      throw new ToolError(`Access denied - Windows-style path received on a POSIX host: ${shown}`, "denied");
+    if (p.startsWith("\\\\"))
+      throw new ToolError(`Access denied - UNC path received on a POSIX host: ${shown}`, "denied");
+    if (p.split(/[\\/]/).some((seg) => ADS_SUFFIX.test(seg) || seg.includes("::")))
+      throw new ToolError(
+        `Access denied - alternate data stream syntax is not a path here: ${shown}`,
+        "denied",
+      );
+  }
+  return expandHome(p);
+}
+
+/** True when any segment of the path is `..` (the workspace surface refuses these outright). */
+export function hasParentSegment(p: string): boolean {
+  return p.split(/[\\/]+/).some((seg) => seg === "..");
+}
+
+/** A path string made safe to echo in a message: control characters escaped, very long ones cut. */
+export function printable(p: string): string {
+  const escaped = p.replace(
+    /[\u0000-\u001f\u007f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+  return escaped.length > 1024 ? `${escaped.slice(0, 1000)}…(${escaped.length} chars)` : escaped;
+}
+
+/** Splits a relative path into its segments, dropping empty and `.` ones. */
+export function segments(rel: string): string[] {
+  return rel.split(path.sep).filter((s) => s !== "" && s !== ".");
+}

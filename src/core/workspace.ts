@@ -1,0 +1,258 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { isErrno, ToolError } from "./errors.js";
+import { hasParentSegment, isWithin, printable, screenRequestedPath, segments } from "./paths.js";
+
+export type RootMode = "rw" | "ro";
+export type RootKind = "directory" | "project" | "reference";
+
+/** One place the server may touch. `path` is the form the user gave (normalised), `real` its realpath. */
+export interface Root {
+  readonly path: string;
+  readonly real: string;
+  readonly mode: RootMode;
+  readonly kind: RootKind;
+  /** Reference projects are addressed by name. */
+  readonly name?: string;
+  readonly url?: string;
+}
+
+/**
+ * How a surface spells paths. `filesystem`: relative paths resolve against the roots in order and `..` is
+ * resolved then confined (as the official server does). `workspace`: paths are relative to one base root
+ * and any `..` segment is refused (as mcp-workspace's seed demands).
+ */
+export type PathStyle = "filesystem" | "workspace";
+
+export type Intent = "read" | "write";
+
+export interface ResolveOptions {
+  intent: Intent;
+  /** Workspace style: the root the path is relative to and confined to. */
+  base?: Root;
+}
+
+export interface ResolvedPath {
+  /** What the client sent, for messages. */
+  readonly requested: string;
+  /** The real location: realpath of the path, or of its deepest existing ancestor plus the missing tail. */
+  readonly real: string;
+  /** The deepest root that contains `real`. */
+  readonly root: Root;
+  /** Whether `real` existed when resolved (a dangling final symlink counts as not existing). */
+  readonly exists: boolean;
+  /** `real` relative to `root.real` ("" for the root itself), with `/` separators. */
+  readonly relative: string;
+}
+
+const MAX_LINK_HOPS = 40;
+
+export function deniedError(requested: string): ToolError {
+  return new ToolError(`Access denied - path outside allowed directories: ${printable(requested)}`, "denied");
+}
+
+export function readOnlyError(requested: string): ToolError {
+  return new ToolError(`Access denied - read-only location: ${printable(requested)}`, "read_only");
+}
+
+/** Builds a root from a directory the user named; throws if it is not an accessible directory. */
+export async function makeRoot(
+  dir: string,
+  mode: RootMode,
+  kind: RootKind,
+  extra: { name?: string; url?: string } = {},
+): Promise<Root> {
+  const abs = path.resolve(dir);
+  const real = await fs.realpath(abs);
+  const st = await fs.stat(real);
+  if (!st.isDirectory()) {
+    const e = new Error(`not a directory: ${dir}`) as NodeJS.ErrnoException;
+    e.code = "ENOTDIR";
+    throw e;
+  }
+  return { path: abs, real, mode, kind, ...extra };
+}
+
+/**
+ * The allowed places of one connection and the one function that decides what a client path may touch.
+ * Every path from a client goes through `resolve` exactly once.
+ */
+export class Workspace {
+  private rootList: Root[];
+
+  constructor(
+    roots: readonly Root[],
+    readonly style: PathStyle,
+  ) {
+    this.rootList = [...roots];
+  }
+
+  get roots(): readonly Root[] {
+    return this.rootList;
+  }
+
+  setRoots(roots: readonly Root[]): void {
+    this.rootList = [...roots];
+  }
+
+  /** The deepest root whose real path contains `real`, among `candidates`. */
+  rootOf(real: string, candidates: readonly Root[] = this.rootList): Root | undefined {
+    let best: Root | undefined;
+    for (const r of candidates) {
+      if (isWithin(real, r.real) && (!best || r.real.length > best.real.length)) best = r;
+    }
+    return best;
+  }
+
+  /** Confinement check for a real path found during a walk or a listing (no I/O). */
+  contains(real: string, base?: Root): boolean {
+    return this.rootOf(real, this.candidatesFor(base)) !== undefined;
+  }
+
+  async resolve(requested: unknown, opts: ResolveOptions): Promise<ResolvedPath> {
+    const screened = screenRequestedPath(requested);
+    const shown = requested as string;
+    const candidates = this.candidatesFor(opts.base);
+    if (candidates.length === 0) throw new ToolError("No allowed directories are configured", "no_roots");
+
+    const abs = this.absolutize(screened, shown, candidates, opts.base);
+    // Lexical confinement first: a path that is outside on its face never reaches the filesystem.
+    const lexicalRoot = candidates.find((r) => isWithin(abs, r.path) || isWithin(abs, r.real));
+    if (!lexicalRoot) throw deniedError(shown);
+
+    const { real, exists } = await realLocation(abs, shown, (p) => this.rootOf(p, candidates) !== undefined);
+    const root = this.rootOf(real, candidates);
+    if (!root) throw deniedError(shown);
+    if (opts.intent === "write" && root.mode === "ro") throw readOnlyError(shown);
+    const relative = path.relative(root.real, real).split(path.sep).join("/");
+    return { requested: shown, real, root, exists, relative };
+  }
+
+  private candidatesFor(base?: Root): readonly Root[] {
+    if (this.style === "filesystem" || !base) return this.rootList;
+    // Nested read-only roots inside the base still apply (deepest root decides the mode).
+    return this.rootList
+      .filter((r) => r === base || isWithin(r.real, base.real))
+      .concat(this.rootList.includes(base) ? [] : [base]);
+  }
+
+  private absolutize(p: string, shown: string, candidates: readonly Root[], base?: Root): string {
+    if (this.style === "workspace") {
+      if (hasParentSegment(p))
+        throw new ToolError(`Invalid path: '..' is not allowed in paths: ${printable(shown)}`, "denied");
+      const anchor = base ?? candidates[0]!;
+      return path.isAbsolute(p) ? path.resolve(p) : path.resolve(anchor.path, p);
+    }
+    if (path.isAbsolute(p)) return path.resolve(p);
+    // Relative paths are tried against each root in order; the first one that lands inside a root wins.
+    for (const r of candidates) {
+      const cand = path.resolve(r.path, p);
+      if (candidates.some((c) => isWithin(cand, c.path) || isWithin(cand, c.real))) return cand;
+    }
+    return path.resolve(candidates[0]!.path, p);
+  }
+}
+
+/**
+ * The real location a path designates: its realpath when it exists; otherwise the realpath of its deepest
+ * existing ancestor plus the missing tail, following a dangling symlink to where a write would land.
+ * Missing components are matched NFC-equivalently (macOS stores NFD names). Every symlink hop is checked
+ * with `inside` so a chain cannot wander out and back.
+ */
+async function realLocation(
+  abs: string,
+  shown: string,
+  inside: (real: string) => boolean,
+): Promise<{ real: string; exists: boolean }> {
+  let target = abs;
+  for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+    try {
+      return { real: await fs.realpath(target), exists: true };
+    } catch (err) {
+      if (!isErrno(err, "ENOENT")) throw fsErrorFor(err, shown);
+    }
+    // Find the deepest existing ancestor (by lstat, so a dangling link is found as itself).
+    let existing = target;
+    const tail: string[] = [];
+    let st: Awaited<ReturnType<typeof fs.lstat>> | undefined;
+    for (;;) {
+      try {
+        st = await fs.lstat(existing);
+        break;
+      } catch (err) {
+        if (!isErrno(err, "ENOENT", "ENOTDIR")) throw fsErrorFor(err, shown);
+        const parent = path.dirname(existing);
+        if (parent === existing) throw deniedError(shown);
+        tail.unshift(path.basename(existing));
+        existing = parent;
+      }
+    }
+    if (st.isSymbolicLink()) {
+      // A dangling link: continue from its target, resolved against the link's real directory.
+      const linkDir = await realOrThrow(path.dirname(existing), shown);
+      if (!inside(linkDir)) throw deniedError(shown);
+      const linkTarget = path.resolve(linkDir, await fs.readlink(existing));
+      // Fail closed: a target outside on its face is refused; one inside is re-resolved on the next hop.
+      if (!inside(linkTarget)) throw deniedError(shown);
+      target = path.join(linkTarget, ...tail);
+      continue;
+    }
+    let real = await realOrThrow(existing, shown);
+    if (!inside(real)) throw deniedError(shown);
+    if (!st.isDirectory()) {
+      if (tail.length > 0)
+        throw new ToolError(`Not a directory: a parent of ${printable(shown)} is a file`, "not_directory");
+      return { real, exists: true };
+    }
+    // Walk the missing tail, accepting a single NFC-equivalent entry for each component.
+    let i = 0;
+    for (; i < tail.length; i++) {
+      const match = await nfcMatch(real, tail[i]!);
+      if (match === undefined) break;
+      const next = await realOrThrow(path.join(real, match), shown);
+      if (!inside(next)) throw deniedError(shown);
+      real = next;
+    }
+    if (i === tail.length) return { real, exists: true };
+    return { real: path.join(real, ...tail.slice(i)), exists: false };
+  }
+  throw new ToolError(`Too many levels of symbolic links: ${printable(shown)}`, "invalid");
+}
+
+async function realOrThrow(p: string, shown: string): Promise<string> {
+  try {
+    return await fs.realpath(p);
+  } catch (err) {
+    throw fsErrorFor(err, shown);
+  }
+}
+
+async function nfcMatch(dir: string, name: string): Promise<string | undefined> {
+  const want = name.normalize("NFC");
+  let entries: string[];
+  try {
+    entries = await fs.readdir(dir);
+  } catch {
+    return undefined;
+  }
+  const found = entries.filter((e) => e.normalize("NFC") === want);
+  if (found.includes(name)) return name;
+  if (found.length > 1) throw new ToolError(`Ambiguous Unicode path component: ${printable(name)}`);
+  return found[0];
+}
+
+function fsErrorFor(err: unknown, shown: string): Error {
+  if (err instanceof ToolError) return err;
+  const s = printable(shown);
+  if (isErrno(err, "ELOOP")) return new ToolError(`Too many levels of symbolic links: ${s}`);
+  if (isErrno(err, "ENAMETOOLONG")) return new ToolError(`File name too long: ${s}`);
+  if (isErrno(err, "EACCES", "EPERM")) return new ToolError(`Permission denied: ${s}`, "denied");
+  if (isErrno(err, "ENOTDIR"))
+    return new ToolError(`Not a directory: a parent of ${s} is a file`, "not_directory");
+  return new ToolError(`Cannot resolve path: ${s}`, "io");
+}
+
+/** Join helper for the walk: a root-relative path with `/` separators. */
+export function relativeTo(root: Root, real: string): string {
+  return segments(path.relative(root.real, real)).join("/");
+}

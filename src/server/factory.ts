@@ -1,0 +1,69 @@
+import { McpServer } from "@modelcontextprotocol/server";
+import type { Config } from "../cli/config.js";
+import type { Logger } from "../core/log.js";
+import { type Root, Workspace } from "../core/workspace.js";
+import { toolsFor } from "../surfaces/index.js";
+import { registerTools } from "./register-tools.js";
+import { noRootsError, RootsSync } from "./roots-sync.js";
+
+/** What startup resolved once, shared read-only by every connection. */
+export interface ServerDeps {
+  config: Config;
+  log: Logger;
+  version: string;
+  /** Roots from the command line (directories, project, references, read-only dirs). */
+  roots: readonly Root[];
+  /** Read-only directories that stay when client roots replace the command-line directories. */
+  extraRoots: readonly Root[];
+}
+
+/**
+ * One McpServer per connection (the SDK's advisory GHSA-345p-7cg4-v4c7): each instance has its own
+ * Workspace, so one client's roots never leak into another's.
+ */
+export function createServerFactory(deps: ServerDeps) {
+  return ({ era }: { era: "legacy" | "modern" }): McpServer => {
+    const { config, log } = deps;
+    const ws = new Workspace(deps.roots, config.surface);
+    const server = new McpServer(
+      { name: "mcpfs", version: deps.version },
+      { capabilities: { tools: {} }, instructions: instructions(config, deps.roots) },
+    );
+    let sync: RootsSync | undefined;
+    if (config.surface === "filesystem" && era === "legacy") {
+      sync = new RootsSync(server, ws, config, deps.extraRoots, log);
+      sync.attach();
+    }
+    registerTools(server, toolsFor(config), {
+      ws,
+      config,
+      log,
+      era,
+      gate: async () => {
+        await sync?.ready();
+        if (ws.roots.length === 0) throw noRootsError(era);
+      },
+    });
+    return server;
+  };
+}
+
+function instructions(config: Config, roots: readonly Root[]): string {
+  const list = roots.map(
+    (r) => `${r.name ? `${r.name}: ` : ""}${r.path}${r.mode === "ro" ? " (read-only)" : ""}`,
+  );
+  if (config.surface === "workspace") {
+    return (
+      "mcpfs gives safe, fast access to one project directory: read, search, edit and save files, " +
+      "plus read-only reference projects. Paths are relative to the project; '..' is refused." +
+      (list.length ? `\nProject and references:\n${list.join("\n")}` : "")
+    );
+  }
+  return (
+    "mcpfs gives safe, fast access to local directories: read, list, search and edit files inside the " +
+    "allowed directories only. Use list_allowed_directories to see them." +
+    (list.length
+      ? `\nAllowed directories:\n${list.join("\n")}`
+      : "\nNo directories yet: the client may provide them as roots.")
+  );
+}

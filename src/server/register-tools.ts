@@ -1,0 +1,98 @@
+import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import type { Config } from "../cli/config.js";
+import { ToolError, toClientMessage } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
+import type { Workspace } from "../core/workspace.js";
+import type { AnyToolDef, ToolContext, ToolReply } from "../surfaces/tool.js";
+
+export interface RegisterDeps {
+  ws: Workspace;
+  config: Config;
+  log: Logger;
+  era: "legacy" | "modern";
+  /** Awaited before every call (roots fetch in flight); throws when the server cannot operate. */
+  gate: () => Promise<void>;
+}
+
+const PATH_KEYS = ["path", "file_path", "dir_path", "source", "source_path"];
+
+/** Which tools a configuration exposes: `--disable-tools` hides some, `--read-only` hides the mutating ones. */
+export function exposedTools(tools: readonly AnyToolDef[], config: Config): AnyToolDef[] {
+  return tools.filter((t) => !config.disableTools.includes(t.name) && !(config.readOnly && t.mutating));
+}
+
+export function registerTools(server: McpServer, tools: readonly AnyToolDef[], deps: RegisterDeps): void {
+  for (const tool of exposedTools(tools, deps.config)) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        ...(tool.output ? { outputSchema: tool.output } : {}),
+        annotations: { title: tool.title, ...tool.annotations },
+      },
+      // biome-ignore lint/suspicious/noExplicitAny: the SDK hands over the parsed arguments
+      (async (args: any, sctx: ServerContext) => runTool(tool, args, sctx, deps)) as never,
+    );
+  }
+}
+
+async function runTool(
+  tool: AnyToolDef,
+  args: Record<string, unknown>,
+  sctx: ServerContext,
+  deps: RegisterDeps,
+) {
+  const started = performance.now();
+  const progressToken = sctx.mcpReq._meta?.progressToken;
+  const ctx: ToolContext = {
+    ws: deps.ws,
+    config: deps.config,
+    log: deps.log,
+    signal: sctx.mcpReq.signal,
+    era: deps.era,
+    progress: async (done, total, message) => {
+      if (progressToken === undefined) return;
+      await sctx.mcpReq
+        .notify({
+          method: "notifications/progress",
+          params: {
+            progressToken,
+            progress: done,
+            ...(total !== undefined ? { total } : {}),
+            ...(message ? { message } : {}),
+          },
+        })
+        .catch(() => {});
+    },
+  };
+  let reply: ToolReply;
+  try {
+    await deps.gate();
+    reply = await tool.handler(args, ctx);
+  } catch (err) {
+    const requested = PATH_KEYS.map((k) => args?.[k]).find((v): v is string => typeof v === "string");
+    if (!(err instanceof ToolError)) deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
+    reply = { content: [{ type: "text", text: toClientMessage(err, requested) }], isError: true };
+  }
+  deps.log.info(
+    {
+      tool: tool.name,
+      params: summarizeParams(args),
+      ms: Math.round(performance.now() - started),
+      ok: !reply.isError,
+    },
+    `tool ${tool.name} ${reply.isError ? "failed" : "ok"}`,
+  );
+  return reply;
+}
+
+/** Parameters for the log: long strings (file contents) cut to a short prefix. */
+export function summarizeParams(args: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args ?? {})) {
+    out[k] = typeof v === "string" && v.length > 200 ? `${v.slice(0, 200)}…(${v.length} chars)` : v;
+  }
+  return out;
+}

@@ -1,0 +1,121 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { McpServer } from "@modelcontextprotocol/server";
+import type { Config } from "../cli/config.js";
+import { ToolError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
+import { isWithin } from "../core/paths.js";
+import { makeRoot, type Root, type Workspace } from "../core/workspace.js";
+
+/**
+ * Keeps a filesystem-surface connection's allowed directories in step with the client's MCP roots:
+ * `roots/list` after initialization replaces the command-line directories; `list_changed` re-requests;
+ * an answer overtaken by a newer request is discarded; tool calls wait until a fetch has settled.
+ */
+export class RootsSync {
+  private generation = 0;
+  private pending: Promise<void> = Promise.resolve();
+  private clientRootsApplied = false;
+
+  constructor(
+    private readonly server: McpServer,
+    private readonly ws: Workspace,
+    private readonly config: Config,
+    private readonly extraRoots: readonly Root[],
+    private readonly log: Logger,
+  ) {}
+
+  /** Wires the legacy-era hooks (the 2026-07-28 era has no roots/list push channel). */
+  attach(): void {
+    const low = this.server.server;
+    low.oninitialized = () => {
+      const caps = low.getClientCapabilities();
+      if (caps?.roots) {
+        this.refresh("initial");
+      } else if (this.ws.roots.length > 0) {
+        this.log.info("Client does not support MCP Roots, using allowed directories set from server args");
+      }
+    };
+    low.setNotificationHandler("notifications/roots/list_changed", () => {
+      this.refresh("changed");
+    });
+  }
+
+  /** Resolves once no roots fetch is in flight (a fetch started meanwhile is waited for too). */
+  async ready(): Promise<void> {
+    for (;;) {
+      const p = this.pending;
+      await p;
+      if (p === this.pending) return;
+    }
+  }
+
+  private refresh(reason: "initial" | "changed"): void {
+    const gen = ++this.generation;
+    const run = async () => {
+      let answer: { roots: { uri: string; name?: string }[] };
+      try {
+        answer = await this.server.server.listRoots(undefined, { timeout: 10_000 });
+      } catch (err) {
+        this.log.warn(
+          `Failed to request ${reason === "initial" ? "initial " : ""}roots from client: ${(err as Error).message}`,
+        );
+        return;
+      }
+      const roots = await validRoots(answer.roots, this.config, this.log);
+      if (gen !== this.generation) {
+        this.log.info("Discarded a stale roots/list answer: a newer roots update has started");
+        return;
+      }
+      if (roots.length > 0) {
+        this.ws.setRoots([...roots, ...this.extraRoots]);
+        this.clientRootsApplied = true;
+        this.log.info(`Updated allowed directories from MCP roots: ${roots.length} valid directories`);
+      } else if (this.clientRootsApplied) {
+        // Once the client's roots were in force, an empty update revokes them rather than falling back.
+        this.ws.setRoots([...this.extraRoots]);
+        this.log.warn(
+          "No valid root directories provided by client; access revoked until it exposes a root again",
+        );
+      } else {
+        this.log.warn("No valid root directories provided by client");
+      }
+    };
+    const prev = this.pending;
+    this.pending = prev.then(run, run).catch((err) => this.log.error({ err }, "roots refresh failed"));
+  }
+}
+
+async function validRoots(list: { uri: string }[], config: Config, log: Logger): Promise<Root[]> {
+  const out: Root[] = [];
+  for (const { uri } of list) {
+    let dir: string;
+    try {
+      dir = uri.startsWith("file:") ? fileURLToPath(uri) : path.resolve(uri);
+    } catch {
+      log.warn(`Skipping invalid path or inaccessible: ${uri}`);
+      continue;
+    }
+    try {
+      const ro =
+        config.readOnly || config.readOnlyDirs.some((d) => isWithin(path.resolve(dir), path.resolve(d)));
+      out.push(await makeRoot(dir, ro ? "ro" : "rw", "directory"));
+    } catch (err) {
+      log.warn(`Skipping invalid directory: ${dir} due to error: ${(err as Error).message}`);
+    }
+  }
+  return out;
+}
+
+export function noRootsError(era: "legacy" | "modern"): ToolError {
+  const msg =
+    era === "modern"
+      ? "Server cannot operate: No allowed directories available. Server was started without command-line " +
+        "directories, and on protocol version 2026-07-28 the client cannot provide them through MCP Roots. " +
+        "Restart the server with the directories it may access as command-line arguments: mcpfs DIR [DIR...]"
+      : "Server cannot operate: No allowed directories available. Server was started without command-line " +
+        "directories and the client either does not support MCP roots or provided no valid root directories. " +
+        "Please either: 1) start the server with directory arguments (mcpfs DIR [DIR...]), or 2) use a client " +
+        "that supports MCP roots and provides at least one valid root directory.";
+  return new ToolError(msg, "no_roots");
+}

@@ -1,0 +1,10 @@
+import type { AnyToolDef } from "../tool.js";
+import { listAllowedDirectoriesTool } from "./list-allowed-directories.js";
+import { readFileTool, readTextFileTool } from "./read-text-file.js";
+
+/** The official server's tools in its registration order, then mcpfs's own additions. */
+export const filesystemTools: readonly AnyToolDef[] = [
+  readFileTool,
+  readTextFileTool,
+  listAllowedDirectoriesTool,
+];

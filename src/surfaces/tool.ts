@@ -1,0 +1,71 @@
+import type { z } from "zod";
+import type { Config } from "../cli/config.js";
+import type { Logger } from "../core/log.js";
+import type { Workspace } from "../core/workspace.js";
+
+/** What a tool handler may use. A surface never touches `fs`: it calls the core with `ws`. */
+export interface ToolContext {
+  readonly ws: Workspace;
+  readonly config: Config;
+  readonly log: Logger;
+  /** Aborted when the client cancels the request. */
+  readonly signal: AbortSignal;
+  /** Sends a progress notification when the client asked for progress; otherwise a no-op. */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /** The protocol era of this connection. */
+  readonly era: "legacy" | "modern";
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+}
+
+export type ContentBlock =
+  | { type: "text"; text: string }
+  | { type: "image"; data: string; mimeType: string }
+  | { type: "audio"; data: string; mimeType: string }
+  | { type: "resource"; resource: { uri: string; mimeType?: string; blob?: string; text?: string } };
+
+export interface ToolReply {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** A tool of a surface: schema → core call → formatter. */
+export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: S;
+  readonly output?: z.ZodType;
+  readonly annotations: ToolAnnotations;
+  /** Changes files: hidden and refused under `--read-only`. */
+  readonly mutating: boolean;
+  handler(args: z.infer<S>, ctx: ToolContext): Promise<ToolReply>;
+}
+
+/** Lets a list of differently-typed tools live in one array. */
+// biome-ignore lint/suspicious/noExplicitAny: the registry erases each tool's own argument type
+export type AnyToolDef = ToolDef<any>;
+
+export function defineTool<S extends z.ZodObject>(def: ToolDef<S>): ToolDef<S> {
+  return def;
+}
+
+/** A text reply whose structuredContent carries the same text as `content` (the official shape). */
+export function textReply(text: string, extra: Record<string, unknown> = {}): ToolReply {
+  return { content: [{ type: "text", text }], structuredContent: { content: text, ...extra } };
+}
+
+/** A plain text reply with no structured content (the workspace surface's shape). */
+export function plainReply(text: string): ToolReply {
+  return { content: [{ type: "text", text }] };
+}
+
+export function errorReply(text: string): ToolReply {
+  return { content: [{ type: "text", text }], isError: true };
+}

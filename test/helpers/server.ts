@@ -1,0 +1,167 @@
+/**
+ * Black-box harness: starts the BUILT server (dist/) as a child process and talks to it through the MCP
+ * SDK's own clients over stdio — the v1 client (2025-11-25) or the v2 client pinned to 2026-07-28.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const MCPFS_BIN = path.join(ROOT, "dist/cli/main.js");
+export const OFFICIAL_BIN = path.join(
+  ROOT,
+  "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
+);
+
+export interface TextResult {
+  text: string;
+  isError: boolean;
+  structured?: Record<string, unknown>;
+  // biome-ignore lint/suspicious/noExplicitAny: raw result for content-type specific assertions
+  raw: any;
+}
+
+export interface Connection {
+  /** Calls a tool and returns its first text block (or all text blocks joined). */
+  call(name: string, args?: Record<string, unknown>): Promise<TextResult>;
+  // biome-ignore lint/suspicious/noExplicitAny: the two SDK generations have different client types
+  client: any;
+  stderr(): string;
+  close(): Promise<void>;
+  /** v1 client with roots: replace the roots the client exposes and notify the server. */
+  setRoots(dirs: string[]): Promise<void>;
+  pid: number | null;
+}
+
+export interface StartOptions {
+  /** `v1` (2025-11-25, default) or `v2` (2026-07-28 pinned). */
+  client?: "v1" | "v2";
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Makes the v1 client advertise roots and answer roots/list with these directories. */
+  roots?: string[];
+  /** Delay, in ms, before the v1 client answers roots/list (to test calls racing the fetch). */
+  rootsDelayMs?: number;
+  /** Server entry point (default: mcpfs's built CLI). */
+  bin?: string;
+  timeoutMs?: number;
+}
+
+function toText(raw: {
+  content?: { type: string; text?: string }[];
+  isError?: boolean;
+  structuredContent?: unknown;
+}) {
+  const text = (raw.content ?? [])
+    .filter((c) => c.type === "text")
+    .map((c) => c.text ?? "")
+    .join("\n");
+  return {
+    text,
+    isError: raw.isError === true,
+    structured: raw.structuredContent as Record<string, unknown> | undefined,
+    raw,
+  };
+}
+
+export async function startServer(args: string[], opts: StartOptions = {}): Promise<Connection> {
+  const bin = opts.bin ?? MCPFS_BIN;
+  const env = { ...(process.env as Record<string, string>), ...(opts.env ?? {}) };
+  let stderrBuf = "";
+  const timeout = opts.timeoutMs ?? 30_000;
+  if (opts.client === "v2") {
+    const transport = new StdioV2({
+      command: process.execPath,
+      args: [bin, ...args],
+      cwd: opts.cwd,
+      env,
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (d: Buffer) => {
+      stderrBuf += d.toString();
+    });
+    const client = new ClientV2(
+      { name: "mcpfs-test-v2", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await client.connect(transport);
+    return {
+      client,
+      call: async (name, a = {}) => toText(await client.callTool({ name, arguments: a }, { timeout })),
+      stderr: () => stderrBuf,
+      close: () => client.close(),
+      setRoots: async () => {
+        throw new Error("roots are not part of the 2026-07-28 era");
+      },
+      pid: transport.pid,
+    };
+  }
+  const transport = new StdioV1({
+    command: process.execPath,
+    args: [bin, ...args],
+    cwd: opts.cwd,
+    env,
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (d: Buffer) => {
+    stderrBuf += d.toString();
+  });
+  let roots = opts.roots;
+  const client = new ClientV1(
+    { name: "mcpfs-test-v1", version: "1.0.0" },
+    { capabilities: roots ? { roots: { listChanged: true } } : {} },
+  );
+  if (roots) {
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      const answer = (roots ?? []).map((d) => ({ uri: `file://${d}`, name: path.basename(d) }));
+      if (opts.rootsDelayMs) await new Promise((r) => setTimeout(r, opts.rootsDelayMs));
+      return { roots: answer };
+    });
+  }
+  await client.connect(transport);
+  return {
+    client,
+    call: async (name, a = {}) =>
+      toText((await client.callTool({ name, arguments: a }, undefined, { timeout })) as never),
+    stderr: () => stderrBuf,
+    close: () => client.close(),
+    setRoots: async (dirs) => {
+      roots = dirs;
+      await client.sendRootsListChanged();
+    },
+    pid: transport.pid,
+  };
+}
+
+/** Runs the CLI to completion (for startup-error tests): exit code, stdout, stderr. */
+export async function runCli(
+  args: string[],
+  opts: { cwd?: string; timeoutMs?: number; input?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { spawn } = await import("node:child_process");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MCPFS_BIN, ...args], {
+      cwd: opts.cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 10_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    if (opts.input !== undefined) child.stdin.end(opts.input);
+  });
+}
