@@ -1,4 +1,5 @@
 import type { AnyToolDef } from "../tool.js";
+import { grepTool } from "./grep.js";
 import { listAllowedDirectoriesTool } from "./list-allowed-directories.js";
 import { readFileTool, readTextFileTool } from "./read-text-file.js";
 
@@ -7,4 +8,5 @@ export const filesystemTools: readonly AnyToolDef[] = [
   readFileTool,
   readTextFileTool,
   listAllowedDirectoriesTool,
+  grepTool,
 ];
