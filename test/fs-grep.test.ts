@@ -1,5 +1,5 @@
 import path from "node:path";
-import Ajv from "ajv/dist/2020.js";
+import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "./helpers/fixtures.js";
 import { type Connection, startServer } from "./helpers/server.js";
