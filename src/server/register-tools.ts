@@ -4,6 +4,7 @@ import { ToolError, toClientMessage } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
 import type { AnyToolDef, ToolContext, ToolReply } from "../surfaces/tool.js";
+import type { ClientLog } from "./client-log.js";
 
 export interface RegisterDeps {
   ws: Workspace;
@@ -12,6 +13,8 @@ export interface RegisterDeps {
   era: "legacy" | "modern";
   /** Awaited before every call (roots fetch in flight); throws when the server cannot operate. */
   gate: () => Promise<void>;
+  /** Log lines for clients that asked for them (besides stderr). */
+  clientLog?: ClientLog;
 }
 
 const PATH_KEYS = ["path", "file_path", "dir_path", "source", "source_path"];
@@ -76,15 +79,17 @@ async function runTool(
     if (!(err instanceof ToolError)) deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
     reply = { content: [{ type: "text", text: toClientMessage(err, requested) }], isError: true };
   }
-  deps.log.info(
-    {
-      tool: tool.name,
-      params: summarizeParams(args),
-      ms: Math.round(performance.now() - started),
-      ok: !reply.isError,
-    },
-    `tool ${tool.name} ${reply.isError ? "failed" : "ok"}`,
-  );
+  const line = {
+    tool: tool.name,
+    params: summarizeParams(args),
+    ms: Math.round(performance.now() - started),
+    ok: !reply.isError,
+  };
+  deps.log.info(line, `tool ${tool.name} ${reply.isError ? "failed" : "ok"}`);
+  await deps.clientLog?.send(sctx, reply.isError ? "warning" : "info", {
+    message: `tool ${tool.name} ${reply.isError ? "failed" : "ok"}`,
+    ...line,
+  });
   return reply;
 }
 
