@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { resolveEntry } from "../../src/core/files/entry.js";
-import { makeDirectory, moveEntry } from "../../src/core/files/move.js";
+import { makeDirectory } from "../../src/core/files/make-directory.js";
+import { moveNoReplace as moveEntry } from "../../src/core/files/move-no-replace.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { tempArea } from "../helpers/fixtures.js";
 

@@ -1,128 +1,62 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { isErrno, ToolError } from "../errors.js";
-import { isWithin, printable } from "../paths.js";
-import type { ResolvedPath } from "../workspace.js";
-import { tempPathBeside } from "./safe-open.js";
+import { ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import { ensureParentDirs } from "./mkdirs.js";
+import { moveNoReplace } from "./move-no-replace.js";
+import { type EntryPath, entryKind } from "./remove.js";
 
-export interface MoveOptions {
-  /** Test hook: take the cross-device path (copy + remove) even on one device. */
-  forceCopy?: boolean;
+function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
+  return new Promise((resolve) => {
+    // No shell: arguments go to git as they are; --literal-pathspecs keeps `*`, `:` etc. literal.
+    execFile(
+      "git",
+      ["--literal-pathspecs", "-C", cwd, ...args],
+      { timeout: 30_000, windowsHide: true, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout) => resolve({ ok: !err, stdout: String(stdout) }),
+    );
+  });
+}
+
+async function isGitRepoRoot(dir: string): Promise<boolean> {
+  return fs
+    .lstat(path.join(dir, ".git"))
+    .then(() => true)
+    .catch(() => false);
 }
 
 export interface MoveResult {
-  /** The move crossed devices and was done by copy + remove. */
-  copied: boolean;
-  type: "file" | "dir" | "symlink" | "other";
+  method: "git" | "filesystem";
 }
 
 /**
- * Moves a directory entry (a symlink is moved as the link itself). Never replaces an existing destination;
- * across devices it copies (links kept as links, modes and times kept) to a temp name beside the
- * destination, renames that into place, then removes the source.
+ * Moves a file, symlink or directory inside one root, creating the destination's parents. In a git repository
+ * (the root itself) a tracked file, or any directory, is moved with `git mv` so history follows; if git
+ * refuses, or the source is untracked, it is a filesystem rename. Errors: ToolError `not_found` (source
+ * missing), `exists` (destination occupied); raw errno errors otherwise.
  */
-export async function moveEntry(
-  src: ResolvedPath,
-  dst: ResolvedPath,
-  opts: MoveOptions = {},
-): Promise<MoveResult> {
-  const st = await fs.lstat(src.real).catch((err) => {
-    if (isErrno(err, "ENOENT", "ENOTDIR"))
-      throw new ToolError(`No such file or directory: ${printable(src.requested)}`, "not_found");
-    throw err;
-  });
-  const type = st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
-  if (await exists(dst.real))
-    throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
-  const parent = await fs.stat(path.dirname(dst.real)).catch(() => undefined);
-  if (!parent?.isDirectory())
-    throw new ToolError(`Parent directory does not exist: ${printable(dst.requested)}`, "not_found");
-  if (type === "dir" && isWithin(dst.real, src.real))
-    throw new ToolError(
-      `Cannot move a directory into itself: ${printable(src.requested)} -> ${printable(dst.requested)}`,
-    );
-  if (!opts.forceCopy) {
-    try {
-      await renameNoReplace(src.real, dst.real, type);
-      return { copied: false, type };
-    } catch (err) {
-      if (isErrno(err, "EEXIST"))
-        throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
-      if (!isErrno(err, "EXDEV")) throw err;
+export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<MoveResult> {
+  const kind = await entryKind(source);
+  if (kind === "missing") throw new ToolError(`No such file: ${printable(source.requested)}`, "not_found");
+  if ((await entryKind(dest)) !== "missing")
+    throw new ToolError(`Already exists: ${printable(dest.requested)}`, "exists");
+  if (source.relative === "" || dest.relative === "")
+    throw new ToolError(`Cannot move a root directory: ${printable(source.requested)}`, "invalid");
+  await ensureParentDirs(dest);
+  const root = source.root.real;
+  if (source.root === dest.root && (await isGitRepoRoot(root))) {
+    let useGit = kind === "dir";
+    if (!useGit) {
+      const tracked = await git(root, ["ls-files", "-z", "--", source.relative]);
+      useGit = tracked.ok && tracked.stdout.split("\0").includes(source.relative);
+    }
+    if (useGit) {
+      const moved = await git(root, ["mv", "--", source.relative, dest.relative]);
+      if (moved.ok) return { method: "git" };
     }
   }
-  const temp = tempPathBeside(dst.real);
-  try {
-    await fs.cp(src.real, temp, {
-      recursive: true,
-      errorOnExist: true,
-      force: false,
-      preserveTimestamps: true,
-      verbatimSymlinks: true,
-    });
-    await renameNoReplace(temp, dst.real, type);
-  } catch (err) {
-    await fs.rm(temp, { recursive: true, force: true }).catch(() => {});
-    if (isErrno(err, "EEXIST"))
-      throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
-    throw err;
-  }
-  await fs.rm(src.real, { recursive: true, force: true });
-  return { copied: true, type };
-}
-
-/**
- * rename(2) replaces an existing target; for anything but a directory, link + unlink refuses one
- * atomically instead. Filesystems without hard links fall back to a checked rename.
- */
-async function renameNoReplace(from: string, to: string, type: MoveResult["type"]): Promise<void> {
-  if (type !== "dir") {
-    try {
-      await fs.link(from, to);
-      await fs.unlink(from);
-      return;
-    } catch (err) {
-      if (isErrno(err, "EEXIST", "EXDEV")) throw err;
-      // EPERM/ENOTSUP etc.: no hard links here; use rename below.
-    }
-  }
-  if (await exists(to)) {
-    const e = new Error("exists") as NodeJS.ErrnoException;
-    e.code = "EEXIST";
-    throw e;
-  }
-  await fs.rename(from, to);
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await fs.lstat(p);
-    return true;
-  } catch (err) {
-    if (isErrno(err, "ENOENT", "ENOTDIR")) return false;
-    throw err;
-  }
-}
-
-/** mkdir -p below an allowed directory; an existing directory is fine, a file in the way is an error. */
-export async function makeDirectory(target: ResolvedPath): Promise<{ created: boolean }> {
-  try {
-    const st = await fs.stat(target.real);
-    if (st.isDirectory()) return { created: false };
-    throw new ToolError(`Already exists and is not a directory: ${printable(target.requested)}`, "exists");
-  } catch (err) {
-    if (err instanceof ToolError) throw err;
-    if (!isErrno(err, "ENOENT")) throw err;
-  }
-  try {
-    await fs.mkdir(target.real, { recursive: true });
-  } catch (err) {
-    if (isErrno(err, "EEXIST", "ENOTDIR"))
-      throw new ToolError(
-        `Cannot create directory: a parent of ${printable(target.requested)} is a file`,
-        "not_directory",
-      );
-    throw err;
-  }
-  return { created: true };
+  // Never replaces something that appeared at the destination meanwhile; copies across devices.
+  await moveNoReplace(source, dest);
+  return { method: "filesystem" };
 }

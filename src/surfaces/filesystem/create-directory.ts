@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { makeDirectory } from "../../core/files/move.js";
+import { makeDirectory } from "../../core/files/make-directory.js";
 import { defineTool, textReply } from "../tool.js";
 
 export const createDirectoryTool = defineTool({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { resolveEntry } from "../../core/files/entry.js";
-import { moveEntry } from "../../core/files/move.js";
+import { moveNoReplace } from "../../core/files/move-no-replace.js";
 import { printable } from "../../core/paths.js";
 import { defineTool, textReply } from "../tool.js";
 
@@ -26,7 +26,7 @@ export const moveFileTool = defineTool({
     const dst = await resolveEntry(ctx.ws, args.destination, "write");
     if (ctx.ws.roots.some((r) => r.real === src.real || r.path === src.real))
       throw new ToolError(`Cannot move an allowed directory itself: ${printable(args.source)}`, "denied");
-    const r = await moveEntry(src, dst);
+    const r = await moveNoReplace(src, dst);
     return textReply(`Successfully moved ${args.source} to ${args.destination}`, { ...r });
   },
 });
