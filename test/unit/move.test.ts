@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { resolveEntry } from "../../src/core/files/entry.js";
 import { makeDirectory } from "../../src/core/files/make-directory.js";
 import { moveNoReplace as moveEntry } from "../../src/core/files/move-no-replace.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
@@ -22,8 +21,8 @@ describe("moveEntry, forced through the cross-device path (copy + remove)", () =
     const past = new Date("2021-05-05T00:00:00Z");
     fs.utimesSync(path.join(root, "src/sub/b.txt"), past, past);
     const ws = await workspace(root);
-    const src = await resolveEntry(ws, path.join(root, "src"), "write");
-    const dst = await resolveEntry(ws, path.join(root, "dst"), "write");
+    const src = await ws.resolveEntry(path.join(root, "src"), { intent: "write" });
+    const dst = await ws.resolveEntry(path.join(root, "dst"), { intent: "write" });
     const r = await moveEntry(src, dst, { forceCopy: true });
     expect(r).toEqual({ copied: true, type: "dir" });
     expect(fs.existsSync(path.join(root, "src"))).toBe(false);
@@ -37,9 +36,8 @@ describe("moveEntry, forced through the cross-device path (copy + remove)", () =
     const root = area.tree("link", { "t.txt": "T" });
     fs.symlinkSync("t.txt", path.join(root, "l"));
     const ws = await workspace(root);
-    const src = await resolveEntry(ws, path.join(root, "l"), "write");
-    expect(src.isLink).toBe(true);
-    const dst = await resolveEntry(ws, path.join(root, "m"), "write");
+    const src = await ws.resolveEntry(path.join(root, "l"), { intent: "write" });
+    const dst = await ws.resolveEntry(path.join(root, "m"), { intent: "write" });
     expect(await moveEntry(src, dst, { forceCopy: true })).toEqual({ copied: true, type: "symlink" });
     expect(fs.readlinkSync(path.join(root, "m"))).toBe("t.txt");
     expect(fs.readFileSync(path.join(root, "t.txt"), "utf8")).toBe("T");
@@ -48,11 +46,11 @@ describe("moveEntry, forced through the cross-device path (copy + remove)", () =
   it("refuses an existing destination and a directory moved into itself", async () => {
     const root = area.tree("refuse", { "a.txt": "A", "b.txt": "B", "d/x": "x" });
     const ws = await workspace(root);
-    const a = await resolveEntry(ws, path.join(root, "a.txt"), "write");
-    const b = await resolveEntry(ws, path.join(root, "b.txt"), "write");
+    const a = await ws.resolveEntry(path.join(root, "a.txt"), { intent: "write" });
+    const b = await ws.resolveEntry(path.join(root, "b.txt"), { intent: "write" });
     await expect(moveEntry(a, b, { forceCopy: true })).rejects.toThrow(/Destination already exists/);
-    const d = await resolveEntry(ws, path.join(root, "d"), "write");
-    const inside = await resolveEntry(ws, path.join(root, "d/inner"), "write");
+    const d = await ws.resolveEntry(path.join(root, "d"), { intent: "write" });
+    const inside = await ws.resolveEntry(path.join(root, "d/inner"), { intent: "write" });
     await expect(moveEntry(d, inside)).rejects.toThrow(/into itself/);
     expect(fs.readFileSync(path.join(root, "b.txt"), "utf8")).toBe("B");
   });
@@ -61,8 +59,8 @@ describe("moveEntry, forced through the cross-device path (copy + remove)", () =
     const root = area.tree("dangling", { "a.txt": "A" });
     fs.symlinkSync("nowhere", path.join(root, "dl"));
     const ws = await workspace(root);
-    const a = await resolveEntry(ws, path.join(root, "a.txt"), "write");
-    const dl = await resolveEntry(ws, path.join(root, "dl"), "write");
+    const a = await ws.resolveEntry(path.join(root, "a.txt"), { intent: "write" });
+    const dl = await ws.resolveEntry(path.join(root, "dl"), { intent: "write" });
     await expect(moveEntry(a, dl)).rejects.toThrow(/Destination already exists/);
   });
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { resolveEntry } from "../../core/files/entry.js";
 import { moveNoReplace } from "../../core/files/move-no-replace.js";
 import { printable } from "../../core/paths.js";
 import { defineTool, textReply } from "../tool.js";
@@ -22,8 +21,8 @@ export const moveFileTool = defineTool({
   annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {
-    const src = await resolveEntry(ctx.ws, args.source, "write");
-    const dst = await resolveEntry(ctx.ws, args.destination, "write");
+    const src = await ctx.ws.resolveEntry(args.source, { intent: "write" });
+    const dst = await ctx.ws.resolveEntry(args.destination, { intent: "write" });
     if (ctx.ws.roots.some((r) => r.real === src.real || r.path === src.real))
       throw new ToolError(`Cannot move an allowed directory itself: ${printable(args.source)}`, "denied");
     const r = await moveNoReplace(src, dst);
