@@ -2,6 +2,7 @@ import type { AnyToolDef } from "../tool.js";
 import { createDirectoryTool } from "./create-directory.js";
 import { editFileTool } from "./edit-file.js";
 import { getFileInfoTool } from "./get-file-info.js";
+import { grepTool } from "./grep.js";
 import { listAllowedDirectoriesTool } from "./list-allowed-directories.js";
 import { listDirectoryTool, listDirectoryWithSizesTool } from "./list-directory.js";
 import { moveFileTool } from "./move-file.js";
@@ -24,4 +25,5 @@ export const filesystemTools: readonly AnyToolDef[] = [
   moveFileTool,
   getFileInfoTool,
   listAllowedDirectoriesTool,
+  grepTool,
 ];
