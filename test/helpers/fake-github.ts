@@ -92,7 +92,13 @@ class ApiDescription {
       });
       for (const method of ["get", "post", "patch", "put", "delete"]) {
         if (item[method])
-          this.operations.push({ method: method.toUpperCase(), template, regex: new RegExp(`^${re}$`), names, op: item[method] });
+          this.operations.push({
+            method: method.toUpperCase(),
+            template,
+            regex: new RegExp(`^${re}$`),
+            names,
+            op: item[method],
+          });
       }
     }
     // Literal segments beat parameters (`/issues/comments` before `/issues/{issue_number}`).
@@ -190,6 +196,7 @@ export class FakeGitHub {
   private graphqlVariables?: ValidateFunction;
 
   reset(): void {
+    this.pending.length = 0;
     this.handlers.clear();
     this.graphqlHandler = undefined;
     this.requests.length = 0;
@@ -239,7 +246,10 @@ export class FakeGitHub {
     const auth = req.headers.authorization ?? "";
     if (auth !== `token ${this.token}` && auth !== `Bearer ${this.token}`) {
       this.violations.push(`${method} ${p}: missing or wrong Authorization header`);
-      return this.send(res, { status: 401, body: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" } });
+      return this.send(res, {
+        status: 401,
+        body: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" },
+      });
     }
     let body: Json;
     if (raw) {
@@ -254,10 +264,12 @@ export class FakeGitHub {
     const found = this.api.find(method, p);
     if (!found) {
       this.violations.push(`${method} ${p}: GitHub has no such operation`);
-      return this.send(res, { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } });
+      return this.send(res, {
+        status: 404,
+        body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" },
+      });
     }
     const { operation, params } = found;
-    this.checkRequest(operation, params, url.searchParams, body, raw);
     const fr: FakeRequest = {
       method,
       route: operation.template,
@@ -269,12 +281,41 @@ export class FakeGitHub {
     };
     this.requests.push(fr);
     const handler = this.handlers.get(`${method} ${operation.template}`);
-    const reply: FakeReply = handler
-      ? await handler(fr)
-      : { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } };
-    this.checkReply(operation, reply);
+    let reply: FakeReply;
+    try {
+      reply = handler
+        ? await handler(fr)
+        : { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } };
+    } catch (err) {
+      // A failed expectation inside a handler: record it, and answer so the client does not hang.
+      this.violations.push(`${method} ${p}: handler failed: ${(err as Error).message}`);
+      reply = {
+        status: 404,
+        body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" },
+      };
+    }
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     this.send(res, reply);
+    // Validate after answering: compiling a schema the first time can take longer than a client's timeout.
+    this.later(() => {
+      this.checkRequest(operation, params, url.searchParams, body, raw);
+      this.checkReply(operation, reply);
+    });
+  }
+
+  private pending: (() => void)[] = [];
+
+  /**
+   * Validation runs when a test asks (`settled`), not while serving: compiling a schema the first time can
+   * block this process longer than the client's timeout.
+   */
+  private later(fn: () => void): void {
+    this.pending.push(fn);
+  }
+
+  /** Validates every request and reply so far (results land in `violations`). */
+  async settled(): Promise<void> {
+    while (this.pending.length) this.pending.shift()!();
   }
 
   private blobs = new Map<string, string>();
@@ -286,17 +327,26 @@ export class FakeGitHub {
     return `${this.url}${p}`;
   }
 
-  private checkRequest(operation: Operation, params: Record<string, string>, query: URLSearchParams, body: Json, raw: string): void {
+  private checkRequest(
+    operation: Operation,
+    params: Record<string, string>,
+    query: URLSearchParams,
+    body: Json,
+    raw: string,
+  ): void {
     const where = `${operation.method} ${operation.template}`;
     const declared = (operation.op.parameters ?? []).map((x: Json) => this.api.deref(x));
     for (const prm of declared) {
-      const value = prm.in === "path" ? params[prm.name] : prm.in === "query" ? query.get(prm.name) : undefined;
+      const value =
+        prm.in === "path" ? params[prm.name] : prm.in === "query" ? query.get(prm.name) : undefined;
       if (value == null) {
-        if (prm.required && prm.in !== "header") this.violations.push(`${where}: missing required ${prm.in} parameter ${prm.name}`);
+        if (prm.required && prm.in !== "header")
+          this.violations.push(`${where}: missing required ${prm.in} parameter ${prm.name}`);
         continue;
       }
       const v = this.api.validator(`param:${where}:${prm.name}`, prm.schema ?? {});
-      if (!v(coerce(value, prm.schema))) this.violations.push(`${where}: parameter ${prm.name}=${value}: ${errText(v)}`);
+      if (!v(coerce(value, prm.schema)))
+        this.violations.push(`${where}: parameter ${prm.name}=${value}: ${errText(v)}`);
     }
     for (const key of query.keys()) {
       if (!declared.some((d: Json) => d.in === "query" && d.name === key))
@@ -304,7 +354,8 @@ export class FakeGitHub {
     }
     const rb = this.api.deref(operation.op.requestBody);
     if (!rb) {
-      if (raw && raw !== "{}" && raw !== "null") this.violations.push(`${where}: sends a body GitHub does not take: ${raw}`);
+      if (raw && raw !== "{}" && raw !== "null")
+        this.violations.push(`${where}: sends a body GitHub does not take: ${raw}`);
       return;
     }
     const schema = rb.content?.["application/json"]?.schema;
@@ -322,7 +373,8 @@ export class FakeGitHub {
     const where = `${operation.method} ${operation.template}`;
     const status = reply.status ?? 200;
     if (reply.text !== undefined || status === 302 || status === 204 || status === 304) {
-      if (!operation.op.responses[String(status)]) this.violations.push(`${where}: GitHub never answers ${status}`);
+      if (!operation.op.responses[String(status)])
+        this.violations.push(`${where}: GitHub never answers ${status}`);
       return;
     }
     const declared = this.api.deref(operation.op.responses[String(status)]);
@@ -331,14 +383,25 @@ export class FakeGitHub {
       return;
     }
     // Errors GitHub does not list for an operation (401, 5xx) still carry its basic error shape.
-    const schema = declared?.content?.["application/json"]?.schema ?? { $ref: "#/components/schemas/basic-error" };
+    const schema = declared?.content?.["application/json"]?.schema ?? {
+      $ref: "#/components/schemas/basic-error",
+    };
     const v = this.api.validator(`reply:${where}:${status}`, schema);
-    if (!v(reply.body)) this.violations.push(`${where}: reply ${status} does not match GitHub's schema: ${errText(v)}`);
+    if (!v(reply.body))
+      this.violations.push(`${where}: reply ${status} does not match GitHub's schema: ${errText(v)}`);
   }
 
-  private async handleGraphql(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Json): Promise<void> {
+  private async handleGraphql(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    body: Json,
+  ): Promise<void> {
     if (typeof body?.query !== "string") this.violations.push("POST /graphql: body has no query string");
-    if (body?.variables !== undefined && (typeof body.variables !== "object" || Array.isArray(body.variables)))
+    if (
+      body?.variables !== undefined &&
+      (typeof body.variables !== "object" || Array.isArray(body.variables))
+    )
       this.violations.push("POST /graphql: variables must be an object");
     const fr: FakeRequest = {
       method: "POST",
@@ -350,14 +413,17 @@ export class FakeGitHub {
       headers: req.headers,
     };
     this.requests.push(fr);
-    if (this.graphqlVariables && !this.graphqlVariables(body?.variables))
-      this.violations.push(`POST /graphql: variables: ${errText(this.graphqlVariables)}`);
     const reply = this.graphqlHandler
       ? await this.graphqlHandler(fr)
       : { status: 200, body: { data: null, errors: [{ message: "no handler" }] } };
-    if (this.graphqlSchema && (reply.status ?? 200) === 200 && !this.graphqlSchema(reply.body))
-      this.violations.push(`POST /graphql: reply does not match the schema: ${errText(this.graphqlSchema)}`);
     this.send(res, reply);
+    const vars = this.graphqlVariables;
+    const schema = this.graphqlSchema;
+    this.later(() => {
+      if (vars && !vars(body?.variables)) this.violations.push(`POST /graphql: variables: ${errText(vars)}`);
+      if (schema && (reply.status ?? 200) === 200 && !schema(reply.body))
+        this.violations.push(`POST /graphql: reply does not match the schema: ${errText(schema)}`);
+    });
   }
 
   private send(res: http.ServerResponse, reply: FakeReply): void {

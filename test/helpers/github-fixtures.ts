@@ -19,7 +19,19 @@ export function fixtures(fake: FakeGitHub, full = "octo/project") {
     description,
     color,
   });
-  const issue = (n: number, o: Partial<{ title: string; body: string | null; labels: string[]; assignees: string[]; author: Author; state: string; repoFull: string; pr: boolean }> = {}): Json => {
+  const issue = (
+    n: number,
+    o: Partial<{
+      title: string;
+      body: string | null;
+      labels: string[];
+      assignees: string[];
+      author: Author;
+      state: string;
+      repoFull: string;
+      pr: boolean;
+    }> = {},
+  ): Json => {
     const base = fake.example("issue");
     const author = o.author ?? { login: "octocat", association: "OWNER" };
     const r = o.repoFull ?? full;
@@ -50,7 +62,20 @@ export function fixtures(fake: FakeGitHub, full = "octo/project") {
     created_at: "2026-01-02T03:04:05Z",
     html_url: `https://github.com/${full}/issues/1#issuecomment-${id}`,
   });
-  const pull = (n: number, o: Partial<{ title: string; body: string | null; head: string; base: string; author: Author; draft: boolean; merged: boolean; mergeable: boolean | null; mergeableState: string }> = {}): Json => {
+  const pull = (
+    n: number,
+    o: Partial<{
+      title: string;
+      body: string | null;
+      head: string;
+      base: string;
+      author: Author;
+      draft: boolean;
+      merged: boolean;
+      mergeable: boolean | null;
+      mergeableState: string;
+    }> = {},
+  ): Json => {
     const base = fake.example("pull-request");
     const author = o.author ?? { login: "octocat", association: "OWNER" };
     return {
@@ -73,7 +98,13 @@ export function fixtures(fake: FakeGitHub, full = "octo/project") {
   };
   const pullSimple = (n: number, head: string, base = "main"): Json => {
     const b = fake.example("pull-request-simple");
-    return { ...b, number: n, requested_teams: [], head: { ...b.head, ref: head }, base: { ...b.base, ref: base } };
+    return {
+      ...b,
+      number: n,
+      requested_teams: [],
+      head: { ...b.head, ref: head },
+      base: { ...b.base, ref: base },
+    };
   };
   const review = (author: Author, state: string, body: string, id = 1): Json => ({
     ...fake.example("pull-request-review"),
@@ -92,21 +123,52 @@ export function fixtures(fake: FakeGitHub, full = "octo/project") {
     user: user(author.login),
     author_association: author.association,
   });
-  const searchItem = (n: number, title: string, o: { pr?: boolean; state?: string; labels?: string[] } = {}): Json => {
+  const searchItem = (
+    n: number,
+    title: string,
+    o: { pr?: boolean; state?: string; labels?: string[] } = {},
+  ): Json => {
     const b = fake.example("issue-search-result-item-paginated").items[0];
-    const out = { ...b, number: n, title, state: o.state ?? "open", labels: (o.labels ?? []).map((l) => label(l)) };
+    const out = {
+      ...b,
+      number: n,
+      title,
+      state: o.state ?? "open",
+      labels: (o.labels ?? []).map((l) => label(l)),
+    };
     if (!o.pr) delete out.pull_request;
     return out;
   };
   const repository = (): Json => {
     const r = fake.example("full-repository");
-    return { ...r, language: null, source: { ...r.source, language: null }, parent: { ...r.parent, language: null }, name: repo, full_name: full, owner: user(owner) };
+    return {
+      ...r,
+      language: null,
+      source: { ...r.source, language: null },
+      parent: { ...r.parent, language: null },
+      name: repo,
+      full_name: full,
+      owner: user(owner),
+    };
   };
   const run = (id: number, sha: string, status: string, conclusion: string | null): Json => {
     const r = fake.example("workflow-run-paginated").workflow_runs[0];
-    return { ...r, id, head_sha: sha, status, conclusion, html_url: `https://github.com/${full}/actions/runs/${id}` };
+    return {
+      ...r,
+      id,
+      head_sha: sha,
+      status,
+      conclusion,
+      html_url: `https://github.com/${full}/actions/runs/${id}`,
+    };
   };
-  const job = (id: number, runId: number, name: string, conclusion: string | null, failedStep?: string): Json => {
+  const job = (
+    id: number,
+    runId: number,
+    name: string,
+    conclusion: string | null,
+    failedStep?: string,
+  ): Json => {
     const j = fake.example("job-paginated").jobs[0];
     return {
       ...j,
@@ -118,9 +180,31 @@ export function fixtures(fake: FakeGitHub, full = "octo/project") {
       created_at: "2026-01-01T00:00:00Z",
       steps: [
         { name: "Set up job", status: "completed", conclusion: "success", number: 1 },
-        { name: failedStep ?? "Run tests", status: "completed", conclusion: failedStep ? "failure" : "success", number: 2 },
+        {
+          name: failedStep ?? "Run tests",
+          status: "completed",
+          conclusion: failedStep ? "failure" : "success",
+          number: 2,
+        },
       ],
     };
   };
-  return { owner, repo, full, api, user, label, issue, comment, pull, pullSimple, review, reviewComment, searchItem, repository, run, job };
+  return {
+    owner,
+    repo,
+    full,
+    api,
+    user,
+    label,
+    issue,
+    comment,
+    pull,
+    pullSimple,
+    review,
+    reviewComment,
+    searchItem,
+    repository,
+    run,
+    job,
+  };
 }

@@ -60,3 +60,11 @@ export function describeGitHubError(err: unknown, apiBase: string): string {
   if (status >= 500) return `GitHub server error (${status}): ${msg || "try again later"}`;
   return `GitHub request failed (${status}): ${msg}`;
 }
+
+/** A short reason for partial-failure reports: GitHub's own message when there is one. */
+export function shortReason(err: unknown): string {
+  if (err instanceof GitHubToolError) return err.message;
+  const data = (err as HttpishError)?.response?.data as { message?: string } | undefined;
+  if (data?.message) return data.message;
+  return err instanceof Error ? err.message : String(err);
+}

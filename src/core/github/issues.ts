@@ -1,5 +1,5 @@
 import { baseBranchFormatError } from "./base-branch-section.js";
-import { describeGitHubError, GitHubToolError, statusOf } from "./errors.js";
+import { describeGitHubError, GitHubToolError, shortReason, statusOf } from "./errors.js";
 import { checkLabels, resolveAssignees } from "./labels.js";
 import { type RepoTarget, refSuffix, repoParams } from "./target.js";
 import { labelNames, listOr, truncateOutput } from "./text.js";
@@ -226,7 +226,7 @@ export async function editIssue(t: RepoTarget, p: IssueEditParams): Promise<stri
   await checkLabels(t, add, remove);
   const assignees = await resolveAssignees(t, p.addAssignees ?? []);
   const ref = { ...repoParams(t), issue_number: p.number };
-  const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
+  const reason = shortReason;
 
   let current: Awaited<ReturnType<RepoTarget["gh"]["rest"]["issues"]["get"]>>["data"];
   try {

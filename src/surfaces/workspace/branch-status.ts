@@ -4,8 +4,8 @@ import { branchStatus } from "../../core/github/branch-status/report.js";
 import { describeGitHubError } from "../../core/github/errors.js";
 import { type RepoTarget, resolveTarget } from "../../core/github/target.js";
 import { defineTool, plainReply } from "../tool.js";
+import { projectRoot } from "./common.js";
 import { boundReply } from "./reply-bound.js";
-import { projectRootOf } from "./roots.js";
 
 export const getBaseBranch = defineTool({
   name: "get_base_branch",
@@ -17,7 +17,7 @@ export const getBaseBranch = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: true },
   mutating: false,
   async handler(_a, ctx) {
-    const project = projectRootOf(ctx.ws);
+    const project = projectRoot(ctx);
     let target: RepoTarget | undefined;
     try {
       target = await resolveTarget({ roots: ctx.ws.roots });
@@ -51,7 +51,7 @@ export const checkBranchStatus = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: true },
   mutating: false,
   async handler(a, ctx) {
-    const project = projectRootOf(ctx.ws);
+    const project = projectRoot(ctx);
     let target: RepoTarget | undefined;
     let targetError: string | undefined;
     try {

@@ -1,10 +1,8 @@
 import { z } from "zod";
-import { ToolError } from "../../core/errors.js";
 import { runGitRead } from "../../core/git/read-command.js";
-import { printable } from "../../core/paths.js";
 import { defineTool, plainReply } from "../tool.js";
+import { projectRoot, referenceRoot } from "./common.js";
 import { boundReply } from "./reply-bound.js";
-import { projectRootOf, referenceRootOf } from "./roots.js";
 
 export const gitTool = defineTool({
   name: "git",
@@ -43,12 +41,11 @@ export const gitTool = defineTool({
     let dir: string;
     let label: string;
     if (args.reference_name != null) {
-      const ref = referenceRootOf(ctx.ws, args.reference_name);
-      if (!ref) throw new ToolError(`Reference project '${printable(args.reference_name)}' not found`);
+      const ref = referenceRoot(ctx, args.reference_name);
       dir = ref.real;
       label = args.reference_name;
     } else {
-      dir = projectRootOf(ctx.ws).real;
+      dir = projectRoot(ctx).real;
       label = "the project directory";
     }
     const text = await runGitRead(
