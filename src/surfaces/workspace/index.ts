@@ -1,5 +1,6 @@
 import type { AnyToolDef } from "../tool.js";
 import { deleteDirectoryTool, deleteThisFileTool } from "./delete-tools.js";
+import { gitAndGithubTools } from "./git-github-tools.js";
 import { moveFileTool } from "./move-file.js";
 import { readFileTool } from "./read-file.js";
 import { getReferenceProjectsTool, readReferenceFileTool } from "./reference-tools.js";
@@ -17,5 +18,6 @@ export const workspaceTools: readonly AnyToolDef[] = [
   deleteThisFileTool,
   deleteDirectoryTool,
   moveFileTool,
-  // git and GitHub tools go here (Git & GitHub issue).
+  // git and GitHub tools (git, github_*, get_base_branch, check_branch_status).
+  ...gitAndGithubTools,
 ];
