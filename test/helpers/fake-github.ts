@@ -9,12 +9,17 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import Ajv, { type ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
+import { Ajv, type ValidateFunction } from "ajv";
+import formatsModule from "ajv-formats";
 import { ROOT } from "./server.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is untyped JSON
 type Json = any;
+
+// ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
+const addFormats = ((formatsModule as { default?: unknown }).default ?? formatsModule) as unknown as (
+  ajv: Ajv,
+) => void;
 
 export interface FakeRequest {
   method: string;
@@ -118,11 +123,10 @@ class ApiDescription {
   }
 
   validator(key: string, schema: Json): ValidateFunction {
-    let v = this.cache.get(key);
-    if (!v) {
-      v = this.ajv.compile(JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, '"$ref":"gh#/')));
-      this.cache.set(key, v);
-    }
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const v = this.ajv.compile(JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, '"$ref":"gh#/')));
+    this.cache.set(key, v);
     return v;
   }
 
