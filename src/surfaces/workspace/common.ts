@@ -51,7 +51,7 @@ export async function resolveIn(
 ): Promise<ResolvedPath> {
   const where = base.kind === "reference" ? "reference project" : "project";
   try {
-    return await ctx.ws.resolve(requested === "" ? "." : requested, { intent, base });
+    return await ctx.ws.resolve(requested, { intent, base });
   } catch (err) {
     if (!(err instanceof ToolError) || (err.code !== "denied" && err.code !== "read_only")) throw err;
     const p = printable(requested);
@@ -79,19 +79,20 @@ export async function resolveEntry(
   intent: Intent,
   base: Root = projectRoot(ctx),
 ): Promise<ResolvedPath> {
-  const trimmed = requested.length > 1 ? requested.replace(/\/+$/, "") : requested;
-  const norm = path.posix.normalize(trimmed === "" ? "." : trimmed);
+  // The whole path is screened and confined first (a link leading outside is refused, even to delete it).
+  const full = await resolveIn(ctx, requested, intent, base);
+  if (full.relative === "") return full;
+  const norm = path.posix.normalize(requested.replace(/\/+$/, ""));
   const name = path.posix.basename(norm);
-  if (norm === "." || norm === "/" || name === "" || name === ".")
-    return resolveIn(ctx, requested, intent, base);
-  let parent: ResolvedPath;
-  try {
-    parent = await resolveIn(ctx, path.posix.dirname(norm), intent, base);
-  } catch (err) {
-    // The parent is outside (e.g. the root's own absolute path): decide, and word it, on the full path.
-    if (err instanceof ToolError && err.code === "denied") return resolveIn(ctx, requested, intent, base);
-    throw err;
-  }
+  if (name === "" || name === "." || name === "..") return full;
+  const parent = await resolveIn(ctx, path.posix.dirname(norm), intent, base);
+  if (parent.root !== full.root) return full;
+  // Not a symlink: the full resolution already names the entry (in its on-disk Unicode spelling).
+  if (
+    path.dirname(full.real) === parent.real &&
+    path.basename(full.real).normalize("NFC") === name.normalize("NFC")
+  )
+    return full;
   const relative = parent.relative === "" ? name : `${parent.relative}/${name}`;
   // `exists` is left to the core operation, which lstat()s the entry itself.
   return { requested, real: path.join(parent.real, name), root: parent.root, exists: false, relative };

@@ -1,8 +1,11 @@
 import type { AnyToolDef } from "../tool.js";
+import { checkFileSizeTool } from "./check-file-size.js";
 import { deleteDirectoryTool, deleteThisFileTool } from "./delete-tools.js";
+import { listDirectoryTool, listReferenceDirectoryTool } from "./list-directory.js";
 import { moveFileTool } from "./move-file.js";
 import { readFileTool } from "./read-file.js";
 import { getReferenceProjectsTool, readReferenceFileTool } from "./reference-tools.js";
+import { searchFilesTool, searchReferenceFilesTool } from "./search-files.js";
 import { appendFileTool, saveFileTool } from "./write-tools.js";
 
 /** mcp-workspace's tools, in its registration order. */
@@ -10,12 +13,17 @@ export const workspaceTools: readonly AnyToolDef[] = [
   // Reference projects (registered first in mcp-workspace).
   getReferenceProjectsTool,
   readReferenceFileTool,
+  listReferenceDirectoryTool,
+  searchReferenceFilesTool,
   // Project files.
+  searchFilesTool,
+  listDirectoryTool,
   readFileTool,
   saveFileTool,
   appendFileTool,
   deleteThisFileTool,
   deleteDirectoryTool,
   moveFileTool,
-  // git and GitHub tools go here (Git & GitHub issue).
+  // edit_file, then the git and GitHub tools (Git & GitHub issue) go here.
+  checkFileSizeTool,
 ];

@@ -63,12 +63,15 @@ function candidates(root: TreeNode): TreeNode[] {
     for (const key of sortedKeys(n.children)) {
       const c = n.children.get(key)!;
       // Score = (direct files + 0.3 × direct subdirectories) × depth; it never changes while collapsing.
-      if (c.depth >= 2) out.push({ n: c, score: (c.files.length + c.children.size * 0.3) * c.depth, order: out.length });
+      if (c.depth >= 2)
+        out.push({ n: c, score: (c.files.length + c.children.size * 0.3) * c.depth, order: out.length });
       visit(c);
     }
   };
   visit(root);
-  out.sort((a, b) => b.score - a.score || (a.n.name < b.n.name ? -1 : a.n.name > b.n.name ? 1 : a.order - b.order));
+  out.sort(
+    (a, b) => b.score - a.score || (a.n.name < b.n.name ? -1 : a.n.name > b.n.name ? 1 : a.order - b.order),
+  );
   return out.map((o) => o.n);
 }
 
