@@ -1,0 +1,46 @@
+import { ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+import { checkExpected } from "./precondition.js";
+import { readSnapshot } from "./snapshot.js";
+import { toLines } from "./text-lines.js";
+import { type ChangeResult, commitChanges } from "./transaction.js";
+
+export interface AppendOptions {
+  /** Refuse when the file does not exist (default: create it). */
+  mustExist?: boolean;
+  /** Only append while the file still has this sha256. */
+  expectedSha256?: string;
+  /** Largest file appended to (the file is rewritten atomically, so it is read whole). */
+  maxBytes?: number;
+  /** Create missing parent directories of a new file. */
+  createParents?: boolean;
+}
+
+/**
+ * Appends text verbatim (no separator is added) with the same crash safety as a write: the whole new
+ * content is staged and renamed in, so a kill never leaves half an append. In a CRLF file the appended
+ * text's line breaks become CRLF too, so the file keeps one style.
+ */
+export async function appendToFile(
+  target: ResolvedPath,
+  text: string,
+  opts: AppendOptions = {},
+): Promise<ChangeResult> {
+  const snap = await readSnapshot(target, { maxBytes: opts.maxBytes });
+  if (!snap && opts.mustExist)
+    throw new ToolError(`File does not exist: ${printable(target.requested)}`, "not_found");
+  checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
+  if (!snap) {
+    const [r] = await commitChanges([
+      { kind: "write", target, data: text, base: null, createParents: opts.createParents },
+    ]);
+    return r!;
+  }
+  const current = snap.data.toString("utf8");
+  const crlf = toLines(current).eol === "\r\n";
+  const added = crlf ? text.replace(/\r?\n/g, "\r\n") : text;
+  const data = Buffer.concat([snap.data, Buffer.from(added, "utf8")]);
+  const [r] = await commitChanges([{ kind: "write", target, data, base: snap }]);
+  return r!;
+}
