@@ -66,7 +66,8 @@ async function main(): Promise<number | undefined> {
     const file = defaultLogFile(config);
     log = createLogger({
       level: LEVEL[config.logLevel],
-      console: !file || config.surface === "filesystem",
+      // Human-readable lines always go to stderr; the file (workspace default) gets JSON lines too.
+      console: true,
       file,
     });
     if (file) log.info(`Logging initialized: file=${file}, level=${config.logLevel}`);

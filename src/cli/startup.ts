@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../core/log.js";
 import { expandHome, isWithin } from "../core/paths.js";
+import { ReferenceUrlMismatch, resolveReferenceProjects } from "../core/references.js";
 import { makeRoot, type Root } from "../core/workspace.js";
 import type { Config } from "./config.js";
 
@@ -36,8 +37,16 @@ export async function resolveStartupRoots(
   }
   if (config.surface === "workspace") {
     const project = await projectRoot(config);
-    void log;
-    return { roots: [project, ...extraRoots], extraRoots };
+    let references: Root[];
+    try {
+      references = await resolveReferenceProjects(config.referenceProjectArgs, project, (m) => log.warn(m));
+    } catch (err) {
+      if (err instanceof ReferenceUrlMismatch) throw new StartupError(`Error: ${err.message}`);
+      throw err;
+    }
+    for (const r of references)
+      log.info(`Reference project '${r.name}' set to: ${r.path}${r.url ? ` (${r.url})` : ""}`);
+    return { roots: [project, ...references, ...extraRoots], extraRoots };
   }
   const roots: Root[] = [];
   for (const dir of config.directories) {

@@ -55,9 +55,13 @@ export function screenRequestedPath(requested: unknown): string {
   return expandHome(p);
 }
 
-/** True when any segment of the path is `..` (the workspace surface refuses these outright). */
+/**
+ * True when any segment of the path is `..` (the workspace surface refuses these outright). A file:// URL is
+ * checked as sent, with `%2e` read as `.`, because URL parsing silently collapses `..` and `%2e%2e`.
+ */
 export function hasParentSegment(p: string): boolean {
-  return p.split(/[\\/]+/).some((seg) => seg === "..");
+  const forms = /^file:/i.test(p) ? [p, p.replace(/%2e/gi, ".")] : [p];
+  return forms.some((f) => f.split(/[\\/]+/).some((seg) => seg === ".."));
 }
 
 /** A path string made safe to echo in a message: control characters escaped, very long ones cut. */

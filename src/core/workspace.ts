@@ -138,7 +138,7 @@ export class Workspace {
 
   private absolutize(p: string, shown: string, candidates: readonly Root[], base?: Root): string {
     if (this.style === "workspace") {
-      if (hasParentSegment(p))
+      if (hasParentSegment(shown) || hasParentSegment(p))
         throw new ToolError(`Invalid path: '..' is not allowed in paths: ${printable(shown)}`, "denied");
       const anchor = base ?? candidates[0]!;
       return path.isAbsolute(p) ? path.resolve(p) : path.resolve(anchor.path, p);
@@ -154,6 +154,13 @@ export class Workspace {
 }
 
 /**
+ * Errors of `realpath`/`lstat` that mean "something on the way is missing or unusable". They send the walk
+ * up to the deepest existing ancestor, whose confinement is checked before any error may describe what lies
+ * below it: a "not a directory" or "permission denied" about a place outside would be an oracle.
+ */
+const WALK_UP = ["ENOENT", "ENOTDIR", "ELOOP", "EACCES", "EPERM", "ENAMETOOLONG"];
+
+/**
  * The real location a path designates: its realpath when it exists; otherwise the realpath of its deepest
  * existing ancestor plus the missing tail, following a dangling symlink to where a write would land.
  * Missing components are matched NFC-equivalently (macOS stores NFD names). Every symlink hop is checked
@@ -165,11 +172,11 @@ async function realLocation(
   inside: (real: string) => boolean,
 ): Promise<{ real: string; exists: boolean }> {
   let target = abs;
-  for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+  hops: for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
     try {
       return { real: await fs.realpath(target), exists: true };
     } catch (err) {
-      if (!isErrno(err, "ENOENT")) throw fsErrorFor(err, shown);
+      if (!isErrno(err, ...WALK_UP)) throw fsErrorFor(err, shown);
     }
     // Find the deepest existing ancestor (by lstat, so a dangling link is found as itself).
     let existing = target;
@@ -180,7 +187,7 @@ async function realLocation(
         st = await fs.lstat(existing);
         break;
       } catch (err) {
-        if (!isErrno(err, "ENOENT", "ENOTDIR")) throw fsErrorFor(err, shown);
+        if (!isErrno(err, ...WALK_UP)) throw fsErrorFor(err, shown);
         const parent = path.dirname(existing);
         if (parent === existing) throw deniedError(shown);
         tail.unshift(path.basename(existing));
@@ -188,13 +195,7 @@ async function realLocation(
       }
     }
     if (st.isSymbolicLink()) {
-      // A dangling link: continue from its target, resolved against the link's real directory.
-      const linkDir = await realOrThrow(path.dirname(existing), shown);
-      if (!inside(linkDir)) throw deniedError(shown);
-      const linkTarget = path.resolve(linkDir, await fs.readlink(existing));
-      // Fail closed: a target outside on its face is refused; one inside is re-resolved on the next hop.
-      if (!inside(linkTarget)) throw deniedError(shown);
-      target = path.join(linkTarget, ...tail);
+      target = await linkHop(existing, tail, shown, inside);
       continue;
     }
     let real = await realOrThrow(existing, shown);
@@ -204,19 +205,44 @@ async function realLocation(
         throw new ToolError(`Not a directory: a parent of ${printable(shown)} is a file`, "not_directory");
       return { real, exists: true };
     }
-    // Walk the missing tail, accepting a single NFC-equivalent entry for each component.
-    let i = 0;
-    for (; i < tail.length; i++) {
+    // Walk the missing tail, accepting a single NFC-equivalent entry for each component. `real` stays
+    // canonical: a matched entry that is a symlink is followed as one more checked hop.
+    for (let i = 0; i < tail.length; i++) {
       const match = await nfcMatch(real, tail[i]!);
-      if (match === undefined) break;
-      const next = await realOrThrow(path.join(real, match), shown);
-      if (!inside(next)) throw deniedError(shown);
-      real = next;
+      if (match === undefined) return { real: path.join(real, ...tail.slice(i)), exists: false };
+      const entry = path.join(real, match);
+      const est = await fs.lstat(entry).catch(() => undefined);
+      if (!est) return { real: path.join(real, ...tail.slice(i)), exists: false };
+      if (est.isSymbolicLink()) {
+        target = await linkHop(entry, tail.slice(i + 1), shown, inside);
+        continue hops;
+      }
+      real = entry;
     }
-    if (i === tail.length) return { real, exists: true };
-    return { real: path.join(real, ...tail.slice(i)), exists: false };
+    return { real, exists: true };
   }
   throw new ToolError(`Too many levels of symbolic links: ${printable(shown)}`, "invalid");
+}
+
+/** Where a symlink leads (plus the rest of the path), refused when its directory or its target is outside. */
+async function linkHop(
+  link: string,
+  rest: string[],
+  shown: string,
+  inside: (real: string) => boolean,
+): Promise<string> {
+  const linkDir = await realOrThrow(path.dirname(link), shown);
+  if (!inside(linkDir)) throw deniedError(shown);
+  let text: string;
+  try {
+    text = await fs.readlink(link);
+  } catch (err) {
+    throw fsErrorFor(err, shown);
+  }
+  const linkTarget = path.resolve(linkDir, text);
+  // Fail closed: a target outside on its face is refused; one inside is re-resolved on the next hop.
+  if (!inside(linkTarget)) throw deniedError(shown);
+  return path.join(linkTarget, ...rest);
 }
 
 async function realOrThrow(p: string, shown: string): Promise<string> {

@@ -14,7 +14,7 @@ export interface RegisterDeps {
   gate: () => Promise<void>;
 }
 
-const PATH_KEYS = ["path", "file_path", "dir_path", "source", "source_path"];
+const PATH_KEYS = ["path", "file_path", "dir_path", "source", "source_path", "destination_path"];
 
 /** Which tools a configuration exposes: `--disable-tools` hides some, `--read-only` hides the mutating ones. */
 export function exposedTools(tools: readonly AnyToolDef[], config: Config): AnyToolDef[] {
@@ -74,18 +74,31 @@ async function runTool(
   } catch (err) {
     const requested = PATH_KEYS.map((k) => args?.[k]).find((v): v is string => typeof v === "string");
     if (!(err instanceof ToolError)) deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
-    reply = { content: [{ type: "text", text: toClientMessage(err, requested) }], isError: true };
+    const message = toClientMessage(err, requested);
+    // mcp-workspace (FastMCP) words every tool failure this way; clients may match on it.
+    const text =
+      deps.config.surface === "workspace" ? `Error executing tool ${tool.name}: ${message}` : message;
+    reply = { content: [{ type: "text", text }], isError: true };
   }
+  const ms = Math.round(performance.now() - started);
+  const failed = reply.isError === true;
   deps.log.info(
     {
       tool: tool.name,
       params: summarizeParams(args),
-      ms: Math.round(performance.now() - started),
-      ok: !reply.isError,
+      ms,
+      ok: !failed,
+      outcome: failed ? "error" : "success",
+      ...(failed ? { error: firstText(reply) } : {}),
     },
-    `tool ${tool.name} ${reply.isError ? "failed" : "ok"}`,
+    `tool ${tool.name} ${failed ? "failed" : "ok"} (${ms}ms)`,
   );
   return reply;
+}
+
+function firstText(reply: ToolReply): string {
+  const block = reply.content.find((c) => c.type === "text");
+  return block && block.type === "text" ? block.text.slice(0, 500) : "";
 }
 
 /** Parameters for the log: long strings (file contents) cut to a short prefix. */

@@ -105,7 +105,7 @@ describe("copyPath", () => {
 describe("deleteFile and deleteDirectory", () => {
   it("deletes a file (a link as a link), refusing a directory and a changed file", async () => {
     fs.symlinkSync(path.join(dir, "a.txt"), path.join(dir, "link"));
-    await expect(deleteFile(await w("tree"))).rejects.toThrow(/use delete_directory/);
+    await expect(deleteFile(await w("tree"))).rejects.toThrow(/Is a directory/);
     await expect(deleteFile(await w("a.txt"), { expectedSha256: sha256Of("other") })).rejects.toThrow(
       /changed since it was read/,
     );
@@ -117,20 +117,24 @@ describe("deleteFile and deleteDirectory", () => {
 
   it("deletes a tree recursively, never following links out, and reports every entry", async () => {
     fs.symlinkSync(outside, path.join(dir, "tree/deep/out"));
-    await expect(deleteDirectory(await w("tree"), ws.roots)).rejects.toThrow(/not empty.*recursive: true/);
-    const r = await deleteDirectory(await w("tree"), ws.roots, { recursive: true });
-    expect(r.entries.map((e) => e.rel)).toEqual(["", "deep", "deep/out", "deep/y.sh", "empty", "x.txt"]);
-    expect(r).toMatchObject({ files: 3, dirs: 3 });
+    await expect(deleteDirectory(await w("tree"), false)).rejects.toThrow(/not empty/);
+    const r = await deleteDirectory(await w("tree"), true);
+    expect(r.map((e) => e.rel)).toEqual([
+      "tree",
+      "tree/deep",
+      "tree/deep/out",
+      "tree/deep/y.sh",
+      "tree/empty",
+      "tree/x.txt",
+    ]);
     expect(fs.existsSync(path.join(dir, "tree"))).toBe(false);
     expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("secret\n");
   });
 
   it("refuses a root and a file", async () => {
-    await expect(deleteDirectory(await w("."), ws.roots, { recursive: true })).rejects.toThrow(
-      /Refusing to delete a root/,
-    );
-    await expect(deleteDirectory(await w("a.txt"), ws.roots)).rejects.toThrow(/use delete_file/);
-    await deleteDirectory(await w("tree/empty"), ws.roots);
+    await expect(deleteDirectory(await w("."), true)).rejects.toThrow(/Refusing to delete a root/);
+    await expect(deleteDirectory(await w("a.txt"), false)).rejects.toThrow(/Not a directory/);
+    await deleteDirectory(await w("tree/empty"), false);
     expect(fs.existsSync(path.join(dir, "tree/empty"))).toBe(false);
   });
 });

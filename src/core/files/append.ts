@@ -19,8 +19,9 @@ export interface AppendOptions {
 
 /**
  * Appends text verbatim (no separator is added) with the same crash safety as a write: the whole new
- * content is staged and renamed in, so a kill never leaves half an append. In a CRLF file the appended
- * text's line breaks become CRLF too, so the file keeps one style.
+ * content is staged and renamed in (through `commitChanges`), so a kill never leaves half an append, and an
+ * append that raced another writer is refused rather than losing that writer's change. In a CRLF file the
+ * appended text's line breaks become CRLF too, so the file keeps one style.
  */
 export async function appendToFile(
   target: ResolvedPath,
@@ -29,7 +30,7 @@ export async function appendToFile(
 ): Promise<ChangeResult> {
   const snap = await readSnapshot(target, { maxBytes: opts.maxBytes });
   if (!snap && opts.mustExist)
-    throw new ToolError(`File does not exist: ${printable(target.requested)}`, "not_found");
+    throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
   checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
   if (!snap) {
     const [r] = await commitChanges([
@@ -37,10 +38,21 @@ export async function appendToFile(
     ]);
     return r!;
   }
-  const current = snap.data.toString("utf8");
-  const crlf = toLines(current).eol === "\r\n";
+  const crlf = toLines(snap.data.toString("utf8")).eol === "\r\n";
   const added = crlf ? text.replace(/\r?\n/g, "\r\n") : text;
   const data = Buffer.concat([snap.data, Buffer.from(added, "utf8")]);
   const [r] = await commitChanges([{ kind: "write", target, data, base: snap }]);
   return r!;
+}
+
+/**
+ * Appends to an existing regular file (mcp-workspace's append_file). Throws ToolError `not_found` or
+ * `not_file`; `conflict` when `expectedSha256` no longer matches.
+ */
+export async function appendText(
+  target: ResolvedPath,
+  text: string,
+  opts: Omit<AppendOptions, "mustExist"> = {},
+): Promise<ChangeResult> {
+  return appendToFile(target, text, { ...opts, mustExist: true });
 }

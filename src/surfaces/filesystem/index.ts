@@ -1,4 +1,5 @@
 import type { AnyToolDef } from "../tool.js";
+import { editFileTool } from "./edit-file.js";
 import { listAllowedDirectoriesTool } from "./list-allowed-directories.js";
 import { readFileTool, readTextFileTool } from "./read-text-file.js";
 
@@ -6,5 +7,6 @@ import { readFileTool, readTextFileTool } from "./read-text-file.js";
 export const filesystemTools: readonly AnyToolDef[] = [
   readFileTool,
   readTextFileTool,
+  editFileTool,
   listAllowedDirectoriesTool,
 ];

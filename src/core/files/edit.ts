@@ -1,0 +1,335 @@
+import { ToolError } from "../errors.js";
+
+/**
+ * The edit engine: pure text in, text out (LF line endings, no BOM — see text-format.ts). Shared by both
+ * surfaces. Nothing is written here, so a failed edit anywhere leaves the file untouched (all-or-nothing).
+ */
+
+export interface Edit {
+  oldText: string;
+  newText: string;
+  /** Replace every occurrence instead of requiring exactly one. */
+  replaceAll?: boolean;
+}
+
+/** `tolerant`: exact substring first, then a whitespace-tolerant whole-line match; `exact`: substring only. */
+export type MatchMode = "tolerant" | "exact";
+
+export interface EditOptions {
+  match?: MatchMode;
+  /**
+   * true (default): each edit applies to the result of the previous one. false: every edit is located in
+   * the original text; overlapping edits are an error.
+   */
+  sequential?: boolean;
+  /** How the calling surface names the parameters, for error messages. */
+  names?: { oldText?: string; replaceAll?: string };
+}
+
+export interface EditMatch {
+  /** Position of the edit in the list (0-based). */
+  index: number;
+  kind: "exact" | "tolerant";
+  /** 1-based line numbers where each replaced occurrence started. */
+  lines: number[];
+  /** The tolerant match re-indented `newText` to the file's indentation. */
+  reindented: boolean;
+}
+
+export interface EditResult {
+  text: string;
+  changed: boolean;
+  matches: EditMatch[];
+}
+
+export type EditFailure = "empty" | "not_found" | "ambiguous" | "overlap";
+
+export class EditError extends ToolError {
+  constructor(
+    message: string,
+    readonly reason: EditFailure,
+    readonly editIndex: number,
+    readonly lines: number[] = [],
+  ) {
+    super(message, reason === "not_found" ? "not_found" : reason === "empty" ? "invalid" : "conflict");
+    this.name = "EditError";
+  }
+}
+
+interface Span {
+  start: number;
+  end: number;
+  replacement: string;
+}
+
+interface Located {
+  spans: Span[];
+  match: EditMatch;
+}
+
+const TAB_WIDTH = 4;
+
+export function applyEdits(text: string, edits: readonly Edit[], opts: EditOptions = {}): EditResult {
+  const sequential = opts.sequential ?? true;
+  const matches: EditMatch[] = [];
+  let current = text;
+  const pending: { span: Span; index: number }[] = [];
+  edits.forEach((edit, index) => {
+    const located = locate(sequential ? current : text, edit, index, edits.length, opts, sequential);
+    matches.push(located.match);
+    if (sequential) current = splice(current, located.spans);
+    else for (const span of located.spans) pending.push({ span, index });
+  });
+  if (!sequential) {
+    pending.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+    for (let i = 1; i < pending.length; i++) {
+      const prev = pending[i - 1]!;
+      const cur = pending[i]!;
+      if (cur.span.start < prev.span.end || (cur.span.start === prev.span.start && cur.index !== prev.index))
+        throw new EditError(
+          `Edits ${prev.index + 1} and ${cur.index + 1} overlap (line ${lineAt(text, cur.span.start)}); ` +
+            "combine them into one edit. No edit was applied.",
+          "overlap",
+          cur.index,
+          [lineAt(text, cur.span.start)],
+        );
+    }
+    current = splice(
+      text,
+      pending.map((p) => p.span),
+    );
+  }
+  return { text: current, changed: current !== text, matches };
+}
+
+/** Replaces non-overlapping spans (sorted or not) in one pass. */
+function splice(text: string, spans: readonly Span[]): string {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let out = "";
+  let pos = 0;
+  for (const s of sorted) {
+    out += text.slice(pos, s.start) + s.replacement;
+    pos = s.end;
+  }
+  return out + text.slice(pos);
+}
+
+function locate(
+  text: string,
+  edit: Edit,
+  index: number,
+  total: number,
+  opts: EditOptions,
+  sequential: boolean,
+): Located {
+  const oldName = opts.names?.oldText ?? "oldText";
+  const which = total > 1 ? `Edit ${index + 1} of ${total}: ` : "";
+  if (edit.oldText === "")
+    throw new EditError(
+      `${which}${oldName} is empty; give the exact text to replace. No edit was applied.`,
+      "empty",
+      index,
+    );
+  const oldText = normalizeEol(edit.oldText);
+  const newText = normalizeEol(edit.newText);
+
+  const exact = occurrences(text, oldText, !edit.replaceAll);
+  if (exact.length > 0) {
+    const lines = exact.map((p) => lineAt(text, p));
+    if (exact.length > 1 && !edit.replaceAll) throw ambiguous(which, oldName, lines, index, opts, sequential);
+    return {
+      spans: exact.map((start) => ({ start, end: start + oldText.length, replacement: newText })),
+      match: { index, kind: "exact", lines, reindented: false },
+    };
+  }
+  if ((opts.match ?? "tolerant") === "tolerant") {
+    const tolerant = tolerantLocate(text, oldText, newText, !edit.replaceAll);
+    if (tolerant) {
+      const lines = tolerant.spans.map((s) => lineAt(text, s.start));
+      if (tolerant.spans.length > 1 && !edit.replaceAll)
+        throw ambiguous(which, oldName, lines, index, opts, sequential);
+      return {
+        spans: tolerant.spans,
+        match: { index, kind: "tolerant", lines, reindented: tolerant.reindented },
+      };
+    }
+  }
+  const tail = total > 1 ? `\n(edit ${index + 1} of ${total}; no edit was applied)` : "";
+  throw new EditError(`Could not find exact match for edit:\n${edit.oldText}${tail}`, "not_found", index);
+}
+
+function ambiguous(
+  which: string,
+  oldName: string,
+  lines: number[],
+  index: number,
+  opts: EditOptions,
+  sequential: boolean,
+): EditError {
+  const shown = lines.length > 20 ? `${lines.slice(0, 20).join(", ")}, …` : lines.join(", ");
+  const after = sequential && index > 0 ? " (counted after the preceding edits)" : "";
+  const all = opts.names?.replaceAll === "" ? "" : `, or set ${opts.names?.replaceAll ?? "replaceAll"}`;
+  return new EditError(
+    `${which}${oldName} matches ${lines.length} times, at lines ${shown}${after}; ` +
+      `include more surrounding text so it matches exactly once${all}. No edit was applied.`,
+    "ambiguous",
+    index,
+    lines,
+  );
+}
+
+function normalizeEol(s: string): string {
+  return s.includes("\r\n") ? s.replace(/\r\n/g, "\n") : s;
+}
+
+/**
+ * Start offsets of `needle` in `hay`. `overlapping` finds every start (used to detect ambiguity: "aa" in
+ * "aaa" is two matches); otherwise non-overlapping starts, for replace-all.
+ */
+function occurrences(hay: string, needle: string, overlapping: boolean): number[] {
+  const out: number[] = [];
+  for (
+    let i = hay.indexOf(needle);
+    i !== -1;
+    i = hay.indexOf(needle, i + (overlapping ? 1 : needle.length))
+  ) {
+    out.push(i);
+    if (overlapping && out.length > 1000) break;
+  }
+  return out;
+}
+
+/** 1-based line number of a character offset. */
+function lineAt(text: string, offset: number): number {
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** Splits text into lines, dropping the empty piece after a final newline. */
+function textLines(s: string): string[] {
+  if (s === "") return [];
+  const lines = s.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/**
+ * Whole-line match ignoring leading/trailing whitespace on each line. The replacement is re-indented so
+ * that nested code keeps its depth: the indentation the client used in `oldText` is mapped onto the file's
+ * (a shift, or a scale when the indent unit differs), and the same mapping is applied to `newText`.
+ */
+function tolerantLocate(
+  text: string,
+  oldText: string,
+  newText: string,
+  overlapping: boolean,
+): { spans: Span[]; reindented: boolean } | undefined {
+  const oldLines = textLines(oldText);
+  if (oldLines.length === 0 || oldLines.every((l) => l.trim() === "")) return undefined;
+  const want = oldLines.map((l) => l.trim());
+  const fileLines = text.split("\n");
+  const starts: number[] = [];
+  const offsets: number[] = [];
+  let off = 0;
+  for (const l of fileLines) {
+    offsets.push(off);
+    off += l.length + 1;
+  }
+  for (let i = 0; i + want.length <= fileLines.length; ) {
+    let ok = true;
+    for (let j = 0; j < want.length; j++) {
+      if (fileLines[i + j]!.trim() !== want[j]) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) {
+      starts.push(i);
+      i += overlapping ? 1 : want.length;
+    } else i++;
+  }
+  if (starts.length === 0) return undefined;
+  const newLines = textLines(newText);
+  let reindented = false;
+  const spans = starts.map((s) => {
+    const window = fileLines.slice(s, s + want.length);
+    const r = reindent(oldLines, window, newLines);
+    reindented ||= r.changed;
+    const last = s + want.length - 1;
+    const start = offsets[s]!;
+    let end = offsets[last]! + fileLines[last]!.length;
+    // Deleting whole lines also removes the line break after them.
+    if (r.lines.length === 0 && end < text.length) end += 1;
+    return { start, end, replacement: r.lines.join("\n") };
+  });
+  return { spans, reindented };
+}
+
+function indentOf(line: string): string {
+  return /^[ \t]*/.exec(line)![0];
+}
+
+function widthOf(indent: string): number {
+  let w = 0;
+  for (const c of indent) w += c === "\t" ? TAB_WIDTH : 1;
+  return w;
+}
+
+/**
+ * Maps each new line's indentation through the relation between `oldText`'s indentation and the matched
+ * file lines' indentation: a constant shift if every line agrees, else a linear scale (2-space vs 4-space
+ * code), else line by line relative to the corresponding old line. Never below column 0.
+ */
+function reindent(
+  oldLines: readonly string[],
+  fileLines: readonly string[],
+  newLines: readonly string[],
+): { lines: string[]; changed: boolean } {
+  const pairs: [number, number][] = [];
+  oldLines.forEach((l, i) => {
+    if (l.trim() !== "") pairs.push([widthOf(indentOf(l)), widthOf(indentOf(fileLines[i]!))]);
+  });
+  const useTabs = fileLines.some((l) => indentOf(l).includes("\t"));
+  const map = indentMapping(pairs);
+  let changed = false;
+  const lines = newLines.map((line, j) => {
+    if (line.trim() === "") return line;
+    const ind = indentOf(line);
+    const w = widthOf(ind);
+    let target: number;
+    if (map) target = map(w);
+    else {
+      // Line by line: relative to the old line at the same position (or the last one for extra lines).
+      let ref = Math.min(j, oldLines.length - 1);
+      while (ref > 0 && oldLines[ref]!.trim() === "") ref--;
+      target = widthOf(indentOf(fileLines[ref]!)) + (w - widthOf(indentOf(oldLines[ref]!)));
+    }
+    target = Math.max(0, Math.round(target));
+    const styleOk = useTabs || !ind.includes("\t");
+    if (target === w && styleOk) return line;
+    changed = true;
+    const indent = useTabs
+      ? "\t".repeat(Math.floor(target / TAB_WIDTH)) + " ".repeat(target % TAB_WIDTH)
+      : " ".repeat(target);
+    return indent + line.slice(ind.length);
+  });
+  return { lines, changed };
+}
+
+function indentMapping(pairs: readonly [number, number][]): ((w: number) => number) | undefined {
+  if (pairs.length === 0) return (w) => w;
+  const d = pairs[0]![1] - pairs[0]![0];
+  if (pairs.every(([o, f]) => f - o === d)) return (w) => w + d;
+  let lo = pairs[0]!;
+  let hi = pairs[0]!;
+  for (const p of pairs) {
+    if (p[0] < lo[0]) lo = p;
+    if (p[0] > hi[0]) hi = p;
+  }
+  if (hi[0] === lo[0]) return undefined;
+  const a = (hi[1] - lo[1]) / (hi[0] - lo[0]);
+  const b = lo[1] - a * lo[0];
+  if (a <= 0 || !pairs.every(([o, f]) => Math.abs(a * o + b - f) < 0.5)) return undefined;
+  return (w) => a * w + b;
+}

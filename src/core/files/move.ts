@@ -1,0 +1,69 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { isErrno, ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import { ensureParentDirs } from "./mkdirs.js";
+import { type EntryPath, entryKind } from "./remove.js";
+
+function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
+  return new Promise((resolve) => {
+    // No shell: arguments go to git as they are; --literal-pathspecs keeps `*`, `:` etc. literal.
+    execFile(
+      "git",
+      ["--literal-pathspecs", "-C", cwd, ...args],
+      { timeout: 30_000, windowsHide: true, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout) => resolve({ ok: !err, stdout: String(stdout) }),
+    );
+  });
+}
+
+async function isGitRepoRoot(dir: string): Promise<boolean> {
+  return fs
+    .lstat(path.join(dir, ".git"))
+    .then(() => true)
+    .catch(() => false);
+}
+
+export interface MoveResult {
+  method: "git" | "filesystem";
+}
+
+/**
+ * Moves a file, symlink or directory inside one root, creating the destination's parents. In a git repository
+ * (the root itself) a tracked file, or any directory, is moved with `git mv` so history follows; if git
+ * refuses, or the source is untracked, it is a filesystem rename. Errors: ToolError `not_found` (source
+ * missing), `exists` (destination occupied); raw errno errors otherwise.
+ */
+export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<MoveResult> {
+  const kind = await entryKind(source);
+  if (kind === "missing") throw new ToolError(`No such file: ${printable(source.requested)}`, "not_found");
+  if ((await entryKind(dest)) !== "missing")
+    throw new ToolError(`Already exists: ${printable(dest.requested)}`, "exists");
+  if (source.relative === "" || dest.relative === "")
+    throw new ToolError(`Cannot move a root directory: ${printable(source.requested)}`, "invalid");
+  await ensureParentDirs(dest);
+  const root = source.root.real;
+  if (source.root === dest.root && (await isGitRepoRoot(root))) {
+    let useGit = kind === "dir";
+    if (!useGit) {
+      const tracked = await git(root, ["ls-files", "-z", "--", source.relative]);
+      useGit = tracked.ok && tracked.stdout.split("\0").includes(source.relative);
+    }
+    if (useGit) {
+      const moved = await git(root, ["mv", "--", source.relative, dest.relative]);
+      if (moved.ok) return { method: "git" };
+    }
+  }
+  // Never replace something that appeared at the destination meanwhile.
+  if ((await entryKind(dest)) !== "missing")
+    throw new ToolError(`Already exists: ${printable(dest.requested)}`, "exists");
+  try {
+    await fs.rename(source.real, dest.real);
+  } catch (err) {
+    if (!isErrno(err, "EXDEV")) throw err;
+    await fs.cp(source.real, dest.real, { recursive: true, verbatimSymlinks: true, errorOnExist: true });
+    await fs.rm(source.real, { recursive: true });
+  }
+  return { method: "filesystem" };
+}

@@ -1,0 +1,58 @@
+import picomatch from "picomatch";
+
+/**
+ * Include globs with ripgrep's `-g` semantics, so both grep engines select the same files: gitignore-style
+ * globs relative to the search start (no "/" = any depth, a "/" anchors), `!` negates, the last glob that
+ * matches decides, and when any positive glob is given a file must match one. Positive globs select files
+ * only; a directory is pruned only by a negated glob.
+ */
+export interface GlobFilter {
+  /** Whether a file is selected. */
+  file(rel: string): boolean;
+  /** Whether a directory is pruned. */
+  prunes(rel: string): boolean;
+}
+
+interface Compiled {
+  negated: boolean;
+  test: (rel: string) => boolean;
+}
+
+function compileOne(glob: string): Compiled {
+  const negated = glob.startsWith("!");
+  let body = negated ? glob.slice(1) : glob;
+  if (body.endsWith("/")) body = body.slice(0, -1);
+  const anchored = body.includes("/");
+  if (body.startsWith("/")) body = body.slice(1);
+  const isMatch = picomatch(anchored ? body : `**/${body}`, { dot: true });
+  return { negated, test: (rel) => isMatch(rel) };
+}
+
+export function compileGlobs(globs: readonly string[] | undefined): GlobFilter | undefined {
+  const list = (globs ?? []).filter((g) => g !== "" && g !== "!").map(compileOne);
+  if (list.length === 0) return undefined;
+  const anyPositive = list.some((g) => !g.negated);
+  const decide = (rel: string): boolean | undefined => {
+    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.test(rel)) return !list[i]!.negated;
+    return undefined;
+  };
+  return {
+    file: (rel) => decide(rel) ?? !anyPositive,
+    prunes: (rel) => decide(rel) === false,
+  };
+}
+
+/**
+ * Re-anchors globs written relative to `startRel` (a path below ripgrep's working directory) so ripgrep,
+ * which anchors `-g` globs at its working directory, selects the same files.
+ */
+export function anchorGlobs(globs: readonly string[], startRel: string): string[] {
+  if (startRel === "") return [...globs];
+  return globs.map((g) => {
+    const negated = g.startsWith("!");
+    const body = negated ? g.slice(1) : g;
+    const core = body.endsWith("/") ? body.slice(0, -1) : body;
+    if (!core.includes("/")) return g;
+    return `${negated ? "!" : ""}/${startRel}/${body.replace(/^\//, "")}`;
+  });
+}

@@ -1,0 +1,216 @@
+import fs from "node:fs";
+import path from "node:path";
+import { RE2JS } from "re2js";
+import { ToolError } from "../errors.js";
+import { cancelledError, walk } from "../walk.js";
+import { compileGlobs } from "./globs.js";
+import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
+import { cutLine, stripCr } from "./lines.js";
+
+/** Read size; a NUL byte in a chunk marks the file binary from there on (as ripgrep's buffer does). */
+const CHUNK = 64 * 1024;
+/** The scan runs synchronously on Buffers (per-file async reads cost more than the search) and yields this often. */
+const YIELD_EVERY_MS = 20;
+
+interface Matcher {
+  /** Whether a block of whole lines may hold a match (a cheap filter before splitting lines). */
+  region(buf: Buffer, text: () => string): boolean;
+  /** Column of the first match in one line, or -1. */
+  line(s: string): number;
+}
+
+const REGEX_META = /[\\^$.|?*+()[\]{}]/;
+
+function compileMatcher(pattern: string, literal: boolean, caseSensitive: boolean): Matcher {
+  if (literal || !REGEX_META.test(pattern)) {
+    if (caseSensitive) {
+      const bytes = Buffer.from(pattern);
+      return { region: (b) => b.indexOf(bytes) !== -1, line: (s) => s.indexOf(pattern) };
+    }
+    // An escaped literal cannot backtrack, so the native engine is safe here.
+    const re = new RegExp(pattern.replace(/[\\^$.|?*+()[\]{}/-]/g, "\\$&"), "iu");
+    return { region: (_b, text) => re.test(text()), line: (s) => s.search(re) };
+  }
+  // User regexes run on RE2 (linear time): a pattern like (a+)+$ cannot hang the server.
+  const flags = caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE;
+  let one: RE2JS;
+  let many: RE2JS;
+  try {
+    one = RE2JS.compile(pattern, flags);
+    many = RE2JS.compile(pattern, flags | RE2JS.MULTILINE);
+  } catch (err) {
+    throw new ToolError(`Invalid regular expression: ${(err as Error).message}`);
+  }
+  return {
+    region: (_b, text) => {
+      const t = text();
+      return many.matcher(t.includes("\r") ? t.replace(/\r\n/g, "\n") : t).find();
+    },
+    line: (s) => {
+      const m = one.matcher(s);
+      return m.find() ? m.start() : -1;
+    },
+  };
+}
+
+/** The pure-TS engine: the walker's file list, scanned in path order with the same rules as ripgrep. */
+export async function grepWithJs(job: EngineJob): Promise<RawGrep> {
+  const matcher = compileMatcher(job.pattern, job.literal === true, job.caseSensitive !== false);
+  const targets: { rel: string; real: string }[] = [];
+  if (fs.statSync(job.start).isFile()) {
+    targets.push({ rel: path.basename(job.start), real: job.start });
+  } else {
+    const globs = compileGlobs(job.globs);
+    const res = await walk({
+      root: job.root,
+      start: job.start,
+      gitignore: job.gitignore,
+      include: (rel, isDir) => !isDir && (!globs || globs.file(rel)),
+      exclude: globs ? (rel, isDir) => isDir && globs.prunes(rel) : undefined,
+      signal: job.signal,
+    });
+    for (const e of res.entries) if (e.type === "file") targets.push(e);
+  }
+  const ctx = job.filesOnly ? 0 : Math.max(0, job.contextLines ?? 0);
+  const matches: GrepMatch[] = [];
+  const files: string[] = [];
+  let lastYield = Date.now();
+  for (const t of targets) {
+    if (job.signal?.aborted) throw cancelledError();
+    if (Date.now() - lastYield > YIELD_EVERY_MS) {
+      await new Promise((r) => setImmediate(r));
+      if (job.signal?.aborted) throw cancelledError();
+      lastYield = Date.now();
+    }
+    const hits = scanFile(t.real, t.rel, matcher, ctx, job.filesOnly === true);
+    if (!hits || hits.length === 0) continue;
+    files.push(t.rel);
+    matches.push(...hits);
+    if ((job.filesOnly ? files.length : matches.length) >= job.collectCap) {
+      return { matches, files, capped: true };
+    }
+  }
+  return { matches, files, capped: false };
+}
+
+/** Scans one file chunk by chunk (memory stays flat whatever its size). Undefined for unreadable or binary. */
+function scanFile(
+  real: string,
+  rel: string,
+  m: Matcher,
+  ctx: number,
+  firstOnly: boolean,
+): GrepMatch[] | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return undefined;
+    const out: GrepMatch[] = [];
+    const ring: GrepLine[] = [];
+    const pending: GrepMatch[] = [];
+    let lineNo = 0;
+    let carry: Buffer[] = [];
+    let first = true;
+
+    const lineOut = (s: string) => {
+      lineNo++;
+      if (pending.length > 0) {
+        for (const p of pending) p.after.push({ line: lineNo, text: cutLine(s) });
+        while (pending.length > 0 && pending[0]!.line + ctx <= lineNo) pending.shift();
+      }
+      const col = m.line(s);
+      if (col >= 0) {
+        const hit: GrepMatch = {
+          path: rel,
+          line: lineNo,
+          text: cutLine(s, col),
+          before: [...ring],
+          after: [],
+        };
+        out.push(hit);
+        if (ctx > 0) pending.push(hit);
+      }
+      if (ctx > 0) {
+        ring.push({ line: lineNo, text: cutLine(s) });
+        if (ring.length > ctx) ring.shift();
+      }
+    };
+
+    const region = (buf: Buffer, final: boolean): boolean => {
+      let decoded: string | undefined;
+      const text = () => {
+        decoded ??= buf.toString("utf8");
+        return decoded;
+      };
+      if (pending.length === 0 && !m.region(buf, text)) {
+        skipLines(buf, final);
+        return false;
+      }
+      const parts = text().split("\n");
+      if (!final || parts[parts.length - 1] === "") parts.pop();
+      for (const p of parts) {
+        lineOut(stripCr(p));
+        if (firstOnly && out.length > 0) return true;
+      }
+      return false;
+    };
+
+    // Lines without a match: count them, keeping only the last few for before-context.
+    const skipLines = (buf: Buffer, final: boolean) => {
+      const base = lineNo;
+      let count = 0;
+      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) count++;
+      if (final && buf.length > 0 && buf[buf.length - 1] !== 10) count++;
+      lineNo += count;
+      if (ctx === 0) return;
+      const tailStart = Math.max(0, count - ctx);
+      const lines = buf.toString("utf8", lastLinesOffset(buf, count - tailStart, final)).split("\n");
+      if (!final || lines[lines.length - 1] === "") lines.pop();
+      for (let k = 0; k < lines.length; k++) {
+        ring.push({ line: base + tailStart + k + 1, text: cutLine(stripCr(lines[k]!)) });
+        if (ring.length > ctx) ring.shift();
+      }
+    };
+
+    for (;;) {
+      const buf = Buffer.allocUnsafe(CHUNK);
+      const n = fs.readSync(fd, buf, 0, CHUNK, null);
+      if (n === 0) break;
+      const chunk = n < CHUNK ? buf.subarray(0, n) : buf;
+      if (chunk.indexOf(0) !== -1) {
+        // Binary: skipped when seen at once; otherwise what was searched before stands (as ripgrep does).
+        return first ? undefined : out;
+      }
+      first = false;
+      const nl = chunk.lastIndexOf(10);
+      if (nl === -1) {
+        carry.push(chunk);
+        continue;
+      }
+      const data = carry.length > 0 ? Buffer.concat([...carry, chunk]) : chunk;
+      const cut = data.length - (chunk.length - nl - 1);
+      carry = cut < data.length ? [data.subarray(cut)] : [];
+      if (region(data.subarray(0, cut), false)) return out;
+    }
+    if (carry.length > 0) region(Buffer.concat(carry), true);
+    return out;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Byte offset where the last `k` lines of a block start. */
+function lastLinesOffset(buf: Buffer, k: number, final: boolean): number {
+  if (k <= 0) return buf.length;
+  let end = buf.length;
+  if (!final || buf[buf.length - 1] === 10) end -= 1;
+  let seen = 0;
+  for (let i = end - 1; i >= 0; i--) {
+    if (buf[i] === 10 && ++seen === k) return i + 1;
+  }
+  return 0;
+}

@@ -1,0 +1,138 @@
+import { ToolError } from "../errors.js";
+import type { Root } from "../workspace.js";
+import { grepWithJs } from "./grep-js.js";
+import { findRipgrep, grepWithRipgrep } from "./grep-rg.js";
+
+export interface GrepOptions {
+  /** As for walk; `start` may also be a single file's real path. */
+  root: Root;
+  start: string;
+  pattern: string;
+  /** Default false: the pattern is a regular expression (RE2 / Rust regex syntax, linear time). */
+  literal?: boolean;
+  /** Default true. */
+  caseSensitive?: boolean;
+  /** gitignore-style include globs relative to start (e.g. "*.ts", "src/**"); "!" excludes. */
+  globs?: string[];
+  contextLines?: number;
+  /** Cap on matches (files when filesOnly). */
+  maxResults?: number;
+  filesOnly?: boolean;
+  gitignore: boolean;
+  signal?: AbortSignal;
+  /** Cap on the size of the matches returned (path + text of each line, context included). */
+  budgetBytes?: number;
+  /** Default auto: ripgrep from @vscode/ripgrep, else pure TS. MCPFS_GREP_ENGINE=js|rg forces one. */
+  engine?: "auto" | "rg" | "js";
+}
+
+export interface GrepLine {
+  line: number;
+  text: string;
+}
+
+export interface GrepMatch {
+  /** Relative to start, "/" separators (the file's base name when start is a file). */
+  path: string;
+  line: number;
+  text: string;
+  before: GrepLine[];
+  after: GrepLine[];
+}
+
+export interface GrepResult {
+  matches: GrepMatch[];
+  /** Files with at least one match, sorted. */
+  files: string[];
+  truncated: boolean;
+  engine: "rg" | "js";
+}
+
+/** What an engine hands back before sorting and capping. */
+export interface RawGrep {
+  matches: GrepMatch[];
+  files: string[];
+  /** The engine stopped collecting early (cap reached). */
+  capped: boolean;
+}
+
+/** An engine's job: the options plus the collection cap it may stop at. */
+export interface EngineJob extends GrepOptions {
+  collectCap: number;
+}
+
+/** Beyond this many matches an engine stops collecting whatever the caller asked (memory bound). */
+const HARD_CAP = 100_000;
+
+export async function grep(opts: GrepOptions): Promise<GrepResult> {
+  if (opts.signal?.aborted) throw new ToolError("Cancelled", "cancelled");
+  const engine = await pickEngine(opts.engine);
+  const want = opts.maxResults ?? Number.POSITIVE_INFINITY;
+  if (!(want >= 1)) throw new ToolError("maxResults must be at least 1");
+  // One extra so "exactly maxResults" can be told from "more than maxResults".
+  const collectCap = Math.min(want + 1, HARD_CAP);
+  const job: EngineJob = { ...opts, collectCap };
+  const raw = engine.rg ? await grepWithRipgrep(job, engine.rg) : await grepWithJs(job);
+  return finish(raw, opts, engine.rg ? "rg" : "js");
+}
+
+async function pickEngine(requested: GrepOptions["engine"]): Promise<{ rg?: string }> {
+  const env = process.env.MCPFS_GREP_ENGINE;
+  const choice = requested && requested !== "auto" ? requested : env === "js" || env === "rg" ? env : "auto";
+  if (choice === "js") return {};
+  const rg = await findRipgrep();
+  if (choice === "rg" && !rg) throw new ToolError("ripgrep is not available on this machine", "io");
+  return rg ? { rg } : {};
+}
+
+const byPathThenLine = (a: GrepMatch, b: GrepMatch) =>
+  a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line;
+
+function matchBytes(m: GrepMatch): number {
+  let n = m.path.length + m.text.length + 16;
+  for (const c of m.before) n += m.path.length + c.text.length + 16;
+  for (const c of m.after) n += m.path.length + c.text.length + 16;
+  return n;
+}
+
+function finish(raw: RawGrep, opts: GrepOptions, engine: "rg" | "js"): GrepResult {
+  const want = opts.maxResults ?? Number.POSITIVE_INFINITY;
+  const budget = opts.budgetBytes ?? Number.POSITIVE_INFINITY;
+  let truncated = raw.capped;
+  if (opts.filesOnly) {
+    let files = [...new Set(raw.files)].sort();
+    if (files.length > want) {
+      files = files.slice(0, want);
+      truncated = true;
+    }
+    let used = 0;
+    let keep = 0;
+    for (; keep < files.length; keep++) {
+      used += files[keep]!.length + 1;
+      if (used > budget) break;
+    }
+    if (keep < files.length) {
+      files = files.slice(0, keep);
+      truncated = true;
+    }
+    return { matches: [], files, truncated, engine };
+  }
+  let matches = raw.matches.sort(byPathThenLine);
+  if (matches.length > want) {
+    matches = matches.slice(0, want);
+    truncated = true;
+  }
+  let used = 0;
+  let keep = 0;
+  for (; keep < matches.length; keep++) {
+    used += matchBytes(matches[keep]!);
+    if (used > budget) break;
+  }
+  if (keep < matches.length) {
+    matches = matches.slice(0, keep);
+    truncated = true;
+  }
+  const files: string[] = [];
+  for (const m of matches) if (files[files.length - 1] !== m.path) files.push(m.path);
+  return { matches, files, truncated, engine };
+}

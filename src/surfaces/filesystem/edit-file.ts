@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { cutToLines } from "../../core/budget.js";
+import { fencedDiff } from "../../core/files/diff.js";
+import { editFile } from "../../core/files/edit-file.js";
+import { defineTool, textReply } from "../tool.js";
+
+const input = z.object({
+  path: z.string(),
+  edits: z.array(
+    z.object({
+      oldText: z.string().describe("Text to search for - must match exactly"),
+      newText: z.string().describe("Text to replace with"),
+      replaceAll: z
+        .boolean()
+        .optional()
+        .describe("Replace every occurrence of oldText (default: oldText must occur exactly once)"),
+    }),
+  ),
+  dryRun: z.boolean().default(false).describe("Preview changes using git-style diff format"),
+});
+
+const output = z.object({
+  content: z.string(),
+  changed: z.boolean().optional().describe("the edits change the file's text"),
+  written: z.boolean().optional().describe("the file was rewritten (false for dryRun or no change)"),
+  lineEnding: z.enum(["LF", "CRLF"]).optional().describe("line ending kept for the file"),
+  bom: z.boolean().optional().describe("the file has a UTF-8 byte-order mark, kept"),
+  matches: z
+    .array(
+      z.object({
+        index: z.number(),
+        kind: z.enum(["exact", "tolerant"]),
+        lines: z.array(z.number()).describe("1-based line numbers where the replaced text started"),
+      }),
+    )
+    .optional(),
+  sha256: z.string().optional().describe("sha256 of the file's bytes after the call"),
+  truncated: z.boolean().optional().describe("the diff was cut to fit the output budget"),
+});
+
+export const editFileTool = defineTool({
+  name: "edit_file",
+  title: "Edit File",
+  description:
+    "Make line-based edits to a text file. Each edit replaces exact line sequences with new content. " +
+    "Returns a git-style diff showing the changes made. Each oldText must match exactly once (set replaceAll " +
+    "to replace every occurrence); if it does not match exactly, a whole-line match ignoring leading and " +
+    "trailing whitespace is tried and the new text is re-indented to fit. All edits apply or none do. Line " +
+    "endings and a byte-order mark are kept. Only works within allowed directories.",
+  input,
+  output,
+  annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
+  mutating: true,
+  async handler(args, ctx) {
+    const target = await ctx.ws.resolve(args.path, { intent: args.dryRun ? "read" : "write" });
+    const r = await editFile(target, args.edits, { dryRun: args.dryRun });
+    const budget = ctx.config.maxOutputBytes;
+    let text = fencedDiff(r.diff);
+    let truncated = false;
+    if (Buffer.byteLength(text) > budget) {
+      const note =
+        `\n[mcpfs: diff truncated to fit ${budget} bytes; ${r.written ? "the edits were applied" : "nothing was written"}. ` +
+        "Read the changed region with read_text_file head/tail to check it.]";
+      const cut = cutToLines(r.diff, Math.max(0, budget - 400));
+      text = `${fencedDiff(cut.text)}${note}`;
+      truncated = true;
+    }
+    return textReply(text, {
+      changed: r.changed,
+      written: r.written,
+      lineEnding: r.format.eol === "\r\n" ? "CRLF" : "LF",
+      bom: r.format.bom,
+      matches: r.matches.map((m) => ({ index: m.index, kind: m.kind, lines: m.lines })),
+      sha256: r.sha256,
+      truncated,
+    });
+  },
+});

@@ -1,0 +1,138 @@
+import path from "node:path";
+import { ToolError } from "../../core/errors.js";
+import { isGitIgnored } from "../../core/ignore.js";
+import { hasParentSegment, printable } from "../../core/paths.js";
+import type { Intent, ResolvedPath, Root } from "../../core/workspace.js";
+import type { ToolContext, ToolReply } from "../tool.js";
+
+/** The project root of a workspace-surface connection. */
+export function projectRoot(ctx: ToolContext): Root {
+  const root = ctx.ws.roots.find((r) => r.kind === "project");
+  if (!root) throw new ToolError("Project directory has not been set", "no_roots");
+  return root;
+}
+
+/** The reference projects, in configuration order. */
+export function referenceRoots(ctx: ToolContext): Root[] {
+  return ctx.ws.roots.filter((r) => r.kind === "reference");
+}
+
+export function referenceRoot(ctx: ToolContext, name: string): Root {
+  const root = referenceRoots(ctx).find((r) => r.name === name);
+  if (!root) throw new ToolError(`Reference project '${name}' not found`, "not_found");
+  return root;
+}
+
+/** How Python prints `type(x)` in mcp-workspace's parameter messages. */
+export function pyType(value: unknown): string {
+  if (value === null || value === undefined) return "<class 'NoneType'>";
+  if (typeof value === "string") return "<class 'str'>";
+  if (typeof value === "boolean") return "<class 'bool'>";
+  if (typeof value === "number") return Number.isInteger(value) ? "<class 'int'>" : "<class 'float'>";
+  if (Array.isArray(value)) return "<class 'list'>";
+  return "<class 'dict'>";
+}
+
+export function requireFilePath(value: unknown): string {
+  if (typeof value !== "string" || value === "")
+    throw new ToolError(`File path must be a non-empty string, got ${pyType(value)}`);
+  return value;
+}
+
+/**
+ * Resolves a client path against `base` (the project unless given), with mcp-workspace's wording for the
+ * refusals: a `..` segment, or a location outside the base (lexically or through a symlink).
+ */
+export async function resolveIn(
+  ctx: ToolContext,
+  requested: string,
+  intent: Intent,
+  base: Root = projectRoot(ctx),
+): Promise<ResolvedPath> {
+  const where = base.kind === "reference" ? "reference project" : "project";
+  try {
+    return await ctx.ws.resolve(requested === "" ? "." : requested, { intent, base });
+  } catch (err) {
+    if (!(err instanceof ToolError) || (err.code !== "denied" && err.code !== "read_only")) throw err;
+    const p = printable(requested);
+    if (hasParentSegment(requested))
+      throw new ToolError(`Security error: Path '${p}' contains '..' traversal.`, "denied");
+    if (requested.startsWith("/"))
+      throw new ToolError(
+        `Security error: Path '${p}' is outside the ${where} directory. All file operations must be within the ${where} directory.`,
+        "denied",
+      );
+    throw new ToolError(
+      `Security error: Path '${p}' resolves to a location outside the ${where} directory. Path traversal is not allowed.`,
+      "denied",
+    );
+  }
+}
+
+/**
+ * Resolves a path that names a directory entry itself (delete, move): its parent is resolved and the last
+ * component joined on, so a symlink stays the link and is never followed to its target.
+ */
+export async function resolveEntry(
+  ctx: ToolContext,
+  requested: string,
+  intent: Intent,
+  base: Root = projectRoot(ctx),
+): Promise<ResolvedPath> {
+  const trimmed = requested.length > 1 ? requested.replace(/\/+$/, "") : requested;
+  const norm = path.posix.normalize(trimmed === "" ? "." : trimmed);
+  const name = path.posix.basename(norm);
+  if (norm === "." || norm === "/" || name === "" || name === ".")
+    return resolveIn(ctx, requested, intent, base);
+  let parent: ResolvedPath;
+  try {
+    parent = await resolveIn(ctx, path.posix.dirname(norm), intent, base);
+  } catch (err) {
+    // The parent is outside (e.g. the root's own absolute path): decide, and word it, on the full path.
+    if (err instanceof ToolError && err.code === "denied") return resolveIn(ctx, requested, intent, base);
+    throw err;
+  }
+  const relative = parent.relative === "" ? name : `${parent.relative}/${name}`;
+  // `exists` is left to the core operation, which lstat()s the entry itself.
+  return { requested, real: path.join(parent.real, name), root: parent.root, exists: false, relative };
+}
+
+/**
+ * The read/write gate of mcp-workspace: anything under `.git/` or ignored by a `.gitignore` (root and nested)
+ * is refused. `shown` is the path as the client sent it; `isDir: "either"` when the kind is not known.
+ */
+export async function gitignoreGate(
+  target: ResolvedPath,
+  shown: string,
+  isDir: boolean | "either" = false,
+): Promise<void> {
+  if (target.relative === "") return;
+  const ignored =
+    isDir === "either"
+      ? (await isGitIgnored(target.root, target.relative, false)) ||
+        (await isGitIgnored(target.root, target.relative, true))
+      : await isGitIgnored(target.root, target.relative, isDir);
+  if (ignored)
+    throw new ToolError(
+      `File '${printable(shown)}' is excluded by .gitignore and cannot be accessed. Use list_directory() to see available files.`,
+      "denied",
+    );
+}
+
+/** A Python `bool` result as FastMCP renders it. */
+export function boolReply(value: boolean): ToolReply {
+  return { content: [{ type: "text", text: value ? "true" : "false" }] };
+}
+
+/** A Python `list[str]` result: one text block per element, plus `{"result": [...]}`. */
+export function listReply(items: string[]): ToolReply {
+  return {
+    content: items.map((text) => ({ type: "text" as const, text })),
+    structuredContent: { result: items },
+  };
+}
+
+/** A Python `dict` result: its JSON with 2-space indentation, plus the object itself. */
+export function dictReply(obj: Record<string, unknown>): ToolReply {
+  return { content: [{ type: "text", text: JSON.stringify(obj, null, 2) }], structuredContent: obj };
+}

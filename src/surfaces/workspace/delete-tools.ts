@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { ToolError } from "../../core/errors.js";
+import { deleteDirectory, deleteFile } from "../../core/files/remove.js";
+import { printable } from "../../core/paths.js";
+import { defineTool } from "../tool.js";
+import { boolReply, gitignoreGate, listReply, pyType, requireFilePath, resolveEntry } from "./common.js";
+
+const DELETE_LIST_CAP = 20;
+
+export const deleteThisFileTool = defineTool({
+  name: "delete_this_file",
+  title: "Delete This File",
+  description:
+    "Delete a specified file from the filesystem. Handles files only, not directories — use delete_directory " +
+    "for directories. A symlink is removed itself, never its target.\n\n" +
+    "Args:\n    file_path: Path to the file to delete (relative to project directory)\n\n" +
+    "Returns:\n    True if the file was deleted successfully",
+  input: z.object({
+    file_path: z.string().describe("Path to the file to delete (relative to project directory)"),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  mutating: true,
+  async handler(args, ctx) {
+    const filePath = requireFilePath(args.file_path);
+    const entry = await resolveEntry(ctx, filePath, "write");
+    await gitignoreGate(entry, filePath);
+    try {
+      await deleteFile(entry);
+    } catch (err) {
+      const shown = printable(filePath);
+      if (err instanceof ToolError && err.code === "not_found")
+        throw new ToolError(`File '${shown}' does not exist`, "not_found");
+      if (err instanceof ToolError && err.code === "not_file")
+        throw new ToolError(`Path '${shown}' is not a file or is a directory`, "not_file");
+      throw err;
+    }
+    ctx.log.info(`File deleted successfully: ${filePath}`);
+    return boolReply(true);
+  },
+});
+
+export const deleteDirectoryTool = defineTool({
+  name: "delete_directory",
+  title: "Delete Directory",
+  description:
+    "Delete a directory (empty by default; recursive=True for non-empty). Handles directories only — for " +
+    "files use delete_this_file. A missing directory is a no-op (returns a message, no error). Refuses the " +
+    "project root.\n\n" +
+    "Args:\n    dir_path: Path to the directory to delete (relative to project directory)\n" +
+    "    recursive: Delete the directory and all its contents when True\n\n" +
+    "Returns:\n    List of deleted paths (relative to project directory; capped at 20 with a summary line), " +
+    "or a single message when the directory does not exist.",
+  input: z.object({
+    dir_path: z.string().describe("Path to the directory to delete (relative to project directory)"),
+    recursive: z.boolean().default(false).describe("Delete the directory and all its contents when True"),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  mutating: true,
+  async handler(args, ctx) {
+    const dirPath = args.dir_path;
+    if (typeof dirPath !== "string" || dirPath === "")
+      throw new ToolError(`Directory path must be a non-empty string, got ${pyType(dirPath)}`);
+    const entry = await resolveEntry(ctx, dirPath, "write");
+    await gitignoreGate(entry, dirPath, true);
+    if (entry.relative === "") throw new ToolError("Refusing to delete the project root directory", "denied");
+    const rel = entry.relative;
+    let deleted: Awaited<ReturnType<typeof deleteDirectory>>;
+    try {
+      deleted = await deleteDirectory(entry, args.recursive === true);
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      if (err.code === "not_found")
+        return listReply([`Directory '${rel}' does not exist — nothing to delete`]);
+      if (err.code === "not_directory")
+        throw new ToolError(`Path '${rel}' is a file, not a directory. Use delete_this_file instead.`);
+      if (err.code === "conflict")
+        throw new ToolError(
+          `Directory '${rel}' is not empty. Pass recursive=True to delete it and its contents.`,
+          "conflict",
+        );
+      throw err;
+    }
+    const lines = deleted.map((d) => d.rel);
+    if (lines.length > DELETE_LIST_CAP) {
+      const dirs = deleted.filter((d) => d.isDir).length;
+      const files = deleted.length - dirs;
+      lines.splice(DELETE_LIST_CAP);
+      lines.push(
+        `... and ${deleted.length - DELETE_LIST_CAP} more (${files} files, ${dirs} dirs deleted total)`,
+      );
+    }
+    return listReply(lines);
+  },
+});

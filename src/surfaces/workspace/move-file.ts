@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { isErrno, ToolError } from "../../core/errors.js";
+import { moveEntry } from "../../core/files/move.js";
+import { defineTool } from "../tool.js";
+import { boolReply, gitignoreGate, resolveEntry } from "./common.js";
+
+/** mcp-workspace answers move failures with a few plain words an assistant can act on. */
+function simplified(err: unknown): ToolError {
+  if (err instanceof ToolError) {
+    if (err.code === "not_found") return new ToolError("File not found", "not_found");
+    if (err.code === "exists") return new ToolError("Destination already exists", "exists");
+    if (err.code === "denied" || err.code === "read_only") {
+      if (err.message.startsWith("Permission denied")) return new ToolError("Permission denied", "denied");
+      return new ToolError("Invalid path", "denied");
+    }
+    return new ToolError("Invalid operation", err.code);
+  }
+  if (isErrno(err, "ENOENT")) return new ToolError("File not found", "not_found");
+  if (isErrno(err, "EEXIST", "ENOTEMPTY")) return new ToolError("Destination already exists", "exists");
+  if (isErrno(err, "EACCES", "EPERM")) return new ToolError("Permission denied", "denied");
+  if (isErrno(err, "EINVAL")) return new ToolError("Invalid operation", "invalid");
+  return new ToolError("Move operation failed", "io");
+}
+
+export const moveFileTool = defineTool({
+  name: "move_file",
+  title: "Move File",
+  description:
+    "Move or rename a file or directory (git-aware, preserves history). Uses `git mv` for tracked files " +
+    "(preserving rename history); falls back to a plain filesystem move for untracked files or non-git " +
+    "projects. Creates missing parent directories of the destination. A symlink is moved itself.\n\n" +
+    "Args:\n    source_path: Source file/directory path (relative to project)\n" +
+    "    destination_path: Destination path (relative to project)\n\nReturns:\n    True if successful",
+  input: z.object({
+    source_path: z.string().describe("Source file/directory path (relative to project)"),
+    destination_path: z.string().describe("Destination path (relative to project)"),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  mutating: true,
+  async handler(args, ctx) {
+    if (typeof args.source_path !== "string" || args.source_path === "")
+      throw new ToolError("Invalid source path");
+    if (typeof args.destination_path !== "string" || args.destination_path === "")
+      throw new ToolError("Invalid destination path");
+    let source: Awaited<ReturnType<typeof resolveEntry>>;
+    let dest: Awaited<ReturnType<typeof resolveEntry>>;
+    try {
+      source = await resolveEntry(ctx, args.source_path, "write");
+      dest = await resolveEntry(ctx, args.destination_path, "write");
+    } catch (err) {
+      throw simplified(err);
+    }
+    // The gitignore refusal keeps its full message, as in mcp-workspace.
+    await gitignoreGate(source, args.source_path, "either");
+    await gitignoreGate(dest, args.destination_path, "either");
+    try {
+      const r = await moveEntry(source, dest);
+      ctx.log.info(`Moved ${args.source_path} -> ${args.destination_path} (${r.method})`);
+    } catch (err) {
+      throw simplified(err);
+    }
+    return boolReply(true);
+  },
+});

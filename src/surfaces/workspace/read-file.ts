@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { ToolError } from "../../core/errors.js";
+import { InvalidTextError } from "../../core/files/line-range.js";
+import { readLines } from "../../core/files/read-lines.js";
+import { printable } from "../../core/paths.js";
+import type { Root } from "../../core/workspace.js";
+import { defineTool, plainReply, type ToolContext, type ToolReply } from "../tool.js";
+import { gitignoreGate, requireFilePath, resolveIn } from "./common.js";
+
+export const lineRangeShape = {
+  start_line: z
+    .number()
+    .nullable()
+    .optional()
+    .describe("First line to return (1-based, inclusive). Requires end_line."),
+  end_line: z
+    .number()
+    .nullable()
+    .optional()
+    .describe("Last line to return (1-based, inclusive). Requires start_line."),
+  with_line_numbers: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe("Prefix lines with line numbers. Defaults to True for sliced reads, False for full reads."),
+};
+
+export interface ReadArgs {
+  file_path: string;
+  start_line?: number | null;
+  end_line?: number | null;
+  with_line_numbers?: boolean | null;
+}
+
+/** mcp-workspace's range rules, checked before the file is touched. */
+function checkRange(start: number | null | undefined, end: number | null | undefined): boolean {
+  const hasStart = start !== undefined && start !== null;
+  const hasEnd = end !== undefined && end !== null;
+  if (hasStart !== hasEnd)
+    throw new ToolError("start_line and end_line must both be provided or both omitted");
+  if (!hasStart) return false;
+  if (!Number.isInteger(start) || !Number.isInteger(end))
+    throw new ToolError("start_line and end_line must be integers");
+  if (start! < 1 || end! < 1) throw new ToolError("start_line and end_line must be >= 1");
+  if (end! < start!) throw new ToolError(`end_line (${end}) must be >= start_line (${start})`);
+  return true;
+}
+
+/** Shared by read_file (project, gitignore gate) and read_reference_file (a reference root). */
+export async function readForTool(
+  ctx: ToolContext,
+  args: ReadArgs,
+  base: Root | undefined,
+  gate: boolean,
+): Promise<ToolReply> {
+  const filePath = requireFilePath(args.file_path);
+  const target = await resolveIn(ctx, filePath, "read", base);
+  if (gate) await gitignoreGate(target, filePath);
+  const ranged = checkRange(args.start_line, args.end_line);
+  const shown = printable(filePath);
+  const budget = ctx.config.maxOutputBytes;
+  let r: Awaited<ReturnType<typeof readLines>>;
+  try {
+    r = await readLines(target, {
+      start: ranged ? args.start_line! : 1,
+      end: ranged ? args.end_line! : undefined,
+      maxBytes: budget,
+    });
+  } catch (err) {
+    if (err instanceof InvalidTextError)
+      throw new ToolError(`File '${shown}' contains invalid characters. Ensure it's a valid text file.`);
+    if (err instanceof ToolError && err.code === "not_found")
+      throw new ToolError(`File '${shown}' does not exist`, "not_found");
+    if (err instanceof ToolError && err.code === "not_file")
+      throw new ToolError(`Path '${shown}' is not a file`, "not_file");
+    throw err;
+  }
+  const first = ranged ? args.start_line! : 1;
+  const numbered = args.with_line_numbers ?? ranged;
+  let lines = r.lines;
+  if (numbered && lines.length > 0) {
+    const width = String(first + lines.length - 1).length;
+    lines = lines.map((line, i) => `${String(first + i).padStart(width)}→${line}`);
+  }
+  let text = lines.join("\n") + (r.lastNewline && lines.length > 0 ? "\n" : "");
+  if (r.truncated) {
+    const next = first + r.lines.length;
+    text +=
+      `\n[mcpfs: output truncated at ${budget} bytes. Read on with start_line=${next} and end_line ` +
+      `(e.g. end_line=${next + 999}).]`;
+  }
+  return plainReply(text);
+}
+
+export const readFileTool = defineTool({
+  name: "read_file",
+  title: "Read File",
+  description:
+    "Read a file, or a line slice via start_line/end_line.\n\n" +
+    "Args:\n" +
+    "    file_path: Path to the file to read (relative to project directory)\n" +
+    "    start_line: First line to return (1-based, inclusive). Requires end_line.\n" +
+    "    end_line: Last line to return (1-based, inclusive). Requires start_line.\n" +
+    "    with_line_numbers: Prefix lines with line numbers. Defaults to True for sliced reads, False for full reads.\n\n" +
+    "Returns:\n    The contents of the file as a string",
+  input: z.object({
+    file_path: z.string().describe("Path to the file to read (relative to project directory)"),
+    ...lineRangeShape,
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  mutating: false,
+  handler: (args, ctx) => readForTool(ctx, args, undefined, true),
+});

@@ -1,0 +1,180 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type GrepOptions, grep } from "../src/core/search/grep.js";
+import { MAX_LINE_CHARS } from "../src/core/search/lines.js";
+import type { Root } from "../src/core/workspace.js";
+import { tempArea } from "./helpers/fixtures.js";
+
+const area = tempArea("mcpfs-grep-");
+afterAll(() => area.cleanup());
+
+const rootDir = area.tree("repo", {
+  ".gitignore": "dist/\n*.log\ngenerated.ts\n",
+  ".git/config": "needle in git internals\n",
+  "a.ts": "const needle = 1;\nother\nNEEDLE upper\n",
+  "generated.ts": "needle but gitignored\n",
+  "b.js": "x\ny\nneedle in js\nz\nw\n",
+  "notes.md": "line1\nline2\nline3\nneedle here\nline5\nline6\nneedle again\nline8\n",
+  "crlf.txt": "ends with needle\r\nsecond\r\n",
+  "no-newline.txt": "a\nlast needle",
+  "dist/bundle.js": "needle in dist\n",
+  "debug.log": "needle in a log\n",
+  ".hidden/secret.ts": "needle hidden\n",
+  "src/.gitignore": "skip-me/\n",
+  "src/skip-me/x.ts": "needle skipped\n",
+  "src/lib/util.ts": "export function needle() {}\n",
+  "src/lib/util.test.ts": "needle test\n",
+  "src/sub/deep.ts": "needle deep\n",
+  "unicode.txt": "café needle ünïcode\n",
+  "bin.dat": Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x00, 0x01, 0x02]),
+  "long.txt": `${"x".repeat(5000)}needle${"y".repeat(5000)}\n`,
+  "aaa.txt": `${"a".repeat(30000)}!\n`,
+  ".mcpfs-0123456789abcdef.tmp": "needle in temp\n",
+});
+const root: Root = { path: rootDir, real: rootDir, mode: "rw", kind: "directory" };
+
+type Case = Omit<GrepOptions, "root" | "start" | "gitignore"> & { start?: string; gitignore?: boolean };
+
+const run = (engine: "rg" | "js", c: Case) =>
+  grep({ root, gitignore: true, ...c, start: c.start ? path.join(rootDir, c.start) : rootDir, engine });
+
+const cases: Record<string, Case> = {
+  "literal over the tree": { pattern: "needle", literal: true },
+  regex: { pattern: "need(le|ed) (here|again|deep)" },
+  "case-insensitive": { pattern: "needle upper", caseSensitive: false, literal: true },
+  "case-insensitive regex": { pattern: "^NEEDLE", caseSensitive: false },
+  "glob *.ts": { pattern: "needle", globs: ["*.ts"] },
+  "glob anchored": { pattern: "needle", globs: ["src/**"] },
+  "negated glob": { pattern: "needle", globs: ["*.ts", "!*.test.ts"] },
+  "only negated": { pattern: "needle", globs: ["!src"] },
+  "context lines": { pattern: "needle (here|again)", contextLines: 2 },
+  "files only": { pattern: "needle", filesOnly: true },
+  "dollar before CRLF": { pattern: "needle$" },
+  "no trailing newline": { pattern: "last" },
+  "subdirectory start keeps ancestor rules": { pattern: "needle", start: "src" },
+  "subdirectory with glob": { pattern: "needle", start: "src", globs: ["lib/*.ts"] },
+  "single file": { pattern: "needle", start: "notes.md", contextLines: 1 },
+  "no gitignore": { pattern: "needle", gitignore: false },
+  unicode: { pattern: "ünïcode", literal: true },
+  "no match": { pattern: "zzz-not-there", literal: true },
+};
+
+describe.each(["rg", "js"] as const)("grep with the %s engine", (engine) => {
+  it("finds lines, sorted by path then line, with the walker's rules", async () => {
+    const r = await run(engine, { pattern: "needle", literal: true });
+    expect(r.engine).toBe(engine);
+    const paths = r.matches.map((m) => m.path);
+    expect(paths).toEqual([...paths].sort());
+    expect(paths).toContain(".hidden/secret.ts");
+    for (const gone of [
+      "dist/bundle.js",
+      "debug.log",
+      "generated.ts",
+      "src/skip-me/x.ts",
+      ".git/config",
+      "bin.dat",
+    ])
+      expect(paths, gone).not.toContain(gone);
+    expect(paths.some((p) => p.includes(".mcpfs-"))).toBe(false);
+    expect(r.matches.find((m) => m.path === "b.js")).toEqual({
+      path: "b.js",
+      line: 3,
+      text: "needle in js",
+      before: [],
+      after: [],
+    });
+    expect(r.matches.find((m) => m.path === "crlf.txt")?.text).toBe("ends with needle");
+    expect(r.truncated).toBe(false);
+  });
+
+  it("gives context lines around a match", async () => {
+    const r = await run(engine, { pattern: "needle here", contextLines: 2, literal: true });
+    expect(r.matches).toEqual([
+      {
+        path: "notes.md",
+        line: 4,
+        text: "needle here",
+        before: [
+          { line: 2, text: "line2" },
+          { line: 3, text: "line3" },
+        ],
+        after: [
+          { line: 5, text: "line5" },
+          { line: 6, text: "line6" },
+        ],
+      },
+    ]);
+  });
+
+  it("cuts very long lines around the match with a marker", async () => {
+    const r = await run(engine, { pattern: "needle", start: "long.txt" });
+    const text = r.matches[0]!.text;
+    expect(text.length).toBeLessThan(MAX_LINE_CHARS + 60);
+    expect(text).toContain("needle");
+    expect(text).toMatch(/^\[…\d+ chars\] x+needley+ \[…\d+ more chars\]$/);
+  });
+
+  it("caps results with maxResults and the byte budget, saying so", async () => {
+    const r = await run(engine, { pattern: "needle", maxResults: 2 });
+    expect(r.matches).toHaveLength(2);
+    expect(r.truncated).toBe(true);
+    const all = await run(engine, { pattern: "needle" });
+    const exact = await run(engine, { pattern: "needle", maxResults: all.matches.length });
+    expect(exact.truncated).toBe(false);
+    const small = await run(engine, { pattern: "needle", budgetBytes: 100 });
+    expect(small.truncated).toBe(true);
+    expect(small.matches.length).toBeLessThan(all.matches.length);
+    const files = await run(engine, { pattern: "needle", filesOnly: true, maxResults: 1 });
+    expect(files.files).toHaveLength(1);
+    expect(files.truncated).toBe(true);
+  });
+
+  it("answers a catastrophic-backtracking pattern on a long line", async () => {
+    const r = await run(engine, { pattern: "(a+)+$", start: "aaa.txt" });
+    expect(r.matches).toHaveLength(0);
+    const hit = await run(engine, { pattern: "(a+)+!$", start: "aaa.txt" });
+    expect(hit.matches).toHaveLength(1);
+  });
+
+  it("reports an invalid regular expression clearly", async () => {
+    await expect(run(engine, { pattern: "(unclosed" })).rejects.toThrow(/Invalid regular expression/);
+  });
+
+  it("is cancelled by the signal", async () => {
+    const ac = new AbortController();
+    ac.abort();
+    await expect(
+      grep({ root, start: rootDir, pattern: "needle", gitignore: true, engine, signal: ac.signal }),
+    ).rejects.toMatchObject({ code: "cancelled" });
+  });
+});
+
+describe("both engines agree", () => {
+  it.each(Object.entries(cases))("%s", async (_name, c) => {
+    const [a, b] = await Promise.all([run("rg", c), run("js", c)]);
+    expect(b.matches).toEqual(a.matches);
+    expect(b.files).toEqual(a.files);
+    expect(b.truncated).toBe(a.truncated);
+    if (c.pattern === "needle" && !c.filesOnly) expect(a.matches.length).toBeGreaterThan(0);
+  });
+
+  it("on a gitignored file a positive glob names (ripgrep's -g would override .gitignore)", async () => {
+    const [a, b] = await Promise.all([
+      run("rg", { pattern: "needle", globs: ["generated.ts", "*.log"] }),
+      run("js", { pattern: "needle", globs: ["generated.ts", "*.log"] }),
+    ]);
+    expect(a.matches).toEqual([]);
+    expect(b.matches).toEqual([]);
+  });
+
+  it("on a file swapped for a symlink (never followed)", async () => {
+    const dir = area.tree("links", { "real.txt": "needle\n" });
+    fs.symlinkSync(path.join(rootDir, "a.ts"), path.join(dir, "link.ts"));
+    const r2: Root = { ...root, real: dir, path: dir };
+    for (const engine of ["rg", "js"] as const) {
+      const r = await grep({ root: r2, start: dir, pattern: "needle", gitignore: true, engine });
+      expect(r.files).toEqual(["real.txt"]);
+    }
+  });
+});

@@ -1,0 +1,208 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { isGitIgnored } from "../src/core/ignore.js";
+import { walk } from "../src/core/walk.js";
+import type { Root } from "../src/core/workspace.js";
+import { tempArea } from "./helpers/fixtures.js";
+
+const area = tempArea("mcpfs-walk-");
+afterAll(() => area.cleanup());
+
+const rootDir = area.tree("repo", {
+  ".gitignore": "dist/\n*.log\n!keep.log\n/top-only.txt\n",
+  ".git/HEAD": "ref: refs/heads/main\n",
+  ".git/info/exclude": "secret-local.txt\n",
+  "secret-local.txt": "x",
+  "top-only.txt": "x",
+  "a.ts": "x",
+  "b.log": "x",
+  "keep.log": "x",
+  ".hidden/h.txt": "x",
+  "dist/out.js": "x",
+  "src/index.ts": "x",
+  "src/top-only.txt": "nested, not matched by the anchored rule",
+  "src/debug.log": "x",
+  "src/.gitignore": "gen/\n!important.log\n",
+  "src/important.log": "x",
+  "src/gen/g.ts": "x",
+  "src/lib/util.ts": "x",
+  "src/lib/deep/x.ts": "x",
+  "node_modules/pkg/index.js": "x",
+  "vendor/sub/.git/HEAD": "x",
+  "vendor/sub/inner.log": "a nested repository does not inherit the outer rules",
+  ".mcpfs-0123456789abcdef.tmp": "temp",
+  "empty/": null,
+});
+fs.symlinkSync("src", path.join(rootDir, "link-to-src"));
+fs.symlinkSync("/", path.join(rootDir, "link-out"));
+const root: Root = { path: rootDir, real: rootDir, mode: "rw", kind: "directory" };
+
+const rels = (r: { entries: { rel: string }[] }) => r.entries.map((e) => e.rel);
+
+describe("walk", () => {
+  it("returns every entry sorted, symlinks as symlinks, temp files hidden, without gitignore", async () => {
+    const r = await walk({ root, start: rootDir, gitignore: false });
+    const list = rels(r);
+    expect(list).toEqual([...list].sort());
+    expect(list).toContain(".git/HEAD");
+    expect(list).toContain("dist/out.js");
+    expect(list).not.toContain(".mcpfs-0123456789abcdef.tmp");
+    const link = r.entries.find((e) => e.rel === "link-out")!;
+    expect(link.type).toBe("symlink");
+    expect(list.some((p) => p.startsWith("link-out/") || p.startsWith("link-to-src/"))).toBe(false);
+    expect(r.entries.find((e) => e.rel === "src/lib/deep/x.ts")).toMatchObject({
+      depth: 4,
+      type: "file",
+      real: path.join(rootDir, "src/lib/deep/x.ts"),
+    });
+    expect(r.truncated).toBe(false);
+    expect(r.timedOut).toBe(false);
+  });
+
+  it("honours .gitignore at every level, .git/info/exclude, negations, anchors and nested repositories", async () => {
+    const list = rels(await walk({ root, start: rootDir, gitignore: true }));
+    for (const gone of [
+      ".git",
+      ".git/HEAD",
+      "dist",
+      "dist/out.js",
+      "b.log",
+      "src/debug.log",
+      "top-only.txt",
+      "secret-local.txt",
+      "src/gen",
+      "src/gen/g.ts",
+    ])
+      expect(list, gone).not.toContain(gone);
+    for (const kept of [
+      "keep.log",
+      "src/important.log",
+      "src/top-only.txt",
+      ".hidden/h.txt",
+      "node_modules/pkg/index.js",
+      "vendor/sub/inner.log",
+      "empty",
+      "a.ts",
+    ])
+      expect(list, kept).toContain(kept);
+  });
+
+  it("agrees with git itself on what is ignored", async () => {
+    const dir = area.tree("gitcheck", {
+      ".gitignore": "*.tmp\nbuild/\n!build/keep.txt\nfoo/**/bar\n",
+      "x.tmp": "",
+      "y.txt": "",
+      "build/keep.txt": "",
+      "foo/a/b/bar": "",
+      "foo/bar": "",
+      "sub/.gitignore": "*.txt\n!y.txt\n",
+      "sub/z.txt": "",
+      "sub/y.txt": "",
+    });
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    const gitList = execFileSync("git", ["ls-files", "--others", "--exclude-standard"], {
+      cwd: dir,
+      encoding: "utf8",
+    })
+      .split("\n")
+      .filter(Boolean)
+      .sort();
+    const r = await walk({ root: { ...root, real: dir, path: dir }, start: dir, gitignore: true });
+    expect(r.entries.filter((e) => e.type === "file").map((e) => e.rel)).toEqual(gitList);
+  });
+
+  it("applies the rules of directories between the root and the start", async () => {
+    const list = rels(await walk({ root, start: path.join(rootDir, "src"), gitignore: true }));
+    expect(list).toContain("index.ts");
+    expect(list).toContain("important.log");
+    expect(list).not.toContain("debug.log");
+    expect(list).not.toContain("gen");
+  });
+
+  it("prunes excluded directories, filters with include, limits depth", async () => {
+    const seen: string[] = [];
+    const r = await walk({
+      root,
+      start: rootDir,
+      gitignore: true,
+      exclude: (rel, isDir) => {
+        seen.push(rel);
+        return isDir && rel === "src";
+      },
+      include: (rel, isDir) => !isDir && rel.endsWith(".ts"),
+    });
+    expect(rels(r)).toEqual(["a.ts"]);
+    expect(seen.some((s) => s.startsWith("src/"))).toBe(false);
+    const shallow = await walk({ root, start: rootDir, gitignore: true, maxDepth: 1 });
+    expect(shallow.entries.every((e) => e.depth === 1)).toBe(true);
+    expect(rels(shallow)).toContain("src");
+  });
+
+  it("stops at the limit and reports truncation; exact limit is not truncation", async () => {
+    const all = await walk({ root, start: rootDir, gitignore: true });
+    const r = await walk({ root, start: rootDir, gitignore: true, limit: 3 });
+    expect(r.entries).toHaveLength(3);
+    expect(r.truncated).toBe(true);
+    const exact = await walk({ root, start: rootDir, gitignore: true, limit: all.entries.length });
+    expect(exact.truncated).toBe(false);
+    expect(exact.entries).toHaveLength(all.entries.length);
+  });
+
+  it("is cancelled by an aborted signal and reports progress", async () => {
+    const ac = new AbortController();
+    ac.abort();
+    await expect(walk({ root, start: rootDir, gitignore: true, signal: ac.signal })).rejects.toMatchObject({
+      code: "cancelled",
+    });
+    const big = area.tree(
+      "big",
+      Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`d${i % 30}/f${i}`, ""])),
+    );
+    const ac2 = new AbortController();
+    const p = walk({
+      root: { ...root, real: big, path: big },
+      start: big,
+      gitignore: false,
+      signal: ac2.signal,
+      onProgress: () => {},
+    });
+    ac2.abort();
+    await expect(p).rejects.toMatchObject({ code: "cancelled" });
+  });
+
+  it("stops at the time limit", async () => {
+    const r = await walk({ root, start: rootDir, gitignore: true, timeLimitMs: -1 });
+    expect(r.timedOut).toBe(true);
+  });
+
+  it("rejects a start that is not a directory", async () => {
+    await expect(walk({ root, start: path.join(rootDir, "a.ts"), gitignore: false })).rejects.toMatchObject({
+      code: "not_directory",
+    });
+  });
+});
+
+describe("isGitIgnored", () => {
+  it.each([
+    [".git/HEAD", false, true],
+    [".git", true, true],
+    ["dist/out.js", false, true],
+    ["dist", true, true],
+    ["b.log", false, true],
+    ["keep.log", false, false],
+    ["src/debug.log", false, true],
+    ["src/important.log", false, false],
+    ["src/gen/g.ts", false, true],
+    ["src/top-only.txt", false, false],
+    ["top-only.txt", false, true],
+    ["secret-local.txt", false, true],
+    ["vendor/sub/inner.log", false, false],
+    ["a.ts", false, false],
+    ["new/file.log", false, true],
+    ["new/file.ts", false, false],
+  ])("%s (dir=%s) → %s", async (rel, isDir, want) => {
+    expect(await isGitIgnored(root, rel, isDir)).toBe(want);
+  });
+});
