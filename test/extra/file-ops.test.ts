@@ -43,7 +43,7 @@ describe("appendToFile", () => {
     await appendToFile(await w("crlf.txt"), "three\nfour\n");
     expect(read("crlf.txt")).toBe("\uFEFFone\r\ntwo\r\nthree\r\nfour\r\n");
     await expect(appendToFile(await w("new.txt"), "x", { mustExist: true })).rejects.toThrow(
-      /does not exist/,
+      /No such file/,
     );
     expect((await appendToFile(await w("new.txt"), "x")).kind).toBe("create");
     expect(read("new.txt")).toBe("x");
