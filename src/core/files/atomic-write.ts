@@ -18,8 +18,6 @@ export interface StagedWrite {
   /** Where the temp file is (by its directory's path, for messages and cleanup by others). */
   readonly temp: string;
   readonly exclusive: boolean;
-  /** The target's directory, held by descriptor from staging to commit (see `PinnedDir`). */
-  readonly dir: PinnedDir;
   readonly tempName: string;
   readonly name: string;
 }
@@ -90,19 +88,25 @@ export async function stageWrite(
       target,
       temp: path.join(dir.real, tempName),
       exclusive: !existing || opts.exclusive === true,
-      dir,
       tempName,
       name,
     };
-  } catch (err) {
+  } finally {
+    // No descriptor is held between the halves (callers may commit their own way); commit re-pins.
     await dir.close();
-    throw err;
   }
 }
 
 /** Second half: rename (or, for an exclusive create, hard-link so an existing file is never replaced). */
 export async function commitStaged(staged: StagedWrite): Promise<void> {
-  const { target, dir, tempName, name } = staged;
+  const { target, tempName, name } = staged;
+  let dir: PinnedDir;
+  try {
+    ({ dir } = await pinParent(target.real, target.root.real, target.requested));
+  } catch (err) {
+    await fs.unlink(staged.temp).catch(() => {});
+    throw err;
+  }
   try {
     if (staged.exclusive) {
       await fs.link(dir.at(tempName), dir.at(name));
@@ -122,6 +126,5 @@ export async function commitStaged(staged: StagedWrite): Promise<void> {
 }
 
 export async function discardStaged(staged: StagedWrite): Promise<void> {
-  await fs.unlink(staged.dir.at(staged.tempName)).catch(() => {});
-  await staged.dir.close();
+  await fs.unlink(staged.temp).catch(() => {});
 }

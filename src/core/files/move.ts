@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { isErrno, ToolError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import { ensureParentDirs } from "./mkdirs.js";
+import { moveNoReplace } from "./move-no-replace.js";
 import { type EntryPath, entryKind } from "./remove.js";
-import { pinParent } from "./safe-open.js";
 
 function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
   return new Promise((resolve) => {
@@ -56,25 +56,7 @@ export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<Mov
       if (moved.ok) return { method: "git" };
     }
   }
-  // Both parents are pinned by descriptor: a directory swapped for a symlink meanwhile cannot redirect the
-  // rename outside the root (neither where the entry comes from nor where it lands).
-  const from = await pinParent(source.real, source.root.real, source.requested);
-  try {
-    const to = await pinParent(dest.real, dest.root.real, dest.requested);
-    try {
-      // Never replace something that appeared at the destination meanwhile.
-      if ((await entryKind(dest, to.dir.at(to.name))) !== "missing")
-        throw new ToolError(`Already exists: ${printable(dest.requested)}`, "exists");
-      await fs.rename(from.dir.at(from.name), to.dir.at(to.name));
-    } finally {
-      await to.dir.close();
-    }
-  } catch (err) {
-    if (!isErrno(err, "EXDEV")) throw err;
-    await fs.cp(source.real, dest.real, { recursive: true, verbatimSymlinks: true, errorOnExist: true });
-    await fs.rm(source.real, { recursive: true });
-  } finally {
-    await from.dir.close();
-  }
+  // Never replaces something that appeared at the destination meanwhile; copies across devices.
+  await moveNoReplace(source, dest);
   return { method: "filesystem" };
 }

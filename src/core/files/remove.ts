@@ -1,8 +1,11 @@
 import fs from "node:fs/promises";
+import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
-import { printable } from "../paths.js";
+import { isWithin, printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { type PinnedDir, pinParent } from "./safe-open.js";
+import { checkExpected } from "./precondition.js";
+import { readSnapshot } from "./snapshot.js";
+import { type ChangeResult, commitChanges } from "./transaction.js";
 
 /**
  * A directory entry addressed by its own name: `real` is the realpath of the parent joined with the last
@@ -12,9 +15,8 @@ export type EntryPath = ResolvedPath;
 
 export type EntryKind = "missing" | "file" | "dir" | "symlink" | "other";
 
-/** What the entry is now (by lstat); `at` names it through a pinned directory when given. */
-export async function entryKind(entry: EntryPath, at: string = entry.real): Promise<EntryKind> {
-  const st = await fs.lstat(at).catch((err) => {
+export async function entryKind(entry: EntryPath): Promise<EntryKind> {
+  const st = await fs.lstat(entry.real).catch((err) => {
     if (isErrno(err, "ENOENT", "ENOTDIR")) return undefined;
     throw err;
   });
@@ -25,30 +27,43 @@ export async function entryKind(entry: EntryPath, at: string = entry.real): Prom
   return "other";
 }
 
-/** Unlinks a file or symlink (never a directory), through its pinned parent directory. */
-export async function deleteFile(entry: EntryPath): Promise<void> {
-  const { dir, name } = await pinEntryParent(entry);
-  try {
-    const kind = await entryKind(entry, dir.at(name));
-    if (kind === "missing") throw new ToolError(`No such file: ${printable(entry.requested)}`, "not_found");
-    if (kind === "dir") throw new ToolError(`Is a directory: ${printable(entry.requested)}`, "not_file");
-    await fs.unlink(dir.at(name));
-  } finally {
-    await dir.close();
-  }
+async function checkParentInside(entry: EntryPath): Promise<void> {
+  const parent = await fs.realpath(path.dirname(entry.real));
+  if (!isWithin(parent, entry.root.real))
+    throw new ToolError(`Access denied - the path changed: ${printable(entry.requested)}`, "denied");
 }
 
-/** The entry's parent, pinned by descriptor (a missing parent means a missing entry). */
-async function pinEntryParent(entry: EntryPath): Promise<{ dir: PinnedDir; name: string }> {
-  try {
-    return await pinParent(entry.real, entry.root.real, entry.requested);
-  } catch (err) {
-    if (isErrno(err, "ENOENT"))
-      throw new ToolError(`No such file: ${printable(entry.requested)}`, "not_found");
-    if (err instanceof ToolError && err.code === "not_directory")
-      throw new ToolError(`No such file: ${printable(entry.requested)}`, "not_found");
-    throw err;
+export interface DeleteFileOptions {
+  /** Only delete while the file still has this sha256 (refused with a `conflict` otherwise). */
+  expectedSha256?: string;
+}
+
+/**
+ * Unlinks a file or symlink (never a directory; a link is removed itself, its target never touched). A
+ * regular file goes through `commitChanges`, so it is deleted only while it is the version read (and, with
+ * `expectedSha256`, the version the client read).
+ */
+export async function deleteFile(entry: EntryPath, opts: DeleteFileOptions = {}): Promise<ChangeResult> {
+  const kind = await entryKind(entry);
+  if (kind === "missing") {
+    checkExpected({ requested: entry.requested, expected: opts.expectedSha256, current: undefined });
+    throw new ToolError(`No such file: ${printable(entry.requested)}`, "not_found");
   }
+  if (kind === "dir") throw new ToolError(`Is a directory: ${printable(entry.requested)}`, "not_file");
+  await checkParentInside(entry);
+  if (kind !== "file") {
+    if (opts.expectedSha256 !== undefined)
+      throw new ToolError(
+        `An expected hash applies to regular files only; ${printable(entry.requested)} is a ${kind === "symlink" ? "symbolic link" : "special file"}`,
+      );
+    await fs.unlink(entry.real);
+    return { requested: entry.requested, kind: "delete", bytes: 0 };
+  }
+  const snap = await readSnapshot(entry);
+  checkExpected({ requested: entry.requested, expected: opts.expectedSha256, current: snap });
+  if (!snap) throw new ToolError(`No such file: ${printable(entry.requested)}`, "not_found");
+  const [r] = await commitChanges([{ kind: "delete", target: entry, base: snap }]);
+  return r!;
 }
 
 export interface TreeEntry {
@@ -67,74 +82,67 @@ export function comparePathParts(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-/**
- * Every descendant of a pinned directory (symlinked directories are entries, not descended into), sorted.
- * Each subdirectory is itself pinned before it is read, so a swap cannot make the walk list another place.
- */
-async function descendants(top: PinnedDir, relBase: string): Promise<TreeEntry[]> {
+/** Every descendant of a directory (symlinked directories are entries, not descended into), sorted. */
+export async function descendants(
+  dirReal: string,
+  relBase: string,
+  signal?: AbortSignal,
+): Promise<TreeEntry[]> {
   const out: TreeEntry[] = [];
-  const visit = async (dir: PinnedDir, rel: string): Promise<void> => {
-    const list = await fs.readdir(dir.at("."), { withFileTypes: true });
+  const visit = async (dir: string, rel: string): Promise<void> => {
+    signal?.throwIfAborted();
+    await checkStillInside(dir, dirReal);
+    const list = await fs.readdir(dir, { withFileTypes: true });
     for (const d of list) {
       const r = rel ? `${rel}/${d.name}` : d.name;
       const isDir = d.isDirectory();
       out.push({ rel: r, isDir });
-      if (isDir) await withChild(dir, d.name, (sub) => visit(sub, r));
+      if (isDir) await visit(path.join(dir, d.name), r);
     }
   };
-  await visit(top, relBase);
+  await visit(dirReal, relBase);
   return out.sort((a, b) => comparePathParts(a.rel, b.rel));
 }
 
-async function withChild<T>(dir: PinnedDir, name: string, fn: (sub: PinnedDir) => Promise<T>): Promise<T> {
-  const sub = await dir.child(name);
-  try {
-    return await fn(sub);
-  } finally {
-    await sub.close();
-  }
-}
-
-/** Empties a pinned directory depth-first: files and links unlinked, subdirectories pinned, emptied, removed. */
-async function emptyTree(dir: PinnedDir): Promise<void> {
-  for (const d of await fs.readdir(dir.at("."), { withFileTypes: true })) {
-    if (d.isDirectory()) {
-      await withChild(dir, d.name, emptyTree);
-      await fs.rmdir(dir.at(d.name));
-    } else {
-      await fs.unlink(dir.at(d.name));
-    }
-  }
-}
-
 /**
- * Deletes a directory: an empty one by default, the whole tree with `recursive`. Returns what was deleted
- * (the directory first, then its sorted descendants), collected before deleting. Every level is reached
- * through descriptors, never by re-walking a path that could have been swapped for a symlink.
+ * Deletes a directory: an empty one by default, the whole tree with `recursive`. Refuses a root. Returns
+ * what was deleted (the directory first, then its sorted descendants), collected before deleting. Symlinks
+ * inside are removed as links, never followed; before each directory is listed or emptied it is re-checked
+ * to still be the real directory below the one being deleted, so a directory swapped for a symlink midway
+ * is not followed out.
  */
-export async function deleteDirectory(entry: EntryPath, recursive: boolean): Promise<TreeEntry[]> {
+export async function deleteDirectory(
+  entry: EntryPath,
+  recursive: boolean,
+  signal?: AbortSignal,
+): Promise<TreeEntry[]> {
+  const kind = await entryKind(entry);
+  if (kind === "missing")
+    throw new ToolError(`No such directory: ${printable(entry.requested)}`, "not_found");
+  if (kind !== "dir") throw new ToolError(`Not a directory: ${printable(entry.requested)}`, "not_directory");
   if (entry.relative === "") throw new ToolError("Refusing to delete a root directory", "denied");
-  const { dir: parent, name } = await pinEntryParent(entry).catch((err) => {
-    if (err instanceof ToolError && err.code === "not_found")
-      throw new ToolError(`No such directory: ${printable(entry.requested)}`, "not_found");
-    throw err;
-  });
-  try {
-    const kind = await entryKind(entry, parent.at(name));
-    if (kind === "missing")
-      throw new ToolError(`No such directory: ${printable(entry.requested)}`, "not_found");
-    if (kind !== "dir")
-      throw new ToolError(`Not a directory: ${printable(entry.requested)}`, "not_directory");
-    const inner = await withChild(parent, name, async (dir) => {
-      const found = await descendants(dir, entry.relative);
-      if (found.length > 0 && !recursive)
-        throw new ToolError(`Directory not empty: ${printable(entry.requested)}`, "conflict");
-      if (recursive) await emptyTree(dir);
-      return found;
-    });
-    await fs.rmdir(parent.at(name));
-    return [{ rel: entry.relative, isDir: true }, ...inner];
-  } finally {
-    await parent.close();
+  await checkParentInside(entry);
+  const top = entry.real;
+  const inner = await descendants(top, entry.relative, signal);
+  if (inner.length > 0 && !recursive)
+    throw new ToolError(`Directory not empty: ${printable(entry.requested)}`, "conflict");
+  const base = entry.relative;
+  // Children sort after their parents, so the reversed list empties every directory before removing it.
+  for (const e of [...inner].reverse()) {
+    signal?.throwIfAborted();
+    const p = path.join(top, ...e.rel.slice(base.length + 1).split("/"));
+    await checkStillInside(path.dirname(p), top);
+    if (e.isDir) await fs.rmdir(p);
+    else await fs.unlink(p);
   }
+  await fs.rmdir(top);
+  return [{ rel: entry.relative, isDir: true }, ...inner];
+}
+
+/** `dir` must still be a real directory (no symlink on the way) at or below `top`. */
+async function checkStillInside(dir: string, top: string): Promise<void> {
+  const st = await fs.lstat(dir);
+  const real = await fs.realpath(dir);
+  if (!st.isDirectory() || real !== dir || !isWithin(real, top))
+    throw new ToolError("Access denied - a directory changed while it was being deleted", "denied");
 }
