@@ -110,20 +110,23 @@ describe("workspace style: mcpfs --project-dir DIR", () => {
     expect(r.stdout).toBe("");
   });
 
-  it.each(["0", "-5", "=-1"])("refuses --file-size-limit %s (must be > 0)", async (n) => {
-    const cwd = freshCwd(`fsl${n.replace(/[=]/g, "eq")}`);
-    const args = n.startsWith("=") ? [`--file-size-limit${n}`] : ["--file-size-limit", n];
-    const r = await runCli(["--project-dir", dir, ...args], { cwd });
+  it("refuses --file-size-limit 0 (must be > 0): stderr, exit 1, startup log", async () => {
+    const cwd = freshCwd("fsl0");
+    const r = await runCli(["--project-dir", dir, "--file-size-limit", "0"], { cwd });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`Error: --file-size-limit must be a positive integer: ${n.replace("=", "")}`);
-    expect(startupLog(cwd)).toContain("--file-size-limit must be a positive integer");
+    expect(r.stderr).toContain("Error: --file-size-limit must be a positive integer: 0");
+    expect(startupLog(cwd)).toContain("--file-size-limit must be a positive integer: 0");
   });
 
-  it("refuses a non-integer --file-size-limit like argparse (exit 2)", async () => {
-    const cwd = freshCwd("fsl-abc");
-    const r = await runCli(["--project-dir", dir, "--file-size-limit", "abc"], { cwd });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--file-size-limit must be an integer: abc");
+  it.each([
+    [["--file-size-limit", "-5"], 1, "Error: --file-size-limit must be a positive integer: -5"],
+    [["--file-size-limit=-1"], 1, "Error: --file-size-limit must be a positive integer: -1"],
+    // A non-integer is refused by the parser itself, exit 2 as argparse does.
+    [["--file-size-limit", "abc"], 2, "--file-size-limit must be an integer: abc"],
+  ])("refuses %j", (args, code, message) => {
+    const out = parseArgs(["--project-dir", dir, ...args], "1.0.0");
+    expect(out).toMatchObject({ kind: "exit", code, surface: "workspace" });
+    expect(out.kind === "exit" && out.stderr).toContain(message);
   });
 
   it("accepts every flag of the seed and reaches the config", () => {
@@ -230,10 +233,10 @@ describe("common flags", () => {
     expect(r).toMatchObject({ code: 0, stdout: `mcpfs ${pkgVersion}\n`, stderr: "" });
   });
 
-  it("--surface refuses an unknown surface", async () => {
-    const r = await runCli(["--surface", "nope", dir]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("Allowed choices are filesystem, workspace");
+  it("--surface refuses an unknown surface", () => {
+    const out = parseArgs(["--surface", "nope", dir], "1.0.0");
+    expect(out).toMatchObject({ kind: "exit", code: 2 });
+    expect(out.kind === "exit" && out.stderr).toContain("Allowed choices are filesystem, workspace");
   });
 
   it("--surface workspace with --project-dir serves the workspace surface", async () => {

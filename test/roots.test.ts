@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempArea } from "./helpers/fixtures.js";
+import { benignValue } from "./helpers/hostile.js";
 import { type Connection, startServer } from "./helpers/server.js";
 
 const area = tempArea("mcpfs-roots-");
@@ -31,6 +32,12 @@ async function allowed(conn: Connection): Promise<string> {
   const r = await conn.call("list_allowed_directories");
   expect(r.isError).toBe(false);
   return r.text;
+}
+
+/** Valid arguments for any tool, so the call reaches the server's gate rather than schema validation. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON Schema from tools/list
+function benignArgs(schema: any): Record<string, unknown> {
+  return benignValue(schema, "") as Record<string, unknown>;
 }
 
 function deferred<T>() {
@@ -160,7 +167,7 @@ describe("no directories at all", () => {
     const { tools } = await conn.client.listTools();
     expect(tools.length).toBeGreaterThan(0);
     for (const t of tools) {
-      const r = await conn.call(t.name, { path: "x.txt" });
+      const r = await conn.call(t.name, benignArgs(t.inputSchema));
       expect(r.isError, t.name).toBe(true);
       expect(r.text).toContain("Server cannot operate: No allowed directories available.");
       expect(r.text).toContain("start the server with directory arguments (mcpfs DIR [DIR...])");
@@ -179,7 +186,7 @@ describe("no directories at all", () => {
     const conn = await start([], { client: "v2" });
     const { tools } = await conn.client.listTools();
     for (const t of tools) {
-      const r = await conn.call(t.name, { path: "x.txt" });
+      const r = await conn.call(t.name, benignArgs(t.inputSchema));
       expect(r.isError, t.name).toBe(true);
       expect(r.text).toContain(
         "on protocol version 2026-07-28 the client cannot provide them through MCP Roots",

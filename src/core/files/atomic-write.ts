@@ -4,7 +4,7 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { tempPathBeside, verifyDescriptor } from "./safe-open.js";
+import { type PinnedDir, pinParent, tempPathBeside, verifyDescriptor } from "./safe-open.js";
 
 export interface WriteOptions {
   /** Fail if the target exists (new files are created exclusively). */
@@ -15,14 +15,19 @@ export interface WriteOptions {
 
 export interface StagedWrite {
   readonly target: ResolvedPath;
+  /** Where the temp file is (by its directory's path, for messages and cleanup by others). */
   readonly temp: string;
   readonly exclusive: boolean;
+  readonly tempName: string;
+  readonly name: string;
 }
 
 /**
  * Crash-safe write: the content goes to a temp file in the same directory (created O_EXCL|O_NOFOLLOW and
  * verified to be inside the root), is fsynced, then renamed over the target. A crash leaves either the old
- * or the new file, never a torn one. Mode bits of an existing file are kept.
+ * or the new file, never a torn one. Mode bits of an existing file are kept. Every step goes through the
+ * target's directory pinned by descriptor, so a directory swapped for a symlink meanwhile cannot redirect
+ * even the temp file outside the root.
  */
 export async function writeFileAtomic(
   target: ResolvedPath,
@@ -39,76 +44,87 @@ export async function stageWrite(
   data: string | Uint8Array,
   opts: WriteOptions = {},
 ): Promise<StagedWrite> {
-  let mode = opts.mode ?? 0o666 & ~process.umask();
-  const existing = await fs.lstat(target.real).catch((err) => {
-    if (isErrno(err, "ENOENT")) return undefined;
-    throw err;
-  });
-  if (existing) {
-    if (opts.exclusive) throw new ToolError(`Already exists: ${printable(target.requested)}`, "exists");
-    if (existing.isDirectory())
-      throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
-    if (!existing.isFile())
-      throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
-    mode = existing.mode & 0o7777;
-  }
-  const dir = path.dirname(target.real);
-  const dirStat = await fs.stat(dir).catch(() => undefined);
-  if (!dirStat?.isDirectory())
-    throw new ToolError(`Parent directory does not exist: ${printable(target.requested)}`, "not_found");
-
-  const temp = tempPathBeside(target.real);
-  const fh = await fs.open(
-    temp,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o600,
-  );
+  let pinned: Awaited<ReturnType<typeof pinParent>>;
   try {
-    await verifyDescriptor(fh, target.root.real, target.requested, temp);
-    await fh.writeFile(data);
-    await fh.chmod(mode);
-    await fh.sync();
+    pinned = await pinParent(target.real, target.root.real, target.requested);
   } catch (err) {
-    await fh.close().catch(() => {});
-    await fs.unlink(temp).catch(() => {});
+    if (isErrno(err, "ENOENT"))
+      throw new ToolError(`Parent directory does not exist: ${printable(target.requested)}`, "not_found");
     throw err;
   }
-  await fh.close();
-  return { target, temp, exclusive: !existing || opts.exclusive === true };
+  const { dir, name } = pinned;
+  try {
+    let mode = opts.mode ?? 0o666 & ~process.umask();
+    const existing = await fs.lstat(dir.at(name)).catch((err) => {
+      if (isErrno(err, "ENOENT")) return undefined;
+      throw err;
+    });
+    if (existing) {
+      if (opts.exclusive) throw new ToolError(`Already exists: ${printable(target.requested)}`, "exists");
+      if (existing.isDirectory())
+        throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
+      if (!existing.isFile())
+        throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+      mode = existing.mode & 0o7777;
+    }
+    const tempName = path.basename(tempPathBeside(target.real));
+    const fh = await fs.open(
+      dir.at(tempName),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+    try {
+      await verifyDescriptor(fh, target.root.real, target.requested, dir.at(tempName));
+      await fh.writeFile(data);
+      await fh.chmod(mode);
+      await fh.sync();
+    } catch (err) {
+      await fh.close().catch(() => {});
+      await fs.unlink(dir.at(tempName)).catch(() => {});
+      throw err;
+    }
+    await fh.close();
+    return {
+      target,
+      temp: path.join(dir.real, tempName),
+      exclusive: !existing || opts.exclusive === true,
+      tempName,
+      name,
+    };
+  } finally {
+    // No descriptor is held between the halves (callers may commit their own way); commit re-pins.
+    await dir.close();
+  }
 }
 
 /** Second half: rename (or, for an exclusive create, hard-link so an existing file is never replaced). */
 export async function commitStaged(staged: StagedWrite): Promise<void> {
-  const { target, temp } = staged;
+  const { target, tempName, name } = staged;
+  let dir: PinnedDir;
+  try {
+    ({ dir } = await pinParent(target.real, target.root.real, target.requested));
+  } catch (err) {
+    await fs.unlink(staged.temp).catch(() => {});
+    throw err;
+  }
   try {
     if (staged.exclusive) {
-      await fs.link(temp, target.real);
-      await fs.unlink(temp);
+      await fs.link(dir.at(tempName), dir.at(name));
+      await fs.unlink(dir.at(tempName));
     } else {
-      await fs.rename(temp, target.real);
+      await fs.rename(dir.at(tempName), dir.at(name));
     }
+    await dir.sync();
   } catch (err) {
-    await fs.unlink(temp).catch(() => {});
+    await fs.unlink(dir.at(tempName)).catch(() => {});
     if (isErrno(err, "EEXIST"))
       throw new ToolError(`Already exists: ${printable(target.requested)}`, "exists");
     throw err;
+  } finally {
+    await dir.close();
   }
-  await syncDir(path.dirname(target.real));
 }
 
 export async function discardStaged(staged: StagedWrite): Promise<void> {
   await fs.unlink(staged.temp).catch(() => {});
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const dh = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-    try {
-      await dh.sync();
-    } finally {
-      await dh.close();
-    }
-  } catch {
-    // Directory fsync is best effort (not supported everywhere).
-  }
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { isWithin, printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { tempPathBeside } from "./safe-open.js";
+import { pinParent, tempPathBeside } from "./safe-open.js";
 
 export interface MoveNoReplaceOptions {
   /** Test hook: take the cross-device path (copy + remove) even on one device. */
@@ -42,13 +42,23 @@ export async function moveNoReplace(
       `Cannot move a directory into itself: ${printable(src.requested)} -> ${printable(dst.requested)}`,
     );
   if (!opts.forceCopy) {
+    // Both parents pinned by descriptor: a directory swapped for a symlink meanwhile cannot make the
+    // link/unlink/rename act outside the root.
+    const from = await pinParent(src.real, src.root.real, src.requested);
     try {
-      await renameNoReplace(src.real, dst.real, type);
-      return { copied: false, type };
+      const to = await pinParent(dst.real, dst.root.real, dst.requested);
+      try {
+        await renameNoReplace(from.dir.at(from.name), to.dir.at(to.name), type);
+        return { copied: false, type };
+      } finally {
+        await to.dir.close();
+      }
     } catch (err) {
       if (isErrno(err, "EEXIST"))
         throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
       if (!isErrno(err, "EXDEV")) throw err;
+    } finally {
+      await from.dir.close();
     }
   }
   const temp = tempPathBeside(dst.real);

@@ -57,6 +57,88 @@ export function changedError(requested: string): ToolError {
   );
 }
 
+/**
+ * A directory held open by descriptor. `at(name)` names an entry *of that very directory* — on Linux through
+ * `/proc/self/fd/N/name`, which the kernel resolves via the descriptor, so renaming the directory's path or
+ * swapping one of its ancestors for a symlink afterwards cannot redirect a create, unlink, rename or mkdir
+ * made through it. (Elsewhere `at` falls back to the plain path and only the checks at open time remain.)
+ */
+export interface PinnedDir {
+  /** The canonical path the directory had when it was pinned. */
+  readonly real: string;
+  at(name: string): string;
+  /** Pins a subdirectory of this one (a symlink or non-directory there is refused). */
+  child(name: string): Promise<PinnedDir>;
+  /** fsync of the directory (best effort). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the directory `real` (canonical, inside `rootReal`) without following a symlink in its last
+ * component and proves, on Linux, that the descriptor really is that directory: `/proc/self/fd/N` must read
+ * back exactly `real`. A directory swapped for a symlink (at any level) is refused as a changed path.
+ */
+export async function pinDirectory(
+  real: string,
+  rootReal: string,
+  requested: string,
+  openPath: string = real,
+): Promise<PinnedDir> {
+  let fh: FileHandle;
+  try {
+    fh = await fs.open(openPath, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") throw changedError(requested);
+    if (code === "ENOTDIR")
+      throw new ToolError(`Not a directory: a parent of ${printable(requested)} is a file`, "not_directory");
+    throw err;
+  }
+  try {
+    if (PROC_FD) {
+      const actual = await fs.readlink(`/proc/self/fd/${fh.fd}`);
+      if (actual !== real || !isWithin(actual, rootReal)) throw changedError(requested);
+    } else {
+      const [held, now] = await Promise.all([fh.stat(), fs.lstat(real).catch(() => undefined)]);
+      if (!now || now.ino !== held.ino || now.dev !== held.dev) throw changedError(requested);
+    }
+  } catch (err) {
+    await fh.close().catch(() => {});
+    throw err;
+  }
+  const at = (name: string) => (PROC_FD ? `/proc/self/fd/${fh.fd}/${name}` : path.join(real, name));
+  return {
+    real,
+    at,
+    child: (name) => pinDirectory(path.join(real, name), rootReal, requested, at(name)),
+    sync: () => fh.sync().catch(() => {}),
+    close: () => fh.close().catch(() => {}),
+  };
+}
+
+/** Linux's PATH_MAX, terminating NUL included. */
+const PATH_MAX = 4096;
+
+/**
+ * Refuses a location whose path is too long to be named by path. Descriptor-relative steps could otherwise
+ * build trees deeper than PATH_MAX, which no other tool (nor a later call by path) could address.
+ */
+export function checkPathLength(real: string, requested: string): void {
+  if (Buffer.byteLength(real) >= PATH_MAX)
+    throw new ToolError(`File name too long: ${printable(requested)}`, "invalid");
+}
+
+/** Pins `real`'s parent directory and returns it with `real`'s last component. */
+export async function pinParent(
+  real: string,
+  rootReal: string,
+  requested: string,
+): Promise<{ dir: PinnedDir; name: string }> {
+  checkPathLength(real, requested);
+  return { dir: await pinDirectory(path.dirname(real), rootReal, requested), name: path.basename(real) };
+}
+
 /** Temp names share one recognisable shape so walkers and listings can hide them. */
 export const TEMP_NAME = /^\.mcpfs-[0-9a-f]{16}\.tmp$/;
 

@@ -1,0 +1,105 @@
+/**
+ * Check-then-act race on the mutating tools, black-box: a separate process swaps a directory inside the root
+ * with a symlink to an outside directory (bounded iterations) while the client keeps writing, creating
+ * directories, deleting trees and moving below it. Nothing outside may be created, changed or removed — not even for an instant
+ * (an inotify watch on the outside directories sees transient temp files too).
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { snapshot, tempArea } from "../helpers/fixtures.js";
+import { type Connection, startServer } from "../helpers/server.js";
+
+const ITERATIONS = 1000;
+const area = tempArea("mcpfs-wrace-");
+const root = area.tree("root", { "d/victim.txt": "inside\n", "d/sub/x.txt": "inside\n" });
+const outside = area.tree("outside", {
+  "dir/victim.txt": "OUTSIDE-VICTIM\n",
+  "dir/sub/x.txt": "OUTSIDE-SUB\n",
+  "dir/new.txt": "OUTSIDE-NEW\n",
+});
+const outsideDir = path.join(outside, "dir");
+
+const SWAPPER = `
+const fs = require("node:fs"), path = require("node:path");
+const [root, outsideDir, n] = process.argv.slice(1);
+const d = path.join(root, "d"), aside = path.join(root, ".d-real");
+const spin = (us) => { const end = process.hrtime.bigint() + BigInt(us) * 1000n; while (process.hrtime.bigint() < end); };
+// While d is briefly missing the server may create it (mkdir -p of a parent): such a d is thrown away.
+const place = (make) => { for (;;) { try { make(); return; } catch (e) { if (e.code !== "EEXIST" && e.code !== "ENOTEMPTY") throw e; try { fs.rmSync(d, { recursive: true, force: true }); } catch {} } } };
+for (let i = 0; i < Number(n); i++) {
+  fs.renameSync(d, aside);
+  place(() => fs.symlinkSync(outsideDir, d));
+  spin(400);
+  fs.unlinkSync(d);
+  place(() => fs.renameSync(aside, d));
+  spin(400);
+}
+process.stdout.write(String(n));
+`;
+
+afterAll(() => area.cleanup());
+
+describe("directory swap race while mutating", () => {
+  let conn: Connection;
+  beforeAll(async () => {
+    conn = await startServer(["--project-dir", root, "--console-only", "--log-level", "ERROR"]);
+  });
+  afterAll(async () => {
+    await conn.close();
+  });
+
+  it(`${ITERATIONS} swaps, concurrent writes/deletes/moves through the server, nothing outside touched`, async () => {
+    const before = snapshot(outside);
+    const events: string[] = [];
+    const watchers = [outsideDir, path.join(outsideDir, "sub")].map((dir) =>
+      fs.watch(dir, (type, name) => events.push(`${type} ${dir}/${name}`)),
+    );
+    const child = spawn(process.execPath, ["-e", SWAPPER, root, outsideDir, String(ITERATIONS)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let done = false;
+    let iterations = "";
+    child.stdout.on("data", (d) => {
+      iterations += d;
+    });
+    const exited = new Promise<number | null>((resolve) => {
+      child.on("close", (code) => {
+        done = true;
+        resolve(code);
+      });
+    });
+    const calls: [string, Record<string, unknown>][] = [
+      // append_file and delete_this_file commit through core/files/transaction.ts, which still renames and
+      // unlinks by path: not covered here until it uses pinned directories too (see the lead's notes).
+      ["save_file", { file_path: "d/victim.txt", content: "written\n" }],
+      ["save_file", { file_path: "d/sub/x.txt", content: "written\n" }],
+      ["save_file", { file_path: "d/new.txt", content: "new\n" }],
+      ["move_file", { source_path: "d/new.txt", destination_path: "moved.txt" }],
+      ["move_file", { source_path: "moved.txt", destination_path: "d/new.txt" }],
+      ["delete_directory", { dir_path: "d/sub", recursive: true }],
+      ["save_file", { file_path: "d/sub/deeper/y.txt", content: "new\n" }],
+    ];
+    const stats = { calls: 0, ok: 0, refused: 0 };
+    const worker = async (k: number) => {
+      let i = k;
+      while (!done) {
+        const [tool, args] = calls[i++ % calls.length]!;
+        const r = await conn.call(tool, args);
+        stats.calls++;
+        if (r.isError) stats.refused++;
+        else stats.ok++;
+      }
+    };
+    await Promise.all([0, 3, 6].map(worker));
+    expect(await exited).toBe(0);
+    await new Promise((r) => setTimeout(r, 200)); // let the last inotify events arrive
+    for (const w of watchers) w.close();
+    process.stderr.write(`[write-race] ${iterations} swap iterations; ${JSON.stringify(stats)}\n`);
+    expect(iterations).toBe(String(ITERATIONS));
+    expect(stats.calls).toBeGreaterThan(0);
+    expect(events).toEqual([]);
+    expect(snapshot(outside)).toEqual(before);
+  });
+});
