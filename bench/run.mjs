@@ -46,7 +46,7 @@ const ctx = {
   fx,
   runs,
   log,
-  mcpfs: path.join(repo, "dist/cli/main.js"),
+  mcpfs: path.join(repo, "dist/bundle/mcpfs.js"),
   official: path.join(repo, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"),
   rg: await ripgrep(),
   find: which("find"),

@@ -3,9 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { createLogger, type LevelName, type Logger } from "../core/log.js";
 import { FileWatchHub } from "../server/file-watch.js";
-import { serveOverHttp } from "../server/http.js";
 import { bindRefusal } from "../server/http-guard.js";
 import { serveOverStdio } from "../server/stdio.js";
+import { loadTools } from "../surfaces/index.js";
 import { parseArgs } from "./args.js";
 import type { Config } from "./config.js";
 import { resolveStartupRoots, StartupError } from "./startup.js";
@@ -109,8 +109,11 @@ async function main(): Promise<number | undefined> {
     stderr("At least one directory must be provided by EITHER method for the server to operate.");
   }
   const watch = new FileWatchHub(log);
-  const deps = { config, log, version, roots: startup.roots, extraRoots: startup.extraRoots, watch };
+  const tools = await loadTools(config);
+  const deps = { config, log, version, roots: startup.roots, extraRoots: startup.extraRoots, watch, tools };
   if (config.http) {
+    // Loaded only in HTTP mode: the stdio server never pays for the HTTP stack.
+    const { serveOverHttp } = await import("../server/http.js");
     const running = await serveOverHttp(deps, config.http);
     stderr(`mcpfs listening on ${running.url}${config.http.authToken ? " (bearer token required)" : ""}`);
     log.info(`mcpfs serving Streamable HTTP on ${running.url}`);

@@ -2,7 +2,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
 import type { Logger } from "../core/log.js";
 import { type Root, Workspace } from "../core/workspace.js";
-import { toolsFor } from "../surfaces/index.js";
+import type { AnyToolDef } from "../surfaces/tool.js";
 import { ClientLog } from "./client-log.js";
 import type { FileWatchHub } from "./file-watch.js";
 import { registerTools } from "./register-tools.js";
@@ -20,6 +20,8 @@ export interface ServerDeps {
   extraRoots: readonly Root[];
   /** The process's file watcher; resource subscriptions are offered only when it is given. */
   watch?: FileWatchHub;
+  /** The selected surface's tools (loaded once at startup). */
+  tools: readonly AnyToolDef[];
 }
 
 export interface ConnectionOptions {
@@ -56,7 +58,7 @@ export function createServerFactory(deps: ServerDeps) {
       await sync?.ready(relatedRequestId);
       if (ws.roots.length === 0) throw noRootsError(era);
     };
-    registerTools(server, toolsFor(config), { ws, config, log, era, gate, clientLog });
+    registerTools(server, deps.tools, { ws, config, log, era, gate, clientLog });
     registerResources(server, {
       ws,
       config,

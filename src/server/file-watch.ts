@@ -1,4 +1,4 @@
-import { type FSWatcher, watch } from "chokidar";
+import type { FSWatcher } from "chokidar";
 import type { Logger } from "../core/log.js";
 
 type Listener = () => void;
@@ -10,6 +10,8 @@ type Listener = () => void;
  */
 export class FileWatchHub {
   private watcher: FSWatcher | undefined;
+  /** chokidar is loaded on the first subscription only: most sessions never subscribe (cold start). */
+  private loading: Promise<FSWatcher> | undefined;
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
@@ -24,7 +26,12 @@ export class FileWatchHub {
     if (!set) {
       set = new Set();
       this.listeners.set(real, set);
-      this.ensureWatcher().add(real);
+      this.ensureWatcher().then(
+        (w) => {
+          if (this.listeners.has(real)) w.add(real);
+        },
+        (err) => this.log.warn({ err }, "file watcher failed to start"),
+      );
     }
     set.add(onChange);
     let disposed = false;
@@ -52,17 +59,21 @@ export class FileWatchHub {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.listeners.clear();
+    await this.loading?.catch(() => undefined);
     await this.watcher?.close();
     this.watcher = undefined;
+    this.loading = undefined;
   }
 
-  private ensureWatcher(): FSWatcher {
-    if (this.watcher) return this.watcher;
-    const w = watch([], { ignoreInitial: true, atomic: true, persistent: true, followSymlinks: false });
-    w.on("all", (_event, file) => this.fire(file));
-    w.on("error", (err) => this.log.warn({ err }, "file watcher error"));
-    this.watcher = w;
-    return w;
+  private ensureWatcher(): Promise<FSWatcher> {
+    this.loading ??= import("chokidar").then(({ watch }) => {
+      const w = watch([], { ignoreInitial: true, atomic: true, persistent: true, followSymlinks: false });
+      w.on("all", (_event, file) => this.fire(file));
+      w.on("error", (err) => this.log.warn({ err }, "file watcher error"));
+      this.watcher = w;
+      return w;
+    });
+    return this.loading;
   }
 
   private fire(file: string): void {

@@ -1,9 +1,11 @@
 import type { Config } from "../cli/config.js";
-import { filesystemTools } from "./filesystem/index.js";
 import type { AnyToolDef } from "./tool.js";
-import { workspaceTools } from "./workspace/index.js";
 
-/** The tools of the surface a configuration selects, in a fixed order. */
-export function toolsFor(config: Config): readonly AnyToolDef[] {
-  return config.surface === "workspace" ? workspaceTools : filesystemTools;
+/**
+ * The tools of the surface a configuration selects, in a fixed order. Only that surface's modules are
+ * loaded (the workspace surface brings git and GitHub clients a filesystem server never needs).
+ */
+export async function loadTools(config: Config): Promise<readonly AnyToolDef[]> {
+  if (config.surface === "workspace") return (await import("./workspace/index.js")).workspaceTools;
+  return (await import("./filesystem/index.js")).filesystemTools;
 }

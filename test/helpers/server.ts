@@ -11,7 +11,7 @@ import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/clien
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const MCPFS_BIN = path.join(ROOT, "dist/cli/main.js");
+export const MCPFS_BIN = path.join(ROOT, "dist/bundle/mcpfs.js");
 export const OFFICIAL_BIN = path.join(
   ROOT,
   "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
