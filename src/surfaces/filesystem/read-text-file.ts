@@ -1,17 +1,39 @@
 import { z } from "zod";
+import { ToolError } from "../../core/errors.js";
+import type { ReadState } from "../../core/files/hash.js";
 import { readTextFile } from "../../core/files/read.js";
+import { readRangeWithState } from "../../core/files/read-range.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
 
 const input = z.object({
   path: z.string(),
   tail: z.number().optional().describe("If provided, returns only the last N lines of the file"),
   head: z.number().optional().describe("If provided, returns only the first N lines of the file"),
+  startLine: z
+    .number()
+    .optional()
+    .describe(
+      "mcpfs: first line to return (1-based, inclusive); the reply says which lines it holds of how many",
+    ),
+  endLine: z
+    .number()
+    .optional()
+    .describe("mcpfs: last line to return (1-based, inclusive; default: to the end)"),
+  lineNumbers: z.boolean().optional().describe("mcpfs: prefix each line with its line number and '→'"),
 });
 
 const output = z.object({
   content: z.string(),
   size: z.number().optional().describe("size of the file in bytes"),
   truncated: z.boolean().optional().describe("true when the reply was cut to fit the output budget"),
+  sha256: z
+    .string()
+    .optional()
+    .describe("sha256 of the file read (files up to 64 MiB): pass it as expectedSha256 to a later change"),
+  mtime: z.string().optional().describe("modification time of the file read (ISO 8601)"),
+  totalLines: z.number().optional().describe("lines in the file"),
+  startLine: z.number().optional().describe("first line returned (line-range reads)"),
+  endLine: z.number().optional().describe("last line returned (line-range reads; startLine-1 when none)"),
 });
 
 const DESCRIPTION =
@@ -21,20 +43,61 @@ const DESCRIPTION =
   "'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of " +
   "extension. Only works within allowed directories.";
 
+function number(lines: string[], first: number): string[] {
+  const width = String(first + lines.length - 1).length;
+  return lines.map((l, i) => `${String(first + i).padStart(width)}→${l}`);
+}
+
+function stateFields(state: ReadState | undefined): Record<string, unknown> {
+  if (!state) return {};
+  return {
+    ...(state.sha256 ? { sha256: state.sha256 } : {}),
+    mtime: state.mtime,
+    ...(state.totalLines !== undefined ? { totalLines: state.totalLines } : {}),
+  };
+}
+
 async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
   const target = await ctx.ws.resolve(args.path, { intent: "read" });
-  const r = await readTextFile(target, {
-    head: args.head,
-    tail: args.tail,
-    budget: ctx.config.maxOutputBytes,
-  });
+  const budget = ctx.config.maxOutputBytes;
+  const ranged = args.startLine !== undefined || args.endLine !== undefined;
+  if (ranged) {
+    if (args.head !== undefined || args.tail !== undefined)
+      throw new ToolError("Cannot combine startLine/endLine with head or tail");
+    const start = args.startLine ?? 1;
+    const r = await readRangeWithState(target, { start, end: args.endLine, maxBytes: budget });
+    const last = start + r.lines.length - 1;
+    const total = r.state?.totalLines;
+    let text = (args.lineNumbers ? number(r.lines, start) : r.lines).join("\n");
+    const of = total !== undefined ? ` of ${total}` : "";
+    if (r.lines.length === 0)
+      text = `[mcpfs: no lines from line ${start}; the file has ${total ?? "fewer"} lines]`;
+    else if (r.truncated)
+      text += `\n[mcpfs: lines ${start}-${last}${of}; output truncated at ${budget} bytes. Read on with startLine=${last + 1}.]`;
+    else text += `\n[mcpfs: lines ${start}-${last}${of}]`;
+    return textReply(text, {
+      size: r.state?.size,
+      truncated: r.truncated,
+      startLine: start,
+      endLine: last,
+      ...stateFields(r.state),
+    });
+  }
+  const r = await readTextFile(target, { head: args.head, tail: args.tail, budget, withState: true });
   let text = r.text;
+  if (args.lineNumbers && text !== "") {
+    const lines = text.split("\n");
+    const trailing = lines[lines.length - 1] === "" ? lines.pop() !== undefined : false;
+    const total = r.state?.totalLines;
+    const first = args.tail !== undefined ? (total !== undefined ? total - lines.length + 1 : undefined) : 1;
+    if (first !== undefined) text = number(lines, first).join("\n") + (trailing ? "\n" : "");
+  }
   if (r.truncated) {
     text +=
-      `\n\n[mcpfs: output truncated at ${ctx.config.maxOutputBytes} bytes; the file has ${r.size} bytes. ` +
+      `\n\n[mcpfs: output truncated at ${budget} bytes; the file has ${r.size} bytes. ` +
       "Read the rest with head/tail or a line range (startLine/endLine).]";
   }
-  return textReply(text, { size: r.size, truncated: r.truncated });
+  return textReply(text, { size: r.size, truncated: r.truncated, ...stateFields(r.state) });
 }
 
 export const readTextFileTool = defineTool({
