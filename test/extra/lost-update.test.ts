@@ -86,7 +86,8 @@ describe("0 silent overwrites", () => {
 
   it(`workspace surface: ${ATTEMPTS} read-then-change attempts`, async () => {
     const project = area.tree("ws", {});
-    const conn = await startServer(["--project-dir", project, "--console-only"]);
+    const audit = path.join(area.base, "ws-audit.jsonl");
+    const conn = await startServer(["--project-dir", project, "--console-only", "--audit-log", audit]);
     const file = path.join(project, "f.txt");
     let silent = 0;
     let refused = 0;
@@ -122,5 +123,19 @@ describe("0 silent overwrites", () => {
     }
     expect(silent).toBe(0);
     expect(refused).toBe(ATTEMPTS / 2);
+    // Every change and every refusal is in the audit log.
+    const lines = fs
+      .readFileSync(audit, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.op === "refused")).toHaveLength(ATTEMPTS / 2);
+    expect(lines.filter((l) => l.ok).map((l) => l.tool)).toEqual(
+      expect.arrayContaining(["save_file", "append_file", "delete_this_file", "move_file"]),
+    );
+    expect(lines.find((l) => l.tool === "save_file" && l.ok)).toMatchObject({
+      op: "write",
+      before: expect.any(String),
+    });
   });
 });
