@@ -2,6 +2,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createLogger, type LevelName, type Logger } from "../core/log.js";
+import { FileWatchHub } from "../server/file-watch.js";
+import { serveOverHttp } from "../server/http.js";
+import { bindRefusal } from "../server/http-guard.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { parseArgs } from "./args.js";
 import type { Config } from "./config.js";
@@ -21,8 +24,8 @@ function stderr(line: string): void {
 }
 
 /** Workspace style: a startup error is also written to logs/ in the working directory (no log exists yet). */
-function recordStartupError(config: Config | undefined, message: string): void {
-  if (config?.surface !== "workspace") return;
+function recordStartupError(surface: Config["surface"] | undefined, message: string): void {
+  if (surface !== "workspace") return;
   try {
     const dir = path.resolve("logs");
     fs.mkdirSync(dir, { recursive: true });
@@ -50,9 +53,15 @@ async function main(): Promise<number | undefined> {
   if (outcome.kind === "exit") {
     if (outcome.stdout) process.stdout.write(outcome.stdout);
     if (outcome.stderr) process.stderr.write(outcome.stderr);
+    if (outcome.code !== 0 && outcome.stderr) recordStartupError(outcome.surface, outcome.stderr.trim());
     return outcome.code;
   }
   const config = outcome.config;
+  const refusal = config.http ? bindRefusal(config.http) : undefined;
+  if (refusal) {
+    stderr(refusal);
+    return 1;
+  }
   let log: Logger;
   try {
     // Validate the project directory before creating its default log folder inside it.
@@ -74,7 +83,7 @@ async function main(): Promise<number | undefined> {
   } catch (err) {
     const msg = err instanceof StartupError ? err.message : `Error: ${(err as Error).message}`;
     stderr(msg);
-    recordStartupError(config, msg);
+    recordStartupError(config.surface, msg);
     return 1;
   }
   for (const arg of config.unknownArgs) log.warn(`Ignoring unrecognized argument: ${arg}`);
@@ -89,7 +98,7 @@ async function main(): Promise<number | undefined> {
   } catch (err) {
     const msg = err instanceof StartupError ? err.message : `Error: ${(err as Error).message}`;
     stderr(msg);
-    recordStartupError(config, msg);
+    recordStartupError(config.surface, msg);
     return 1;
   }
   if (config.surface === "filesystem" && startup.roots.length === 0) {
@@ -99,7 +108,26 @@ async function main(): Promise<number | undefined> {
     stderr("  2. MCP roots protocol (2025-era clients that support it)");
     stderr("At least one directory must be provided by EITHER method for the server to operate.");
   }
-  const deps = { config, log, version, roots: startup.roots, extraRoots: startup.extraRoots };
+  const watch = new FileWatchHub(log);
+  const deps = { config, log, version, roots: startup.roots, extraRoots: startup.extraRoots, watch };
+  if (config.http) {
+    const running = await serveOverHttp(deps, config.http);
+    stderr(`mcpfs listening on ${running.url}${config.http.authToken ? " (bearer token required)" : ""}`);
+    log.info(`mcpfs serving Streamable HTTP on ${running.url}`);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) process.exit(1); // A second signal: do not wait any longer.
+      stopping = true;
+      log.info(`${signal}: finishing in-flight requests, then exiting`);
+      running.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
+    return undefined;
+  }
   await serveOverStdio(deps);
   log.info("mcpfs running on stdio");
   return undefined;

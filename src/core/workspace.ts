@@ -128,6 +128,47 @@ export class Workspace {
     return { requested: shown, real, root, exists, relative };
   }
 
+  /**
+   * Resolves a path that names a directory entry itself (delete, move, rename): the parent is resolved as
+   * usual and the last component is kept as it is, so a symlink stays the link and is never followed. A link
+   * whose target lies outside the roots is refused all the same (fail closed: the seed forbids leaving the
+   * project through a symlink, whatever the operation).
+   */
+  async resolveEntry(requested: unknown, opts: ResolveOptions): Promise<ResolvedPath> {
+    const screened = screenRequestedPath(requested);
+    const shown = requested as string;
+    const candidates = this.candidatesFor(opts.base);
+    if (candidates.length === 0) throw new ToolError("No allowed directories are configured", "no_roots");
+    const abs = this.absolutize(screened, shown, candidates, opts.base);
+    const name = path.basename(abs);
+    const isRoot = candidates.some((r) => abs === r.path || abs === r.real);
+    if (isRoot || name === "" || path.dirname(abs) === abs) return this.resolve(requested, opts);
+    if (!candidates.some((r) => isWithin(abs, r.path) || isWithin(abs, r.real))) throw deniedError(shown);
+    const inside = (p: string) => this.rootOf(p, candidates) !== undefined;
+    const parent = await realLocation(path.dirname(abs), shown, inside);
+    if (!inside(parent.real)) throw deniedError(shown);
+    // An NFC/NFD spelling of an existing entry designates that entry (as in `resolve`).
+    const real = path.join(parent.real, (await nfcMatch(parent.real, name)) ?? name);
+    let exists = false;
+    try {
+      const st = await fs.lstat(real);
+      exists = true;
+      if (st.isSymbolicLink()) {
+        // The link's target must stay inside, whether it exists or dangles: every hop of the chain is checked.
+        const target = await realLocation(real, shown, inside);
+        if (!inside(target.real)) throw deniedError(shown);
+      }
+    } catch (err) {
+      if (err instanceof ToolError) throw err;
+      if (!isErrno(err, "ENOENT")) throw fsErrorFor(err, shown);
+    }
+    const root = this.rootOf(real, candidates);
+    if (!root) throw deniedError(shown);
+    if (opts.intent === "write" && root.mode === "ro") throw readOnlyError(shown);
+    const relative = path.relative(root.real, real).split(path.sep).join("/");
+    return { requested: shown, real, root, exists, relative };
+  }
+
   private candidatesFor(base?: Root): readonly Root[] {
     if (this.style === "filesystem" || !base) return this.rootList;
     // Nested read-only roots inside the base still apply (deepest root decides the mode).
@@ -172,6 +213,14 @@ async function realLocation(
   inside: (real: string) => boolean,
 ): Promise<{ real: string; exists: boolean }> {
   let target = abs;
+  // A link met twice is a cycle: stop at once instead of paying for every hop up to the limit.
+  const seen = new Set<string>();
+  const follow = async (link: string, rest: string[]) => {
+    if (seen.has(link))
+      throw new ToolError(`Too many levels of symbolic links: ${printable(shown)}`, "invalid");
+    seen.add(link);
+    return linkHop(link, rest, shown, inside);
+  };
   hops: for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
     try {
       return { real: await fs.realpath(target), exists: true };
@@ -195,7 +244,7 @@ async function realLocation(
       }
     }
     if (st.isSymbolicLink()) {
-      target = await linkHop(existing, tail, shown, inside);
+      target = await follow(existing, tail);
       continue;
     }
     let real = await realOrThrow(existing, shown);
@@ -214,7 +263,7 @@ async function realLocation(
       const est = await fs.lstat(entry).catch(() => undefined);
       if (!est) return { real: path.join(real, ...tail.slice(i)), exists: false };
       if (est.isSymbolicLink()) {
-        target = await linkHop(entry, tail.slice(i + 1), shown, inside);
+        target = await follow(entry, tail.slice(i + 1));
         continue hops;
       }
       real = entry;

@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
@@ -13,6 +14,10 @@ export interface TextRead {
   truncated: boolean;
   /** For head/tail: whether the file has lines beyond those returned. */
   more?: boolean;
+  /** sha256 of the file's bytes, when the whole file was read. */
+  sha256?: string;
+  /** Last modification time of the file read (ms since the epoch). */
+  mtimeMs?: number;
   /** sha256 (files up to READ_HASH_LIMIT), mtime, size and line count, when asked for. */
   state?: ReadState;
 }
@@ -40,20 +45,25 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
     throw new ToolError("Cannot specify both head and tail parameters simultaneously");
   checkCount("head", opts.head, target.requested);
   checkCount("tail", opts.tail, target.requested);
-  const fh = await openVerified(target);
+  // O_NONBLOCK: opening a FIFO must not hang the call (no effect on regular files).
+  const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = await fh.stat();
     if (st.isDirectory())
       throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
+    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
     const since = opts.withState ? await fh.stat({ bigint: true }) : undefined;
     let result: TextRead;
     if (opts.head !== undefined || opts.tail !== undefined) {
       const r =
         opts.head !== undefined ? await headLines(fh, opts.head) : await tailLines(fh, opts.tail!, st.size);
-      result = fitLines(r.lines, st.size, r.more, opts.budget, opts.tail !== undefined);
+      result = {
+        ...fitLines(r.lines, st.size, r.more, opts.budget, opts.tail !== undefined),
+        mtimeMs: st.mtimeMs,
+      };
     } else {
       const r = await readTextUpTo(fh, opts.budget);
-      result = { text: r.text, size: r.size, truncated: r.truncated };
+      result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs: st.mtimeMs };
     }
     if (since) {
       const small = st.size <= READ_HASH_LIMIT;

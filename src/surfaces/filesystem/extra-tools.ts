@@ -111,6 +111,7 @@ export const deleteFileTool = defineTool({
     "delete_directory). With expectedSha256 the file is deleted only if it is still the version you read. " +
     "Only works within allowed directories.",
   input: z.object({ path: z.string(), expectedSha256 }),
+  output: z.object({ content: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {

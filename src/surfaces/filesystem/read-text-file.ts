@@ -4,6 +4,7 @@ import type { ReadState } from "../../core/files/hash.js";
 import { readTextFile } from "../../core/files/read.js";
 import { readRangeWithState } from "../../core/files/read-range.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
+import { truncationNote } from "./format.js";
 
 const input = z.object({
   path: z.string(),
@@ -26,22 +27,31 @@ const output = z.object({
   content: z.string(),
   size: z.number().optional().describe("size of the file in bytes"),
   truncated: z.boolean().optional().describe("true when the reply was cut to fit the output budget"),
+  lines: z.number().optional().describe("number of lines returned"),
+  more: z.boolean().optional().describe("head/tail: the file has lines beyond those returned"),
   sha256: z
     .string()
     .optional()
     .describe("sha256 of the file read (files up to 64 MiB): pass it as expectedSha256 to a later change"),
-  mtime: z.string().optional().describe("modification time of the file read (ISO 8601)"),
+  mtime: z.string().optional().describe("last modification time of the file read, ISO 8601"),
   totalLines: z.number().optional().describe("lines in the file"),
   startLine: z.number().optional().describe("first line returned (line-range reads)"),
   endLine: z.number().optional().describe("last line returned (line-range reads; startLine-1 when none)"),
 });
 
 const DESCRIPTION =
-  "Read the complete contents of a file from the file system as text. Handles various text encodings and " +
-  "provides detailed error messages if the file cannot be read. Use this tool when you need to examine the " +
-  "contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the " +
-  "'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of " +
-  "extension. Only works within allowed directories.";
+  "Read the complete contents of a file from the file system as text (UTF-8). Use this tool when you need " +
+  "to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a " +
+  "file, or the 'tail' parameter to read only the last N lines of a file (both positive whole numbers). " +
+  "Operates on the file as text regardless of extension. Replies are bounded: a file larger than the output " +
+  "budget is returned truncated, with a note saying how to read the rest. Only works within allowed directories.";
+
+function countLines(text: string): number {
+  if (text === "") return 0;
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < text.length - 1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
 
 function number(lines: string[], first: number): string[] {
   const width = String(first + lines.length - 1).length;
@@ -57,47 +67,88 @@ function stateFields(state: ReadState | undefined): Record<string, unknown> {
   };
 }
 
-async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
+/** mcpfs's line-range read: `[mcpfs: lines A-B of N]` after the lines. */
+async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
+  if (args.head !== undefined || args.tail !== undefined)
+    throw new ToolError("Cannot combine startLine/endLine with head or tail");
   const target = await ctx.ws.resolve(args.path, { intent: "read" });
   const budget = ctx.config.maxOutputBytes;
-  const ranged = args.startLine !== undefined || args.endLine !== undefined;
-  if (ranged) {
-    if (args.head !== undefined || args.tail !== undefined)
-      throw new ToolError("Cannot combine startLine/endLine with head or tail");
-    const start = args.startLine ?? 1;
-    const r = await readRangeWithState(target, { start, end: args.endLine, maxBytes: budget });
-    const last = start + r.lines.length - 1;
-    const total = r.state?.totalLines;
-    let text = (args.lineNumbers ? number(r.lines, start) : r.lines).join("\n");
-    const of = total !== undefined ? ` of ${total}` : "";
-    if (r.lines.length === 0)
-      text = `[mcpfs: no lines from line ${start}; the file has ${total ?? "fewer"} lines]`;
-    else if (r.truncated)
-      text += `\n[mcpfs: lines ${start}-${last}${of}; output truncated at ${budget} bytes. Read on with startLine=${last + 1}.]`;
-    else text += `\n[mcpfs: lines ${start}-${last}${of}]`;
-    return textReply(text, {
-      size: r.state?.size,
-      truncated: r.truncated,
-      startLine: start,
-      endLine: last,
-      ...stateFields(r.state),
-    });
-  }
-  const r = await readTextFile(target, { head: args.head, tail: args.tail, budget, withState: true });
+  const start = args.startLine ?? 1;
+  const r = await readRangeWithState(target, {
+    start,
+    end: args.endLine,
+    maxBytes: Math.max(1, budget - 400),
+  });
+  const last = start + r.lines.length - 1;
+  const total = r.state?.totalLines;
+  let text = (args.lineNumbers ? number(r.lines, start) : r.lines).join("\n");
+  const of = total !== undefined ? ` of ${total}` : "";
+  if (r.lines.length === 0)
+    text = `[mcpfs: no lines from line ${start}; the file has ${total ?? "fewer"} lines]`;
+  else if (r.truncated)
+    text += `\n[mcpfs: lines ${start}-${last}${of}; output truncated at ${budget} bytes. Read on with startLine=${last + 1}.]`;
+  else text += `\n[mcpfs: lines ${start}-${last}${of}]`;
+  return textReply(text, {
+    size: r.state?.size,
+    truncated: r.truncated,
+    lines: r.lines.length,
+    startLine: start,
+    endLine: last,
+    ...stateFields(r.state),
+  });
+}
+
+async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
+  if (args.startLine !== undefined || args.endLine !== undefined) return readRange(args, ctx);
+  const target = await ctx.ws.resolve(args.path, { intent: "read" });
+  const budget = ctx.config.maxOutputBytes;
+  // Room for the truncation note.
+  const r = await readTextFile(target, {
+    head: args.head,
+    tail: args.tail,
+    budget: Math.max(1, budget - 400),
+    withState: true,
+  });
   let text = r.text;
+  const lines = countLines(text);
   if (args.lineNumbers && text !== "") {
-    const lines = text.split("\n");
-    const trailing = lines[lines.length - 1] === "" ? lines.pop() !== undefined : false;
+    const all = text.split("\n");
+    const trailing = all[all.length - 1] === "" ? all.pop() !== undefined : false;
     const total = r.state?.totalLines;
-    const first = args.tail !== undefined ? (total !== undefined ? total - lines.length + 1 : undefined) : 1;
-    if (first !== undefined) text = number(lines, first).join("\n") + (trailing ? "\n" : "");
+    const first = args.tail !== undefined ? (total !== undefined ? total - all.length + 1 : undefined) : 1;
+    if (first !== undefined) text = number(all, first).join("\n") + (trailing ? "\n" : "");
   }
   if (r.truncated) {
-    text +=
-      `\n\n[mcpfs: output truncated at ${budget} bytes; the file has ${r.size} bytes. ` +
-      "Read the rest with head/tail or a line range (startLine/endLine).]";
+    if (args.tail !== undefined) {
+      const note = truncationNote(
+        `only the last ${lines} of the ${args.tail} requested lines fit in ${budget} bytes`,
+        `Ask for fewer lines (tail: ${lines}), or read earlier parts with head.`,
+      );
+      text = `${note.slice(1)}\n${text}`;
+    } else if (args.head !== undefined) {
+      text += truncationNote(
+        `only the first ${lines} of the ${args.head} requested lines fit in ${budget} bytes`,
+        `Ask for fewer lines (head: ${lines}); read the end with tail.`,
+      );
+    } else {
+      const nl = text.lastIndexOf("\n");
+      if (nl > 0) text = text.slice(0, nl + 1);
+      const shown = Buffer.byteLength(text);
+      text += truncationNote(
+        `the file has ${r.size} bytes; showing the first ${shown} bytes (lines 1-${countLines(text)}), ` +
+          `the output budget is ${budget} bytes`,
+        `Read it in parts: head: N for the first N lines, tail: N for the last N lines; ` +
+          "use search_files to find a narrower file.",
+      );
+    }
   }
-  return textReply(text, { size: r.size, truncated: r.truncated, ...stateFields(r.state) });
+  return textReply(text, {
+    size: r.size,
+    truncated: r.truncated,
+    lines,
+    ...(r.more !== undefined ? { more: r.more } : {}),
+    ...stateFields(r.state),
+  });
 }
 
 export const readTextFileTool = defineTool({
