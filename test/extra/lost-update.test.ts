@@ -139,3 +139,24 @@ describe("0 silent overwrites", () => {
     });
   });
 });
+
+describe("write_file expectedSha256", () => {
+  it("refuses a write over a file changed since it was read, and writes when unchanged", async () => {
+    const root = area.tree("wf", { "f.txt": "v1\n" });
+    const conn = await startServer([root]);
+    try {
+      const file = path.join(root, "f.txt");
+      const sha = (await conn.call("read_text_file", { path: file })).structured!.sha256 as string;
+      const theirs = sneakyChange(file, 3);
+      const r = await conn.call("write_file", { path: file, content: "mine\n", expectedSha256: sha });
+      expect(r.text).toContain("changed since it was read");
+      expect(fs.readFileSync(file, "utf8")).toBe(theirs);
+      const fresh = (await conn.call("read_text_file", { path: file })).structured!.sha256 as string;
+      const ok = await conn.call("write_file", { path: file, content: "mine\n", expectedSha256: fresh });
+      expect(ok.isError).toBe(false);
+      expect(fs.readFileSync(file, "utf8")).toBe("mine\n");
+    } finally {
+      await conn.close();
+    }
+  });
+});
