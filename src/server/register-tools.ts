@@ -1,9 +1,10 @@
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
+import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
 import { ToolError, toClientMessage } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
-import type { AnyToolDef, ToolContext, ToolReply } from "../surfaces/tool.js";
+import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
 import type { ClientLog } from "./client-log.js";
 
 export interface RegisterDeps {
@@ -25,6 +26,7 @@ export function exposedTools(tools: readonly AnyToolDef[], config: Config): AnyT
 }
 
 export function registerTools(server: McpServer, tools: readonly AnyToolDef[], deps: RegisterDeps): void {
+  const audit = createAuditSink({ file: deps.config.auditLog, log: deps.log });
   for (const tool of exposedTools(tools, deps.config)) {
     server.registerTool(
       tool.name,
@@ -36,7 +38,7 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
         annotations: { title: tool.title, ...tool.annotations },
       },
       // biome-ignore lint/suspicious/noExplicitAny: the SDK hands over the parsed arguments
-      (async (args: any, sctx: ServerContext) => runTool(tool, args, sctx, deps)) as never,
+      (async (args: any, sctx: ServerContext) => runTool(tool, args, sctx, deps, audit)) as never,
     );
   }
 }
@@ -46,8 +48,10 @@ async function runTool(
   args: Record<string, unknown>,
   sctx: ServerContext,
   deps: RegisterDeps,
+  audit: AuditSink,
 ) {
   const started = performance.now();
+  const mutations: MutationRecord[] = [];
   const progressToken = sctx.mcpReq._meta?.progressToken;
   const ctx: ToolContext = {
     ws: deps.ws,
@@ -55,6 +59,9 @@ async function runTool(
     log: deps.log,
     signal: sctx.mcpReq.signal,
     era: deps.era,
+    recordMutation: (m) => {
+      mutations.push(m);
+    },
     progress: async (done, total, message) => {
       if (progressToken === undefined) return;
       await sctx.mcpReq
@@ -71,11 +78,13 @@ async function runTool(
     },
   };
   let reply: ToolReply;
+  let failure: unknown;
+  const requested = PATH_KEYS.map((k) => args?.[k]).find((v): v is string => typeof v === "string");
   try {
     await deps.gate(sctx.mcpReq.id);
     reply = await tool.handler(args, ctx);
   } catch (err) {
-    const requested = PATH_KEYS.map((k) => args?.[k]).find((v): v is string => typeof v === "string");
+    failure = err;
     if (!(err instanceof ToolError)) deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
     const message = toClientMessage(err, requested);
     // mcp-workspace (FastMCP) words every tool failure this way; clients may match on it.
@@ -85,6 +94,7 @@ async function runTool(
   }
   const ms = Math.round(performance.now() - started);
   const failed = reply.isError === true;
+  if (tool.mutating) await audit.write(auditEntries(tool.name, mutations, ms, failure, requested, reply));
   const line = {
     tool: tool.name,
     params: summarizeParams(args),
@@ -99,6 +109,31 @@ async function runTool(
     ...line,
   });
   return reply;
+}
+
+/** The audit lines of one call of a mutating tool: one per change, or one for a refused/failed call. */
+function auditEntries(
+  tool: string,
+  mutations: readonly MutationRecord[],
+  ms: number,
+  failure: unknown,
+  requested: string | undefined,
+  reply: ToolReply,
+): AuditEntry[] {
+  const time = new Date().toISOString();
+  const ok = failure === undefined && reply.isError !== true;
+  const entries: AuditEntry[] = mutations.map((m) => ({ time, tool, ...m, ms, ok }));
+  if (!ok && entries.length === 0)
+    entries.push({
+      time,
+      tool,
+      ...(requested !== undefined ? { path: requested } : {}),
+      op: failure instanceof ToolError ? "refused" : "failed",
+      ms,
+      ok: false,
+      error: firstText(reply).slice(0, 300),
+    });
+  return entries;
 }
 
 function firstText(reply: ToolReply): string {

@@ -1,5 +1,7 @@
 import type { z } from "zod";
 import type { Config } from "../cli/config.js";
+import type { AuditEntry } from "../core/audit.js";
+import type { ChangeResult } from "../core/files/transaction.js";
 import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
 
@@ -14,6 +16,24 @@ export interface ToolContext {
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** The protocol era of this connection. */
   readonly era: "legacy" | "modern";
+  /** Notes one change a mutating tool made, for the audit log (tool name and duration are added). */
+  recordMutation(m: MutationRecord): void;
+}
+
+/** What a tool changed: one line of the audit log. */
+export type MutationRecord = Pick<AuditEntry, "op" | "path" | "from" | "bytes" | "before" | "after">;
+
+/** Records the results of `commitChanges` (or a core operation built on it). */
+export function recordChanges(ctx: ToolContext, results: readonly ChangeResult[], from?: string): void {
+  for (const r of results)
+    ctx.recordMutation({
+      op: r.kind,
+      path: r.requested,
+      bytes: r.bytes,
+      ...(r.before ? { before: r.before } : {}),
+      ...(r.after ? { after: r.after } : {}),
+      ...(from ? { from } : {}),
+    });
 }
 
 export interface ToolAnnotations {

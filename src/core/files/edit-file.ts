@@ -1,20 +1,18 @@
-import { createHash } from "node:crypto";
-import { constants } from "node:fs";
-import fs from "node:fs/promises";
-import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { commitStaged, discardStaged, stageWrite } from "./atomic-write.js";
 import { unifiedDiff } from "./diff.js";
 import { applyEdits, type Edit, type EditMatch, type EditOptions } from "./edit.js";
-import { openVerified } from "./safe-open.js";
+import { checkExpected } from "./precondition.js";
+import { readSnapshot } from "./snapshot.js";
 import { decodeText, encodeText, type TextFormat } from "./text-format.js";
+import { type ChangeResult, commitChanges } from "./transaction.js";
 
 export interface EditFileOptions extends EditOptions {
   /** Compute the diff, write nothing. */
   dryRun?: boolean;
   /** Name used in the diff headers (default: the real path, as the official server prints). */
   diffName?: string;
+  /** Only edit while the file still has this sha256 (from an earlier read); refused otherwise. */
+  expectedSha256?: string;
 }
 
 export interface EditFileResult {
@@ -27,54 +25,37 @@ export interface EditFileResult {
   matches: EditMatch[];
   /** sha256 of the file's bytes after the call (before, for dryRun or no change). */
   sha256: string;
+  /** sha256 of the file's bytes before the call. */
+  before: string;
+  /** What was written, for the audit log. */
+  change?: ChangeResult;
 }
 
 /**
  * Applies edits to a text file: read once through a verified descriptor, edit the LF body in memory, write
- * back atomically with the file's own line endings and BOM. A file changed by someone else between read
- * and write is refused rather than overwritten.
+ * back atomically with the file's own line endings and BOM through `commitChanges`, which refuses (rather
+ * than overwrites) a file changed by someone else between the read and the write. With `expectedSha256`
+ * the edit is also refused when the file is no longer the version the client read.
  */
 export async function editFile(
   target: ResolvedPath,
   edits: readonly Edit[],
   opts: EditFileOptions = {},
 ): Promise<EditFileResult> {
-  const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
-  let bytes: Buffer;
-  let before: { ino: number; size: number; mtimeMs: number };
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
-    bytes = await fh.readFile();
-    before = { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
-  } finally {
-    await fh.close();
+  const snap = await readSnapshot(target);
+  if (!snap) {
+    checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: undefined });
+    // Worded like any missing path (toClientMessage), as the read-based version of this tool was.
+    throw Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT" });
   }
-  const original = bytes.toString("utf8");
+  checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
+  const original = snap.data.toString("utf8");
   const { body, format } = decodeText(original);
   const result = applyEdits(body, edits, opts);
   const diff = unifiedDiff(opts.diffName ?? target.real, body, result.text);
-  const sha = (b: string | Buffer) => createHash("sha256").update(b).digest("hex");
-  if (opts.dryRun || !result.changed) {
-    return {
-      diff,
-      changed: result.changed,
-      written: false,
-      format,
-      matches: result.matches,
-      sha256: sha(bytes),
-    };
-  }
+  const common = { diff, changed: result.changed, format, matches: result.matches, before: snap.sha256 };
+  if (opts.dryRun || !result.changed) return { ...common, written: false, sha256: snap.sha256 };
   const out = encodeText(result.text, format);
-  const staged = await stageWrite(target, out);
-  const now = await fs.lstat(target.real).catch(() => undefined);
-  if (!now || now.ino !== before.ino || now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
-    await discardStaged(staged);
-    throw new ToolError(
-      `The file changed while it was being edited: ${printable(target.requested)}; read it again and retry`,
-      "conflict",
-    );
-  }
-  await commitStaged(staged);
-  return { diff, changed: true, written: true, format, matches: result.matches, sha256: sha(out) };
+  const [change] = await commitChanges([{ kind: "write", target, data: out, base: snap }]);
+  return { ...common, written: true, sha256: change!.after!, change };
 }

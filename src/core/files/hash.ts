@@ -79,3 +79,58 @@ export async function fileState(target: ResolvedPath): Promise<FileState | undef
     await fh.close();
   }
 }
+
+/** Files up to this size get a sha256 with every read; larger ones only when a precondition needs it. */
+export const READ_HASH_LIMIT = 64 * 1024 * 1024;
+
+/** The state a read reply carries: hash (when the file is small enough), mtime, size and line count. */
+export interface ReadState {
+  sha256?: string;
+  mtime: string;
+  size: number;
+  /** Lines as a line-range read counts them (LF, CRLF and a lone CR each end a line). */
+  totalLines?: number;
+}
+
+/**
+ * One pass over an open file for its hash and line count. Returns `undefined` when the file changed during
+ * the pass (the caller's content and this hash might then describe different versions).
+ */
+export async function stateOfHandle(
+  fh: FileHandle,
+  opts: { hash: boolean; countLines: boolean; since?: BigIntStats },
+): Promise<ReadState | undefined> {
+  // `since`: the status taken before the caller read the content, so hash and content are one version.
+  const before = opts.since ?? (await fh.stat({ bigint: true }));
+  const hash = opts.hash ? createHash("sha256") : undefined;
+  let lines = 0;
+  let lastByte = -1;
+  let pendingCr = false;
+  if (opts.hash || opts.countLines) {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let pos = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
+      if (bytesRead === 0) break;
+      const chunk = buf.subarray(0, bytesRead);
+      hash?.update(chunk);
+      if (opts.countLines) {
+        // Every LF ends a line, except one right after a CR (CRLF, counted at the CR); every CR ends one.
+        for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1))
+          if (!(i === 0 ? pendingCr : chunk[i - 1] === 0x0d)) lines++;
+        for (let i = chunk.indexOf(0x0d); i !== -1; i = chunk.indexOf(0x0d, i + 1)) lines++;
+        lastByte = chunk[bytesRead - 1]!;
+        pendingCr = lastByte === 0x0d;
+      }
+      pos += bytesRead;
+    }
+  }
+  const after = await fh.stat({ bigint: true });
+  if (after.size !== before.size || after.mtimeNs !== before.mtimeNs || after.ctimeNs !== before.ctimeNs)
+    return undefined;
+  const state: ReadState = { mtime: new Date(Number(after.mtimeMs)).toISOString(), size: Number(after.size) };
+  if (hash) state.sha256 = hash.digest("hex");
+  if (opts.countLines)
+    state.totalLines = lines + (lastByte !== -1 && lastByte !== 0x0a && lastByte !== 0x0d ? 1 : 0);
+  return state;
+}

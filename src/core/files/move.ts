@@ -3,8 +3,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { fileState } from "./hash.js";
 import { ensureParentDirs } from "./mkdirs.js";
 import { moveNoReplace } from "./move-no-replace.js";
+import { checkExpected } from "./precondition.js";
 import { type EntryPath, entryKind } from "./remove.js";
 
 function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
@@ -59,4 +61,25 @@ export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<Mov
   // Never replaces something that appeared at the destination meanwhile; copies across devices.
   await moveNoReplace(source, dest);
   return { method: "filesystem" };
+}
+
+/**
+ * The precondition of a move: with `expectedSha256`, the source must be a regular file that still has that
+ * hash (refused with a `conflict` otherwise). Returns the source's hash when it is a file (for the audit log).
+ */
+export async function checkMoveSource(
+  source: EntryPath,
+  expectedSha256?: string,
+): Promise<string | undefined> {
+  const kind = await entryKind(source);
+  if (kind !== "file") {
+    if (expectedSha256 !== undefined && kind !== "missing")
+      throw new ToolError(`An expected hash applies to regular files only: ${printable(source.requested)}`);
+    if (expectedSha256 !== undefined)
+      checkExpected({ requested: source.requested, expected: expectedSha256, current: undefined });
+    return undefined;
+  }
+  const state = await fileState(source);
+  checkExpected({ requested: source.requested, expected: expectedSha256, current: state });
+  return state?.sha256;
 }

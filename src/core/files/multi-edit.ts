@@ -31,7 +31,12 @@ export interface MultiEditResult {
 export async function editFiles<E>(
   files: readonly FileEdits<E>[],
   apply: ApplyEdits<E>,
-  opts: { dryRun?: boolean; maxBytes?: number; diffName?: (f: FileEdits<E>) => string } = {},
+  opts: {
+    dryRun?: boolean;
+    maxBytes?: number;
+    /** Diff of one file (default: a plain unified diff named by the requested path). */
+    makeDiff?: (name: string, before: string, after: string) => string;
+  } = {},
 ): Promise<MultiEditResult> {
   if (files.length === 0) throw new ToolError("No files to edit");
   const errors: string[] = [];
@@ -44,12 +49,17 @@ export async function editFiles<E>(
       checkExpected({ requested: f.target.requested, expected: f.expectedSha256, current: snap });
       const before = snap.data.toString("utf8");
       const after = apply(before, f.edits, f.target.requested);
-      const name = opts.diffName ? opts.diffName(f) : f.target.requested;
-      diffs.push(createTwoFilesPatch(name, name, before, after, "original", "modified"));
+      const name = f.target.requested;
+      diffs.push(
+        opts.makeDiff
+          ? opts.makeDiff(name, before, after)
+          : createTwoFilesPatch(name, name, before, after, "original", "modified"),
+      );
       if (after !== before) changes.push({ kind: "write", target: f.target, data: after, base: snap });
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      errors.push(err.message);
+      const who = printable(f.target.requested);
+      errors.push(err.message.includes(who) ? err.message : `${who}: ${err.message}`);
     }
   }
   if (errors.length === 1) throw new ToolError(`${errors[0]}\nNo file was changed.`, "conflict");

@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
+import { READ_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
 import { headLines, readTextUpTo, tailLines } from "./read-text.js";
 import { openVerified } from "./safe-open.js";
 
@@ -17,6 +18,8 @@ export interface TextRead {
   sha256?: string;
   /** Last modification time of the file read (ms since the epoch). */
   mtimeMs?: number;
+  /** sha256 (files up to READ_HASH_LIMIT), mtime, size and line count, when asked for. */
+  state?: ReadState;
 }
 
 export interface TextReadOptions {
@@ -24,6 +27,8 @@ export interface TextReadOptions {
   tail?: number;
   /** Upper bound on the bytes of text returned. */
   budget: number;
+  /** Also return the file's state (hash of the version read, mtime, line count). */
+  withState?: boolean;
 }
 
 function checkCount(name: string, n: number | undefined, requested: string): void {
@@ -47,14 +52,24 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
     if (st.isDirectory())
       throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    const since = opts.withState ? await fh.stat({ bigint: true }) : undefined;
+    let result: TextRead;
     if (opts.head !== undefined || opts.tail !== undefined) {
       const r =
         opts.head !== undefined ? await headLines(fh, opts.head) : await tailLines(fh, opts.tail!, st.size);
-      const fit = fitLines(r.lines, st.size, r.more, opts.budget, opts.tail !== undefined);
-      return { ...fit, mtimeMs: st.mtimeMs };
+      result = {
+        ...fitLines(r.lines, st.size, r.more, opts.budget, opts.tail !== undefined),
+        mtimeMs: st.mtimeMs,
+      };
+    } else {
+      const r = await readTextUpTo(fh, opts.budget);
+      result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs: st.mtimeMs };
     }
-    const r = await readTextUpTo(fh, opts.budget);
-    return { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs: st.mtimeMs };
+    if (since) {
+      const small = st.size <= READ_HASH_LIMIT;
+      result.state = await stateOfHandle(fh, { hash: small, countLines: small, since });
+    }
+    return result;
   } finally {
     await fh.close();
   }

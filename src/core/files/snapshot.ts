@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";

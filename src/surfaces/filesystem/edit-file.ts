@@ -2,7 +2,7 @@ import { z } from "zod";
 import { cutToLines } from "../../core/budget.js";
 import { fencedDiff } from "../../core/files/diff.js";
 import { editFile } from "../../core/files/edit-file.js";
-import { defineTool, textReply } from "../tool.js";
+import { defineTool, recordChanges, textReply } from "../tool.js";
 
 const input = z.object({
   path: z.string(),
@@ -17,6 +17,12 @@ const input = z.object({
     }),
   ),
   dryRun: z.boolean().default(false).describe("Preview changes using git-style diff format"),
+  expectedSha256: z
+    .string()
+    .optional()
+    .describe(
+      "mcpfs: the sha256 a read of this file returned; the edit is refused if the file changed since (lost-update protection)",
+    ),
 });
 
 const output = z.object({
@@ -53,7 +59,11 @@ export const editFileTool = defineTool({
   mutating: true,
   async handler(args, ctx) {
     const target = await ctx.ws.resolve(args.path, { intent: args.dryRun ? "read" : "write" });
-    const r = await editFile(target, args.edits, { dryRun: args.dryRun });
+    const r = await editFile(target, args.edits, {
+      dryRun: args.dryRun,
+      expectedSha256: args.expectedSha256,
+    });
+    if (r.change) recordChanges(ctx, [r.change]);
     const budget = ctx.config.maxOutputBytes;
     let text = fencedDiff(r.diff);
     let truncated = false;

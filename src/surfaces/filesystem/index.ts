@@ -1,11 +1,13 @@
 import type { AnyToolDef } from "../tool.js";
 import { createDirectoryTool } from "./create-directory.js";
 import { editFileTool } from "./edit-file.js";
+import { appendFileTool, copyFileTool, deleteDirectoryTool, deleteFileTool } from "./extra-tools.js";
 import { getFileInfoTool } from "./get-file-info.js";
 import { grepTool } from "./grep.js";
 import { listAllowedDirectoriesTool } from "./list-allowed-directories.js";
 import { listDirectoryTool, listDirectoryWithSizesTool } from "./list-directory.js";
 import { moveFileTool } from "./move-file.js";
+import { applyPatchTool, editFilesTool } from "./multi-file-tools.js";
 import { readMediaFileTool } from "./read-media-file.js";
 import { readMultipleFilesTool } from "./read-multiple-files.js";
 import { readFileTool, readTextFileTool } from "./read-text-file.js";
@@ -26,4 +28,11 @@ export const filesystemTools: readonly AnyToolDef[] = [
   getFileInfoTool,
   listAllowedDirectoriesTool,
   grepTool,
+  // mcpfs's additions (after the official tools).
+  appendFileTool,
+  copyFileTool,
+  deleteFileTool,
+  deleteDirectoryTool,
+  editFilesTool,
+  applyPatchTool,
 ];

@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { ToolError } from "../../core/errors.js";
+import type { ReadState } from "../../core/files/hash.js";
 import { readTextFile } from "../../core/files/read.js";
+import { readRangeWithState } from "../../core/files/read-range.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
 import { truncationNote } from "./format.js";
 
@@ -7,6 +10,17 @@ const input = z.object({
   path: z.string(),
   tail: z.number().optional().describe("If provided, returns only the last N lines of the file"),
   head: z.number().optional().describe("If provided, returns only the first N lines of the file"),
+  startLine: z
+    .number()
+    .optional()
+    .describe(
+      "mcpfs: first line to return (1-based, inclusive); the reply says which lines it holds of how many",
+    ),
+  endLine: z
+    .number()
+    .optional()
+    .describe("mcpfs: last line to return (1-based, inclusive; default: to the end)"),
+  lineNumbers: z.boolean().optional().describe("mcpfs: prefix each line with its line number and '→'"),
 });
 
 const output = z.object({
@@ -15,8 +29,14 @@ const output = z.object({
   truncated: z.boolean().optional().describe("true when the reply was cut to fit the output budget"),
   lines: z.number().optional().describe("number of lines returned"),
   more: z.boolean().optional().describe("head/tail: the file has lines beyond those returned"),
-  sha256: z.string().optional().describe("sha256 of the file's bytes (whole-file reads only)"),
-  mtime: z.string().optional().describe("last modification time, ISO 8601"),
+  sha256: z
+    .string()
+    .optional()
+    .describe("sha256 of the file read (files up to 64 MiB): pass it as expectedSha256 to a later change"),
+  mtime: z.string().optional().describe("last modification time of the file read, ISO 8601"),
+  totalLines: z.number().optional().describe("lines in the file"),
+  startLine: z.number().optional().describe("first line returned (line-range reads)"),
+  endLine: z.number().optional().describe("last line returned (line-range reads; startLine-1 when none)"),
 });
 
 const DESCRIPTION =
@@ -33,7 +53,53 @@ function countLines(text: string): number {
   return n;
 }
 
+function number(lines: string[], first: number): string[] {
+  const width = String(first + lines.length - 1).length;
+  return lines.map((l, i) => `${String(first + i).padStart(width)}→${l}`);
+}
+
+function stateFields(state: ReadState | undefined): Record<string, unknown> {
+  if (!state) return {};
+  return {
+    ...(state.sha256 ? { sha256: state.sha256 } : {}),
+    mtime: state.mtime,
+    ...(state.totalLines !== undefined ? { totalLines: state.totalLines } : {}),
+  };
+}
+
+/** mcpfs's line-range read: `[mcpfs: lines A-B of N]` after the lines. */
+async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
+  if (args.head !== undefined || args.tail !== undefined)
+    throw new ToolError("Cannot combine startLine/endLine with head or tail");
+  const target = await ctx.ws.resolve(args.path, { intent: "read" });
+  const budget = ctx.config.maxOutputBytes;
+  const start = args.startLine ?? 1;
+  const r = await readRangeWithState(target, {
+    start,
+    end: args.endLine,
+    maxBytes: Math.max(1, budget - 400),
+  });
+  const last = start + r.lines.length - 1;
+  const total = r.state?.totalLines;
+  let text = (args.lineNumbers ? number(r.lines, start) : r.lines).join("\n");
+  const of = total !== undefined ? ` of ${total}` : "";
+  if (r.lines.length === 0)
+    text = `[mcpfs: no lines from line ${start}; the file has ${total ?? "fewer"} lines]`;
+  else if (r.truncated)
+    text += `\n[mcpfs: lines ${start}-${last}${of}; output truncated at ${budget} bytes. Read on with startLine=${last + 1}.]`;
+  else text += `\n[mcpfs: lines ${start}-${last}${of}]`;
+  return textReply(text, {
+    size: r.state?.size,
+    truncated: r.truncated,
+    lines: r.lines.length,
+    startLine: start,
+    endLine: last,
+    ...stateFields(r.state),
+  });
+}
+
 async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
+  if (args.startLine !== undefined || args.endLine !== undefined) return readRange(args, ctx);
   const target = await ctx.ws.resolve(args.path, { intent: "read" });
   const budget = ctx.config.maxOutputBytes;
   // Room for the truncation note.
@@ -41,9 +107,17 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
     head: args.head,
     tail: args.tail,
     budget: Math.max(1, budget - 400),
+    withState: true,
   });
   let text = r.text;
   const lines = countLines(text);
+  if (args.lineNumbers && text !== "") {
+    const all = text.split("\n");
+    const trailing = all[all.length - 1] === "" ? all.pop() !== undefined : false;
+    const total = r.state?.totalLines;
+    const first = args.tail !== undefined ? (total !== undefined ? total - all.length + 1 : undefined) : 1;
+    if (first !== undefined) text = number(all, first).join("\n") + (trailing ? "\n" : "");
+  }
   if (r.truncated) {
     if (args.tail !== undefined) {
       const note = truncationNote(
@@ -73,8 +147,7 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
     truncated: r.truncated,
     lines,
     ...(r.more !== undefined ? { more: r.more } : {}),
-    ...(r.sha256 ? { sha256: r.sha256 } : {}),
-    ...(r.mtimeMs !== undefined ? { mtime: new Date(r.mtimeMs).toISOString() } : {}),
+    ...stateFields(r.state),
   });
 }
 

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
-import { writeFileAtomic } from "../../core/files/atomic-write.js";
-import { defineTool, textReply } from "../tool.js";
+import { writeText } from "../../core/files/write.js";
+import { defineTool, recordChanges, textReply } from "../tool.js";
+import { expectedSha256 } from "./extra-tools.js";
 
 export const writeFileTool = defineTool({
   name: "write_file",
@@ -11,7 +11,7 @@ export const writeFileTool = defineTool({
     "will overwrite existing files without warning. Handles text content with proper encoding. The write is " +
     "crash-safe (temp file, fsync, rename) and keeps an existing file's permission bits; the parent directory " +
     "must exist (use create_directory). Only works within allowed directories.",
-  input: z.object({ path: z.string(), content: z.string() }),
+  input: z.object({ path: z.string(), content: z.string(), expectedSha256 }),
   output: z.object({
     content: z.string(),
     bytes: z.number().optional().describe("bytes written"),
@@ -23,11 +23,12 @@ export const writeFileTool = defineTool({
   async handler(args, ctx) {
     const target = await ctx.ws.resolve(args.path, { intent: "write" });
     const bytes = Buffer.from(args.content, "utf8");
-    await writeFileAtomic(target, bytes);
+    const r = await writeText(target, bytes, { expectedSha256: args.expectedSha256 });
+    recordChanges(ctx, [r]);
     return textReply(`Successfully wrote to ${args.path}`, {
       bytes: bytes.length,
-      created: !target.exists,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
+      created: r.kind === "create",
+      sha256: r.after,
     });
   },
 });

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { deleteDirectory, deleteFile } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
-import { defineTool } from "../tool.js";
+import { defineTool, recordChanges } from "../tool.js";
 import { boolReply, gitignoreGate, listReply, pyType, requireFilePath, resolveEntry } from "./common.js";
+import { expectedSha256 } from "./write-tools.js";
 
 const DELETE_LIST_CAP = 20;
 
@@ -17,6 +18,7 @@ export const deleteThisFileTool = defineTool({
     "Returns:\n    True if the file was deleted successfully",
   input: z.object({
     file_path: z.string().describe("Path to the file to delete (relative to project directory)"),
+    expected_sha256: expectedSha256,
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   mutating: true,
@@ -25,7 +27,7 @@ export const deleteThisFileTool = defineTool({
     const entry = await resolveEntry(ctx, filePath, "write");
     await gitignoreGate(entry, filePath);
     try {
-      await deleteFile(entry);
+      recordChanges(ctx, [await deleteFile(entry, { expectedSha256: args.expected_sha256 })]);
     } catch (err) {
       const shown = printable(filePath);
       if (err instanceof ToolError && err.code === "not_found")
@@ -80,6 +82,7 @@ export const deleteDirectoryTool = defineTool({
         );
       throw err;
     }
+    ctx.recordMutation({ op: "delete", path: dirPath, bytes: 0 });
     const lines = deleted.map((d) => d.rel);
     if (lines.length > DELETE_LIST_CAP) {
       const dirs = deleted.filter((d) => d.isDir).length;

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { isErrno, ToolError } from "../../core/errors.js";
-import { moveEntry } from "../../core/files/move.js";
+import { checkMoveSource, moveEntry } from "../../core/files/move.js";
 import { defineTool } from "../tool.js";
 import { boolReply, gitignoreGate, resolveEntry } from "./common.js";
+import { expectedSha256 } from "./write-tools.js";
 
 /** mcp-workspace answers move failures with a few plain words an assistant can act on. */
 function simplified(err: unknown): ToolError {
@@ -34,6 +35,7 @@ export const moveFileTool = defineTool({
   input: z.object({
     source_path: z.string().describe("Source file/directory path (relative to project)"),
     destination_path: z.string().describe("Destination path (relative to project)"),
+    expected_sha256: expectedSha256,
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   mutating: true,
@@ -53,8 +55,17 @@ export const moveFileTool = defineTool({
     // The gitignore refusal keeps its full message, as in mcp-workspace.
     await gitignoreGate(source, args.source_path, "either");
     await gitignoreGate(dest, args.destination_path, "either");
+    // mcpfs: refuse to move a file that changed since it was read (its content is checked, not its name).
+    const before = await checkMoveSource(source, args.expected_sha256);
     try {
       const r = await moveEntry(source, dest);
+      ctx.recordMutation({
+        op: "move",
+        from: args.source_path,
+        path: args.destination_path,
+        before,
+        after: before,
+      });
       ctx.log.info(`Moved ${args.source_path} -> ${args.destination_path} (${r.method})`);
     } catch (err) {
       throw simplified(err);

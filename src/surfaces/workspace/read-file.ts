@@ -65,6 +65,7 @@ export async function readForTool(
       start: ranged ? args.start_line! : 1,
       end: ranged ? args.end_line! : undefined,
       maxBytes: budget,
+      withState: true,
     });
   } catch (err) {
     if (err instanceof InvalidTextError)
@@ -89,7 +90,15 @@ export async function readForTool(
       `\n[mcpfs: output truncated at ${budget} bytes. Read on with start_line=${next} and end_line ` +
       `(e.g. end_line=${next + 999}).]`;
   }
-  return plainReply(text);
+  // mcpfs: the version read, to pass as expected_sha256 to a later change (lost-update protection).
+  const reply = plainReply(text);
+  if (r.state)
+    reply.structuredContent = {
+      ...(r.state.sha256 ? { sha256: r.state.sha256 } : {}),
+      mtime: r.state.mtime,
+      size: r.state.size,
+    };
+  return reply;
 }
 
 export const readFileTool = defineTool({

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { appendText } from "../../core/files/append.js";
-import { writeFileAtomic } from "../../core/files/atomic-write.js";
 import { ensureParentDirs } from "../../core/files/mkdirs.js";
+import { writeText } from "../../core/files/write.js";
 import { printable } from "../../core/paths.js";
-import { defineTool, type ToolContext } from "../tool.js";
+import { defineTool, recordChanges, type ToolContext } from "../tool.js";
 import { boolReply, gitignoreGate, pyType, requireFilePath, resolveIn } from "./common.js";
 
 /** mcp-workspace writes text with LF line breaks and refuses what UTF-8 cannot encode (lone surrogates). */
@@ -19,9 +19,18 @@ function contentText(content: unknown, ctx: ToolContext): string {
   return content.replace(/\r\n/g, "\n");
 }
 
+/** mcpfs: lost-update protection, optional so mcp-workspace's clients are unaffected. */
+export const expectedSha256 = z
+  .string()
+  .optional()
+  .describe(
+    "mcpfs: the sha256 that read_file returned for this file (structured reply); the change is refused if the file changed since",
+  );
+
 const fileInput = z.object({
   file_path: z.string().describe("Path to the file (relative to project directory)"),
   content: z.string().nullable().describe("Content to write"),
+  expected_sha256: expectedSha256,
 });
 
 export const saveFileTool = defineTool({
@@ -41,7 +50,7 @@ export const saveFileTool = defineTool({
     const target = await resolveIn(ctx, filePath, "write");
     await gitignoreGate(target, filePath);
     await ensureParentDirs(target);
-    await writeFileAtomic(target, text);
+    recordChanges(ctx, [await writeText(target, text, { expectedSha256: args.expected_sha256 })]);
     return boolReply(true);
   },
 });
@@ -62,7 +71,7 @@ export const appendFileTool = defineTool({
     const target = await resolveIn(ctx, filePath, "write");
     await gitignoreGate(target, filePath);
     try {
-      await appendText(target, text);
+      recordChanges(ctx, [await appendText(target, text, { expectedSha256: args.expected_sha256 })]);
     } catch (err) {
       if (err instanceof ToolError && err.code === "not_found")
         throw new ToolError(`File '${printable(filePath)}' does not exist`, "not_found");

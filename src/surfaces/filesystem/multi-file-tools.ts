@@ -1,0 +1,146 @@
+/** mcpfs's all-or-nothing multi-file changes on the filesystem surface: edit_files and apply_patch. */
+import path from "node:path";
+import { z } from "zod";
+import { ToolError } from "../../core/errors.js";
+import { fencedDiff, unifiedDiff } from "../../core/files/diff.js";
+import { applyEdits, type Edit } from "../../core/files/edit.js";
+import { editFiles } from "../../core/files/multi-edit.js";
+import { DEFAULT_FUZZ, MAX_FUZZ, planPatch } from "../../core/files/patch.js";
+import { decodeText, encodeText } from "../../core/files/text-format.js";
+import { commitChanges } from "../../core/files/transaction.js";
+import { defineTool, recordChanges, textReply } from "../tool.js";
+import { budgeted, expectedSha256 } from "./extra-tools.js";
+
+const editShape = z.object({
+  oldText: z.string().describe("Text to search for - must match exactly"),
+  newText: z.string().describe("Text to replace with"),
+  replaceAll: z
+    .boolean()
+    .optional()
+    .describe("Replace every occurrence of oldText (default: oldText must occur exactly once)"),
+});
+
+/** One file's edits with the shared engine, keeping the file's line endings and BOM. */
+function applyKeepingFormat(text: string, edits: readonly Edit[]): string {
+  const { body, format } = decodeText(text);
+  const r = applyEdits(body, edits);
+  return r.changed ? encodeText(r.text, format) : text;
+}
+
+export const editFilesTool = defineTool({
+  name: "edit_files",
+  title: "Edit Files",
+  description:
+    "Edit several text files at once, all or nothing: every edit of every file is checked and computed " +
+    "first; if any oldText does not match (or a file changed since the expectedSha256 you give), no file is " +
+    "changed. Edits match as in edit_file (exact, then whitespace-tolerant whole lines; replaceAll per " +
+    "edit). Line endings, BOM and mode bits are kept. dryRun returns the combined diff without writing. " +
+    "Only works within allowed directories.",
+  input: z.object({
+    files: z
+      .array(z.object({ path: z.string(), edits: z.array(editShape), expectedSha256 }))
+      .describe("The files and their edits (each path at most once)"),
+    dryRun: z.boolean().default(false).describe("Preview the combined diff; write nothing"),
+  }),
+  output: z.object({
+    content: z.string(),
+    files: z.number().optional().describe("files changed (or, with dryRun, that would change)"),
+    truncated: z.boolean().optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  mutating: true,
+  async handler(args, ctx) {
+    if (args.files.length === 0) throw new ToolError("files must list at least one file");
+    const intent = args.dryRun ? "read" : "write";
+    const files = [];
+    for (const f of args.files)
+      files.push({
+        target: await ctx.ws.resolve(f.path, { intent }),
+        edits: f.edits,
+        expectedSha256: f.expectedSha256,
+      });
+    const r = await editFiles(files, applyKeepingFormat, { dryRun: args.dryRun, makeDiff: unifiedDiff });
+    recordChanges(ctx, r.changes);
+    const count = args.dryRun ? files.length : r.changes.length;
+    const out = budgeted(ctx, fencedDiff(r.diff));
+    return textReply(out.text, { files: count, truncated: out.truncated });
+  },
+});
+
+export const applyPatchTool = defineTool({
+  name: "apply_patch",
+  title: "Apply Patch",
+  description:
+    "Apply a unified diff (one file or many, as 'git diff' or 'diff -u' write them, including new, deleted " +
+    "and renamed files) all or nothing: every hunk is located first (by its context, near the line its " +
+    "header names; line endings never matter; trailing whitespace and up to 'fuzz' context lines at each " +
+    "end may differ); if any hunk does not apply, nothing changes and each failing hunk is explained. Paths " +
+    "in the patch are relative to 'directory' (default: the first allowed directory); git's a/ and b/ " +
+    "prefixes are removed. Line endings, BOM and mode bits are kept. Only works within allowed directories.",
+  input: z.object({
+    patch: z.string().describe("The unified diff text"),
+    directory: z
+      .string()
+      .optional()
+      .describe("Directory the patch's paths are relative to (default: the first allowed directory)"),
+    fuzz: z
+      .number()
+      .optional()
+      .describe(
+        `Context lines that may be ignored at each end of a hunk, 0-${MAX_FUZZ} (default ${DEFAULT_FUZZ})`,
+      ),
+    strip: z
+      .number()
+      .optional()
+      .describe("Leading path components to remove (default: 1 for a/ b/ prefixed paths, else 0)"),
+    dryRun: z.boolean().default(false).describe("Check the patch and show what would change; write nothing"),
+  }),
+  output: z.object({
+    content: z.string(),
+    files: z
+      .array(
+        z.object({
+          action: z.enum(["modify", "create", "delete", "rename"]),
+          path: z.string(),
+          from: z.string().optional(),
+          hunks: z.number(),
+          added: z.number(),
+          removed: z.number(),
+          notes: z.array(z.string()),
+        }),
+      )
+      .optional(),
+    truncated: z.boolean().optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  mutating: true,
+  async handler(args, ctx) {
+    const intent = args.dryRun ? "read" : "write";
+    const baseRequested = args.directory ?? ctx.ws.roots[0]?.path;
+    if (baseRequested === undefined) throw new ToolError("No allowed directories are configured", "no_roots");
+    // The base directory itself must be allowed (each patch path is then resolved and confined on its own).
+    await ctx.ws.resolve(baseRequested, { intent: "read" });
+    const plan = await planPatch(args.patch, {
+      resolve: (p) => {
+        if (path.isAbsolute(p)) throw new ToolError(`Patch paths must be relative: ${p}`, "denied");
+        return ctx.ws.resolve(path.join(baseRequested, p), { intent });
+      },
+      fuzz: args.fuzz,
+      strip: args.strip,
+    });
+    const lines = plan.files.map((f) => {
+      const head = `${f.action === "rename" ? `${f.from} -> ${f.path}` : f.path}: ${f.action}, ${f.hunks} hunk(s), +${f.added} -${f.removed}`;
+      return f.notes.length ? `${head} (${f.notes.join("; ")})` : head;
+    });
+    let text: string;
+    if (args.dryRun) {
+      const diff = plan.texts.map((t) => unifiedDiff(t.path, t.before, t.after)).join("");
+      text = `Patch applies cleanly (dry run, nothing written):\n${lines.join("\n")}\n\n${fencedDiff(diff)}`;
+    } else {
+      recordChanges(ctx, await commitChanges(plan.changes));
+      text = `Patch applied to ${plan.files.length} file(s):\n${lines.join("\n")}`;
+    }
+    const out = budgeted(ctx, text);
+    return textReply(out.text, { files: plan.files, truncated: out.truncated });
+  },
+});

@@ -1,0 +1,94 @@
+/**
+ * Crash safety: a worker process (the BUILT core from dist/) changes files in a loop with write_file,
+ * edit_file, edit_files and apply_patch operations and is killed with SIGKILL at random moments. After
+ * every kill each file must be exactly one complete version (never torn), and leftover temp files must be
+ * hidden from listings and removable by the stale-temp sweep.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { TEMP_NAME } from "../../src/core/files/safe-open.js";
+import { sweepStaleTemps } from "../../src/core/files/transaction.js";
+import { walk } from "../../src/core/walk.js";
+import { makeRoot } from "../../src/core/workspace.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { ROOT } from "../helpers/server.js";
+
+const KILLS_PER_OPERATION = 50; // 200 kills in all
+const DIST = path.join(ROOT, "dist");
+const WORKER = path.join(ROOT, "test/extra/crash-worker.mjs");
+// A large body makes each write take long enough for kills to land mid-write.
+const BODY = Array.from({ length: 3000 }, (_, i) => `line ${i} ${"abcdefghij".repeat(3)}`).join("\n") + "\n";
+
+const area = tempArea("mcpfs-crash-");
+afterAll(() => area.cleanup());
+
+/** Starts a worker, waits until it is changing files, lets it run a random while, then SIGKILLs it. */
+function runAndKill(dir: string, op: string, delayMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WORKER, DIST, dir, op], { stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d) => {
+      err += d;
+    });
+    child.stdout.once("data", () => setTimeout(() => child.kill("SIGKILL"), delayMs));
+    child.on("exit", (code, signal) => {
+      if (signal === "SIGKILL") resolve();
+      else reject(new Error(`worker exited by itself (${code}): ${err}`));
+    });
+  });
+}
+
+function check(dir: string): { torn: string[]; temps: number; versions: number[] } {
+  const torn: string[] = [];
+  const versions: number[] = [];
+  for (const name of ["a.txt", "b.txt"]) {
+    const text = fs.readFileSync(path.join(dir, name), "utf8");
+    const m = /^v(\d+)\n/.exec(text);
+    if (!m || text !== `v${m[1]}\n${BODY}`) torn.push(`${name} (${text.length} chars)`);
+    else versions.push(Number(m[1]));
+  }
+  const temps = fs.readdirSync(dir).filter((f) => TEMP_NAME.test(f)).length;
+  return { torn, temps, versions };
+}
+
+describe("SIGKILL during changes", () => {
+  const totals = { kills: 0, torn: 0, leftoverTemps: 0 };
+  fs.writeFileSync(path.join(area.base, "body.mjs"), `export const body = ${JSON.stringify(BODY)};\n`);
+
+  it.each(["write", "edit", "edit_files", "patch"])(
+    "%s: every file is a whole old or new version after each kill",
+    async (op) => {
+      const dir = area.tree(op, { "a.txt": `v0\n${BODY}`, "b.txt": `v0\n${BODY}` });
+      const root = await makeRoot(dir, "rw", "directory");
+      let progressed = 0;
+      for (let k = 0; k < KILLS_PER_OPERATION; k++) {
+        const before = check(dir).versions;
+        await runAndKill(dir, op, Math.floor(Math.random() * 150));
+        totals.kills++;
+        const r = check(dir);
+        totals.torn += r.torn.length;
+        expect(r.torn, `kill ${k}`).toEqual([]);
+        if (r.versions.some((v, i) => v !== before[i])) progressed++;
+        // Leftover temps are never listed.
+        const listed = await walk({ root, start: dir, gitignore: false });
+        expect(listed.entries.map((e) => e.rel).sort()).toEqual(["a.txt", "b.txt"]);
+      }
+      const left = check(dir).temps;
+      totals.leftoverTemps += left;
+      // Kills landed while changes were happening, not only before the first one.
+      expect(progressed).toBeGreaterThan(0);
+      // The sweep removes every leftover once it is old enough (here: any age).
+      expect(await sweepStaleTemps(dir, 0, Date.now() + 1000)).toBe(left);
+      expect(check(dir).temps).toBe(0);
+    },
+    300_000,
+  );
+
+  afterAll(() => {
+    process.stderr.write(
+      `crash-safety: ${totals.kills} kills, ${totals.torn} torn files, ${totals.leftoverTemps} leftover hidden temps (swept)\n`,
+    );
+  });
+});

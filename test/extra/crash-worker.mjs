@@ -1,0 +1,47 @@
+// Crash-test worker: imports the BUILT core and changes files in a loop until it is killed.
+// argv: <dist dir> <work dir> <operation: write|edit|edit_files|patch>
+import path from "node:path";
+
+const [dist, dir, op] = process.argv.slice(2);
+const core = (p) => import(path.join(dist, p));
+const { makeRoot, Workspace } = await core("core/workspace.js");
+const { writeText } = await core("core/files/write.js");
+const { editFile } = await core("core/files/edit-file.js");
+const { editFiles } = await core("core/files/multi-edit.js");
+const { applyEdits } = await core("core/files/edit.js");
+const { planPatch } = await core("core/files/patch.js");
+const { commitChanges } = await core("core/files/transaction.js");
+const { body } = await import(path.join(dir, "..", "body.mjs"));
+
+const ws = new Workspace([await makeRoot(dir, "rw", "directory")], "filesystem");
+const w = (p) => ws.resolve(p, { intent: "write" });
+const version = (text) => Number(/^v(\d+)\r?\n/.exec(text)?.[1]);
+const fs = await import("node:fs");
+const current = (name) => version(fs.readFileSync(path.join(dir, name), "utf8"));
+
+process.stdout.write("ready\n");
+for (let i = 0; ; i++) {
+  if (op === "write") {
+    const n = current("a.txt");
+    await writeText(await w("a.txt"), `v${n + 1}\n${body}`);
+  } else if (op === "edit") {
+    const n = current("a.txt");
+    await editFile(await w("a.txt"), [{ oldText: `v${n}\n`, newText: `v${n + 1}\n` }]);
+  } else if (op === "edit_files") {
+    const files = [];
+    for (const name of ["a.txt", "b.txt"])
+      files.push({
+        target: await w(name),
+        edits: [{ oldText: `v${current(name)}\n`, newText: `v${current(name) + 1}\n` }],
+      });
+    await editFiles(files, (text, edits) => applyEdits(text, edits).text);
+  } else {
+    let patch = "";
+    for (const name of ["a.txt", "b.txt"]) {
+      const n = current(name);
+      patch += `--- a/${name}\n+++ b/${name}\n@@ -1,2 +1,2 @@\n-v${n}\n+v${n + 1}\n ${body.split("\n")[0]}\n`;
+    }
+    const plan = await planPatch(patch, { resolve: (p) => w(p) });
+    await commitChanges(plan.changes);
+  }
+}
