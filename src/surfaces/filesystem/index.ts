@@ -1,5 +1,6 @@
 import type { AnyToolDef } from "../tool.js";
 import { createDirectoryTool } from "./create-directory.js";
+import { directoryTreeTool } from "./directory-tree.js";
 import { editFileTool } from "./edit-file.js";
 import { getFileInfoTool } from "./get-file-info.js";
 import { listAllowedDirectoriesTool } from "./list-allowed-directories.js";
@@ -8,6 +9,7 @@ import { moveFileTool } from "./move-file.js";
 import { readMediaFileTool } from "./read-media-file.js";
 import { readMultipleFilesTool } from "./read-multiple-files.js";
 import { readFileTool, readTextFileTool } from "./read-text-file.js";
+import { searchFilesTool } from "./search-files.js";
 import { writeFileTool } from "./write-file.js";
 
 /** The official server's tools in its registration order, then mcpfs's own additions. */
@@ -21,7 +23,9 @@ export const filesystemTools: readonly AnyToolDef[] = [
   createDirectoryTool,
   listDirectoryTool,
   listDirectoryWithSizesTool,
+  directoryTreeTool,
   moveFileTool,
+  searchFilesTool,
   getFileInfoTool,
   listAllowedDirectoriesTool,
 ];
