@@ -3,6 +3,7 @@ import { createDirectoryTool } from "./create-directory.js";
 import { directoryTreeTool } from "./directory-tree.js";
 import { editFileTool } from "./edit-file.js";
 import { getFileInfoTool } from "./get-file-info.js";
+import { grepTool } from "./grep.js";
 import { listAllowedDirectoriesTool } from "./list-allowed-directories.js";
 import { listDirectoryTool, listDirectoryWithSizesTool } from "./list-directory.js";
 import { moveFileTool } from "./move-file.js";
@@ -28,4 +29,5 @@ export const filesystemTools: readonly AnyToolDef[] = [
   searchFilesTool,
   getFileInfoTool,
   listAllowedDirectoriesTool,
+  grepTool,
 ];
