@@ -42,9 +42,7 @@ describe("appendToFile", () => {
     expect(r).toMatchObject({ kind: "write", before: sha256Of("alpha\n"), after: sha256Of("alpha\nbeta\n") });
     await appendToFile(await w("crlf.txt"), "three\nfour\n");
     expect(read("crlf.txt")).toBe("\uFEFFone\r\ntwo\r\nthree\r\nfour\r\n");
-    await expect(appendToFile(await w("new.txt"), "x", { mustExist: true })).rejects.toThrow(
-      /No such file/,
-    );
+    await expect(appendToFile(await w("new.txt"), "x", { mustExist: true })).rejects.toThrow(/No such file/);
     expect((await appendToFile(await w("new.txt"), "x")).kind).toBe("create");
     expect(read("new.txt")).toBe("x");
     await expect(
