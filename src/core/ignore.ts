@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
 import type { Root } from "./workspace.js";
 
 /**
@@ -9,6 +10,13 @@ import type { Root } from "./workspace.js";
  * `.git/info/exclude` (lowest precedence). A directory holding its own `.git` starts a new repository:
  * the rules above it stop applying there, as in git and ripgrep. Files are read only inside the root.
  */
+
+// Loaded on first use (a walk that meets a .gitignore), so server start-up does not pay for it.
+const requireLazy = createRequire(import.meta.url);
+function newIgnore(): Ignore {
+  const factory = requireLazy("ignore") as (opts: { allowRelativePaths: boolean }) => Ignore;
+  return factory({ allowRelativePaths: true });
+}
 
 /** The rules of one directory, and how to turn a walk-relative path into a path relative to that directory. */
 export interface IgnoreLevel {
@@ -48,7 +56,7 @@ async function readRules(file: string): Promise<string[] | undefined> {
 }
 
 function makeLevel(lines: string[], prefix: string, strip: number, dirFromRoot: string): IgnoreLevel {
-  return { ig: ignore({ allowRelativePaths: true }).add(lines), prefix, strip, lines, dirFromRoot };
+  return { ig: newIgnore().add(lines), prefix, strip, lines, dirFromRoot };
 }
 
 /**

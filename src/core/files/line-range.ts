@@ -1,7 +1,8 @@
 import type { FileHandle } from "node:fs/promises";
 import { ToolError } from "../errors.js";
 
-const CHUNK = 64 * 1024;
+/** Large reads: a range near the end of a 200 MB file is one sequential pass at disk speed. */
+const CHUNK = 256 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -76,6 +77,22 @@ export async function readLineRange(
     if (pendingCr) {
       pendingCr = false;
       if (buf[0] === LF) i = 1;
+    }
+    if (lineNo < startLine) {
+      // Lines before the range are only counted; in a chunk without CR that is one native scan per line.
+      const cr = buf.indexOf(CR, i);
+      if (cr === -1 || cr >= bytesRead) {
+        while (lineNo < startLine) {
+          const nl = buf.indexOf(LF, i);
+          if (nl === -1 || nl >= bytesRead) {
+            i = bytesRead;
+            break;
+          }
+          lineNo++;
+          i = nl + 1;
+        }
+        if (lineNo < startLine) continue;
+      }
     }
     // Next CR position in this chunk, cached so a chunk without CR is scanned for it only once.
     let nextCr = buf.indexOf(CR, i);

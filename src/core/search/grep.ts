@@ -1,8 +1,6 @@
 import fs from "node:fs";
 import { ToolError } from "../errors.js";
 import type { Root } from "../workspace.js";
-import { grepWithJs } from "./grep-js.js";
-import { findRipgrep, grepWithRipgrep } from "./grep-rg.js";
 
 export interface GrepOptions {
   /** As for walk; `start` may also be a single file's real path. */
@@ -67,17 +65,24 @@ const HARD_CAP = 100_000;
 
 export async function grep(opts: GrepOptions): Promise<GrepResult> {
   if (opts.signal?.aborted) throw new ToolError("Cancelled", "cancelled");
-  const engine = await pickEngine(opts.engine);
+  // Engines load on first use: they pull in re2js, picomatch and child_process, which cold start need not pay.
+  const { findRipgrep, grepWithRipgrep } = await import("./grep-rg.js");
+  const engine = await pickEngine(opts.engine, findRipgrep);
   const want = opts.maxResults ?? Number.POSITIVE_INFINITY;
   if (!(want >= 1)) throw new ToolError("maxResults must be at least 1");
   // One extra so "exactly maxResults" can be told from "more than maxResults".
   const collectCap = Math.min(want + 1, HARD_CAP);
   const job: EngineJob = { ...opts, collectCap };
-  const raw = engine.rg ? await grepWithRipgrep(job, engine.rg) : await grepWithJs(job);
+  const raw = engine.rg
+    ? await grepWithRipgrep(job, engine.rg)
+    : await (await import("./grep-js.js")).grepWithJs(job);
   return finish(raw, opts, engine.rg ? "rg" : "js");
 }
 
-async function pickEngine(requested: GrepOptions["engine"]): Promise<{ rg?: string }> {
+async function pickEngine(
+  requested: GrepOptions["engine"],
+  findRipgrep: () => Promise<string | undefined>,
+): Promise<{ rg?: string }> {
   const env = process.env.MCPFS_GREP_ENGINE;
   const choice = requested && requested !== "auto" ? requested : env === "js" || env === "rg" ? env : "auto";
   if (choice === "js") return {};

@@ -1,0 +1,44 @@
+import { commandOnce, timeCommand } from "../lib/measure.mjs";
+import { isNum, measureTool, servers, timeOf } from "../lib/tool.mjs";
+
+export default {
+  id: "search_ts",
+  title: 'search_files "**/*.ts" over the whole tree',
+  async run(ctx) {
+    const dir = ctx.fx.tree;
+    const s = servers(ctx, dir);
+    const params = { path: dir, pattern: "**/*.ts" };
+    const rgArgs = ["--files", "--hidden", "--no-require-git", "-g", "*.ts", "-g", "!.git", "."];
+    const alongside = ctx.rg ? () => commandOnce(ctx.rg, rgArgs, { cwd: dir }) : undefined;
+    const m = await measureTool(s.mcpfs, "search_files", params, { runs: ctx.runs, alongside });
+    const o = await measureTool(s.official, "search_files", params, {
+      runs: 2,
+      warmup: 0,
+      timeoutMs: 300_000,
+    });
+    let os;
+    let rgCount;
+    if (ctx.rg) {
+      const r = timeCommand(ctx.rg, rgArgs, 1, { cwd: dir });
+      os = m.alongsideMs ?? r.ms;
+      rgCount = r.out.toString().split("\n").filter(Boolean).length;
+    }
+    const mc = timeOf(m);
+    const oc = timeOf(o);
+    const count = (t) => (t ? t.split("\n").filter((l) => l.startsWith("/")).length : 0);
+    return [
+      {
+        label: 'search_files "**/*.ts", 100k-file tree',
+        mcpfs: mc,
+        official: oc,
+        os,
+        osLabel: "rg --files -g '*.ts'",
+        rssMcpfs: m.hwm,
+        rssOfficial: o.hwm,
+        target: "≥ 30× official; ≤ 1.5× rg",
+        met: isNum(mc) && isNum(oc) && isNum(os) ? oc / mc >= 30 && mc / os <= 1.5 : undefined,
+        note: `hits: mcpfs ${count(m.text)}${m.text?.includes("truncated") ? " (truncated)" : ""}, official ${count(o.text)}, rg ${rgCount ?? "–"}; official runs: 2`,
+      },
+    ];
+  },
+};

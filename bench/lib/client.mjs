@@ -1,0 +1,97 @@
+// Talks to a server through the MCP SDK's own Client over stdio, with a line transport whose read buffer
+// has no 10 MiB cap (the stock one drops the connection on the official server's 30 MiB replies).
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+
+class LineTransport {
+  constructor(command, args, env) {
+    this.command = command;
+    this.args = args;
+    this.env = env;
+  }
+
+  async start() {
+    this.child = spawn(this.command, this.args, {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, ...this.env },
+    });
+    this.pid = this.child.pid;
+    this.stderr = "";
+    this.child.stderr.on("data", (d) => {
+      if (this.stderr.length < 20_000) this.stderr += d;
+    });
+    let chunks = [];
+    this.child.stdout.on("data", (d) => {
+      let start = 0;
+      for (let nl = d.indexOf(10); nl !== -1; nl = d.indexOf(10, start)) {
+        chunks.push(d.subarray(start, nl));
+        const line = Buffer.concat(chunks).toString("utf8");
+        chunks = [];
+        start = nl + 1;
+        this.lastBytes = line.length;
+        try {
+          this.onmessage?.(JSON.parse(line));
+        } catch (err) {
+          this.onerror?.(err);
+        }
+      }
+      if (start < d.length) chunks.push(d.subarray(start));
+    });
+    this.child.on("exit", () => this.onclose?.());
+    this.child.on("error", (e) => this.onerror?.(e));
+  }
+
+  async send(msg) {
+    const ok = this.child.stdin.write(`${JSON.stringify(msg)}\n`);
+    if (!ok) await new Promise((r) => this.child.stdin.once("drain", r));
+  }
+
+  async close() {
+    this.child.stdin.end();
+    this.child.kill("SIGTERM");
+  }
+}
+
+/** VmHWM (peak RSS) and VmRSS of a process, in MiB, from /proc. */
+export function memOf(pid) {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? Number.NaN);
+    return { hwm: kb("VmHWM") / 1024, rss: kb("VmRSS") / 1024 };
+  } catch {
+    return { hwm: Number.NaN, rss: Number.NaN };
+  }
+}
+
+/**
+ * Starts a server and connects; `startMs` is spawn → tools/list answered. `call` returns the client wall
+ * time and the reply's size on the wire.
+ */
+export async function connect(bin, args, env = {}) {
+  const t0 = performance.now();
+  const transport = new LineTransport(process.execPath, [bin, ...args], env);
+  const client = new Client({ name: "mcpfs-bench", version: "1.0.0" }, { capabilities: {} });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  const startMs = performance.now() - t0;
+  const names = new Set(tools.map((t) => t.name));
+  return {
+    pid: transport.pid,
+    startMs,
+    has: (name) => names.has(name),
+    mem: () => memOf(transport.pid),
+    stderr: () => transport.stderr,
+    async call(name, params, timeoutMs = 120_000) {
+      const t = performance.now();
+      const r = await client.callTool({ name, arguments: params }, undefined, {
+        timeout: timeoutMs,
+        maxTotalTimeout: timeoutMs,
+      });
+      const ms = performance.now() - t;
+      const text = (r.content ?? []).map((c) => c.text ?? "").join("\n");
+      return { ms, isError: r.isError === true, text, wire: transport.lastBytes ?? 0, result: r };
+    },
+    close: () => client.close().catch(() => {}),
+  };
+}
