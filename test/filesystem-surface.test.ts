@@ -63,7 +63,9 @@ describe.each(["v1", "v2"] as const)("every tool with the %s client", (client) =
     await conn.call("move_file", { source: p("w.txt"), destination: p("moved.txt") });
     await conn.call("get_file_info", { path: p("d") });
     await conn.call("list_allowed_directories");
-    expect(conn.checked()).toBe(12);
+    await conn.call("directory_tree", { path: root, excludePatterns: ["*.bin"] });
+    await conn.call("search_files", { path: root, pattern: "**/*.txt" });
+    expect(conn.checked()).toBe(14);
   });
 
   it("reports hashes and sizes of what was read and written", async () => {
@@ -200,6 +202,21 @@ describe("bounded outputs (--max-output-bytes 2048)", () => {
     expect(fs.readFileSync(p, "utf8").startsWith("LINE 1\nLINE 2\n")).toBe(true);
   });
 
+  it("directory_tree keeps the top levels, stays valid JSON and flags cut directories", async () => {
+    const r = await conn.call("directory_tree", { path: root });
+    expect(size(r)).toBeLessThanOrEqual(BUDGET);
+    const tree = JSON.parse(r.text) as { name: string; truncated?: boolean }[];
+    expect(tree.map((e) => e.name)).toContain("many");
+    expect(tree.find((e) => e.name === "many")?.truncated).toBe(true);
+    expect(r.structured).toMatchObject({ truncated: true });
+  });
+
+  it("search_files stops at the budget and says how to narrow it", async () => {
+    const r = await conn.call("search_files", { path: root, pattern: "**/*.txt" });
+    expect(size(r)).toBeLessThanOrEqual(BUDGET);
+    expect(r.text).toMatch(/\[mcpfs: output truncated: showing \d+ matches; more exist\. Narrow the pattern/);
+  });
+
   it("read_media_file refuses a file over the media limit instead of flooding the client", async () => {
     const r = await conn.call("read_media_file", { path: path.join(root, "huge.png") });
     expect(r.isError).toBe(true);
@@ -282,5 +299,46 @@ describe("concurrency, unicode and empty directories", () => {
         "Combined size: 5 B",
       ].join("\n"),
     );
+  });
+});
+
+describe("walks: .gitignore, --no-gitignore, maxDepth", () => {
+  const files = {
+    ".gitignore": "build/\n",
+    ".git/HEAD": "ref",
+    "build/out.ts": "",
+    "src/a/b/c.ts": "",
+    "empty/": null,
+  };
+  let on: Connection;
+  let off: Connection;
+  let root: string;
+  beforeAll(async () => {
+    root = area.tree("walks", files);
+    [on, off] = await Promise.all([startServer([root]), startServer(["--no-gitignore", root])]);
+  });
+  afterAll(async () => {
+    await Promise.all([on?.close(), off?.close()]);
+  });
+
+  it("skips ignored paths and .git/ by default; --no-gitignore restores the official behaviour", async () => {
+    const a = await on.call("search_files", { path: root, pattern: "**/*.ts" });
+    expect(a.text).toBe(path.join(root, "src/a/b/c.ts"));
+    const b = await off.call("search_files", { path: root, pattern: "**/*" });
+    expect(b.text.split("\n")).toEqual(
+      expect.arrayContaining([path.join(root, "build/out.ts"), path.join(root, ".git/HEAD")]),
+    );
+  });
+
+  it("directory_tree maxDepth 1 lists direct children only; an empty directory is []", async () => {
+    const t = JSON.parse((await on.call("directory_tree", { path: root, maxDepth: 1 })).text);
+    expect(t.map((e: { name: string }) => e.name)).toEqual([".gitignore", "empty", "src"]);
+    expect(t.find((e: { name: string }) => e.name === "src").children).toEqual([]);
+    expect((await on.call("directory_tree", { path: path.join(root, "empty") })).text).toBe("[]");
+  });
+
+  it("refuses a maxDepth below 1", async () => {
+    const r = await on.call("directory_tree", { path: root, maxDepth: 0 });
+    expect(r.isError).toBe(true);
   });
 });

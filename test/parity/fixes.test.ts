@@ -3,6 +3,10 @@ import path from "node:path";
 import { expect } from "vitest";
 import { type Case, runCases } from "./harness.js";
 
+function tree(text: string): { name: string; type: string; children?: unknown[] }[] {
+  return JSON.parse(text);
+}
+
 const FIVE = "line1\nline2\nline3\nline4\nline5\n";
 
 export const fixCases: Case[] = [
@@ -259,6 +263,66 @@ export const fixCases: Case[] = [
       for (const f of ["a.avif", "i.ico", "t.tiff"])
         types.push((await conn.call("read_media_file", { path: path.join(dir, f) })).raw.content[0].mimeType);
       expect(types).toEqual(["image/avif", "image/x-icon", "image/tiff"]);
+    },
+  },
+  {
+    name: "directory_tree honours maxDepth",
+    files: { "a/b/c/d.txt": "x" },
+    async run({ conn, dir }) {
+      const r = await conn.call("directory_tree", { path: dir, maxDepth: 2 });
+      const t = tree(r.text);
+      expect(t).toEqual([
+        { name: "a", type: "directory", children: [{ name: "b", type: "directory", children: [] }] },
+      ]);
+    },
+  },
+  {
+    name: "directory_tree: a glob without / excludes at any depth",
+    files: { "top.log": "x", "keep.txt": "k", "sub/deep.log": "y" },
+    async run({ conn, dir }) {
+      const r = await conn.call("directory_tree", { path: dir, excludePatterns: ["*.log"] });
+      expect(r.text).not.toContain("deep.log");
+      expect(r.text).not.toContain("top.log");
+      expect(r.text).toContain("keep.txt");
+    },
+  },
+  {
+    name: "search_files: an exclude without / excludes at any depth",
+    files: { "node_modules/x.ts": "", "pkg/node_modules/y.ts": "", "src/z.ts": "" },
+    async run({ conn, dir }) {
+      const r = await conn.call("search_files", {
+        path: dir,
+        pattern: "**/*.ts",
+        excludePatterns: ["node_modules"],
+      });
+      expect(r.text).toBe(path.join(dir, "src/z.ts"));
+    },
+  },
+  {
+    name: "directory_tree shows a symlink as a symlink",
+    files: { "real/f.txt": "x" },
+    async run({ conn, dir }) {
+      fs.symlinkSync("real", path.join(dir, "alias"));
+      const t = tree((await conn.call("directory_tree", { path: dir })).text);
+      expect(t[0]).toMatchObject({ name: "alias", type: "symlink", target: "real" });
+    },
+  },
+  {
+    name: "search_files and directory_tree skip .gitignored paths and .git/",
+    files: {
+      ".gitignore": "build/\n*.tmp\n",
+      ".git/HEAD": "ref",
+      "build/out.ts": "",
+      "a.tmp": "",
+      "src/k.ts": "",
+    },
+    async run({ conn, dir }) {
+      const s = await conn.call("search_files", { path: dir, pattern: "**/*" });
+      expect(s.text.split("\n").sort()).toEqual(
+        [".gitignore", "src", "src/k.ts"].map((p) => path.join(dir, p)).sort(),
+      );
+      const t = tree((await conn.call("directory_tree", { path: dir })).text);
+      expect(t.map((e) => e.name).sort()).toEqual([".gitignore", "src"]);
     },
   },
 ];

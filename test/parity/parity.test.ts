@@ -419,6 +419,57 @@ const cases: Case[] = [
       expect(r.text.split("\n")).toEqual([...NAMES].sort().map((n) => `[FILE] ${n}.txt`));
     },
   },
+  {
+    name: "directory_tree returns 2-space JSON of the children, files without children",
+    files: { "a/b.txt": "b", "a/empty/": null, "c.txt": "c" },
+    async run({ conn, dir }) {
+      const r = await conn.call("directory_tree", { path: dir });
+      const want = [
+        {
+          name: "a",
+          type: "directory",
+          children: [
+            { name: "b.txt", type: "file" },
+            { name: "empty", type: "directory", children: [] },
+          ],
+        },
+        { name: "c.txt", type: "file" },
+      ];
+      expect(r.text).toBe(JSON.stringify(want, null, 2));
+    },
+  },
+  {
+    name: "directory_tree excludes a plain name at any depth",
+    files: { "node_modules/x.js": "", "pkg/node_modules/y.js": "", "pkg/z.js": "" },
+    async run({ conn, dir }) {
+      const r = await conn.call("directory_tree", { path: dir, excludePatterns: ["node_modules"] });
+      expect(JSON.parse(r.text)).toEqual([
+        { name: "pkg", type: "directory", children: [{ name: "z.js", type: "file" }] },
+      ]);
+    },
+  },
+  {
+    name: "search_files matches globs relative to the path, case-sensitively",
+    files: { "a.ts": "", "src/b.ts": "", "src/deep/c.ts": "", "src/d.md": "" },
+    async run({ conn, dir }) {
+      const top = await conn.call("search_files", { path: dir, pattern: "*.ts" });
+      expect(top.text).toBe(path.join(dir, "a.ts"));
+      const all = await conn.call("search_files", { path: dir, pattern: "**/*.ts" });
+      expect(all.text.split("\n").sort()).toEqual(
+        ["a.ts", "src/b.ts", "src/deep/c.ts"].map((p) => path.join(dir, p)).sort(),
+      );
+      const upper = await conn.call("search_files", { path: dir, pattern: "**/*.TS" });
+      expect(upper.text).toBe("No matches found");
+    },
+  },
+  {
+    name: "search_files matches directories too, and anchored excludes work",
+    files: { "src/x/a.ts": "", "lib/x/b.ts": "" },
+    async run({ conn, dir }) {
+      const r = await conn.call("search_files", { path: dir, pattern: "**/x", excludePatterns: ["lib/**"] });
+      expect(r.text).toBe(path.join(dir, "src/x"));
+    },
+  },
 ];
 
 runCases("filesystem surface", "parity", cases);

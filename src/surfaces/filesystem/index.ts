@@ -1,5 +1,6 @@
 import type { AnyToolDef } from "../tool.js";
 import { createDirectoryTool } from "./create-directory.js";
+import { directoryTreeTool } from "./directory-tree.js";
 import { editFileTool } from "./edit-file.js";
 import { appendFileTool, copyFileTool, deleteDirectoryTool, deleteFileTool } from "./extra-tools.js";
 import { getFileInfoTool } from "./get-file-info.js";
@@ -11,6 +12,7 @@ import { applyPatchTool, editFilesTool } from "./multi-file-tools.js";
 import { readMediaFileTool } from "./read-media-file.js";
 import { readMultipleFilesTool } from "./read-multiple-files.js";
 import { readFileTool, readTextFileTool } from "./read-text-file.js";
+import { searchFilesTool } from "./search-files.js";
 import { writeFileTool } from "./write-file.js";
 
 /** The official server's tools in its registration order, then mcpfs's own additions. */
@@ -24,7 +26,9 @@ export const filesystemTools: readonly AnyToolDef[] = [
   createDirectoryTool,
   listDirectoryTool,
   listDirectoryWithSizesTool,
+  directoryTreeTool,
   moveFileTool,
+  searchFilesTool,
   getFileInfoTool,
   listAllowedDirectoriesTool,
   grepTool,

@@ -1,0 +1,82 @@
+import path from "node:path";
+import picomatch from "picomatch";
+import { z } from "zod";
+import { byteLength } from "../../core/budget.js";
+import { comparePaths, compileExcludes } from "../../core/files/exclude.js";
+import { walk } from "../../core/walk.js";
+import { defineTool, textReply } from "../tool.js";
+import { truncationNote } from "./format.js";
+
+/** A walk that runs this long stops and reports what it found (a hung network volume never hangs a call). */
+export const WALK_TIME_LIMIT_MS = 60_000;
+
+export const searchFilesTool = defineTool({
+  name: "search_files",
+  title: "Search Files",
+  description:
+    "Recursively search for files and directories matching a pattern. The patterns should be glob-style " +
+    "patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in " +
+    "current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all " +
+    "matching items. Great for finding files when you don't know their exact location. It matches names and " +
+    "paths, not file contents. excludePatterns without a '/' match at any depth (e.g. 'node_modules'). " +
+    "Paths ignored by .gitignore files, and .git/, are skipped. Only searches within allowed directories.",
+  input: z.object({
+    path: z.string(),
+    pattern: z.string(),
+    excludePatterns: z.array(z.string()).optional().default([]),
+  }),
+  output: z.object({
+    content: z.string(),
+    matches: z.array(z.string()).optional().describe("matching paths relative to the search path, as shown"),
+    count: z.number().optional().describe("number of matches shown"),
+    truncated: z.boolean().optional().describe("more matches exist than fit in the output budget"),
+    timedOut: z.boolean().optional().describe("the walk hit its time limit; results are partial"),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  mutating: false,
+  async handler(args, ctx) {
+    const dir = await ctx.ws.resolve(args.path, { intent: "read" });
+    const budget = ctx.config.maxOutputBytes - 512;
+    const isMatch = picomatch(args.pattern, { dot: true });
+    // Every shown path costs at least the start path plus a separator: no need to find more than fit.
+    const limit = Math.floor(budget / (dir.real.length + 2)) + 1;
+    const r = await walk({
+      root: dir.root,
+      start: dir.real,
+      gitignore: ctx.config.gitignore,
+      exclude: compileExcludes(args.excludePatterns),
+      include: (rel) => isMatch(rel),
+      limit,
+      signal: ctx.signal,
+      timeLimitMs: WALK_TIME_LIMIT_MS,
+      onProgress: (visited) => void ctx.progress(visited, undefined, "entries visited"),
+    });
+    const rels = r.entries.map((e) => e.rel).sort(comparePaths);
+    const lines: string[] = [];
+    let bytes = 0;
+    for (const rel of rels) {
+      const full = path.join(dir.real, rel);
+      bytes += byteLength(full) + 1;
+      if (bytes > budget) break;
+      lines.push(full);
+    }
+    const truncated = r.truncated || lines.length < rels.length;
+    let text = lines.length > 0 ? lines.join("\n") : "No matches found";
+    if (truncated)
+      text += truncationNote(
+        `showing ${lines.length} matches; more exist`,
+        "Narrow the pattern or search a subdirectory to see the rest.",
+      );
+    if (r.timedOut)
+      text += truncationNote(
+        `the search stopped after ${WALK_TIME_LIMIT_MS / 1000} s (${r.visited} entries visited); results are partial`,
+        "Search a smaller directory.",
+      );
+    return textReply(text, {
+      matches: rels.slice(0, lines.length),
+      count: lines.length,
+      truncated,
+      timedOut: r.timedOut,
+    });
+  },
+});
