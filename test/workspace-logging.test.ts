@@ -41,7 +41,7 @@ describe("structured logging", () => {
       expect(calls[1]).toMatchObject({ tool: "read_file", outcome: "error" });
       expect(String(calls[1]?.error)).toContain("File 'missing.txt' does not exist");
       // File contents are elided beyond a short prefix.
-      const content = String((calls[2]!.params as Record<string, unknown>).content);
+      const content = String((calls[2]?.params as Record<string, unknown> | undefined)?.content);
       expect(content.length).toBeLessThan(300);
       expect(content).toContain("(5000 chars)");
       // The human-readable form goes to stderr as well.

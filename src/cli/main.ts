@@ -2,6 +2,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createLogger, type LevelName, type Logger } from "../core/log.js";
+import { FileWatchHub } from "../server/file-watch.js";
+import { serveOverHttp } from "../server/http.js";
+import { bindRefusal } from "../server/http-guard.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { parseArgs } from "./args.js";
 import type { Config } from "./config.js";
@@ -53,6 +56,11 @@ async function main(): Promise<number | undefined> {
     return outcome.code;
   }
   const config = outcome.config;
+  const refusal = config.http ? bindRefusal(config.http) : undefined;
+  if (refusal) {
+    stderr(refusal);
+    return 1;
+  }
   let log: Logger;
   try {
     // Validate the project directory before creating its default log folder inside it.
@@ -99,7 +107,26 @@ async function main(): Promise<number | undefined> {
     stderr("  2. MCP roots protocol (2025-era clients that support it)");
     stderr("At least one directory must be provided by EITHER method for the server to operate.");
   }
-  const deps = { config, log, version, roots: startup.roots, extraRoots: startup.extraRoots };
+  const watch = new FileWatchHub(log);
+  const deps = { config, log, version, roots: startup.roots, extraRoots: startup.extraRoots, watch };
+  if (config.http) {
+    const running = await serveOverHttp(deps, config.http);
+    stderr(`mcpfs listening on ${running.url}${config.http.authToken ? " (bearer token required)" : ""}`);
+    log.info(`mcpfs serving Streamable HTTP on ${running.url}`);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) process.exit(1); // A second signal: do not wait any longer.
+      stopping = true;
+      log.info(`${signal}: finishing in-flight requests, then exiting`);
+      running.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
+    return undefined;
+  }
   await serveOverStdio(deps);
   log.info("mcpfs running on stdio");
   return undefined;

@@ -128,6 +128,47 @@ export class Workspace {
     return { requested: shown, real, root, exists, relative };
   }
 
+  /**
+   * Resolves a path that names a directory entry itself (delete, move, rename): the parent is resolved as
+   * usual and the last component is kept as it is, so a symlink stays the link and is never followed. A link
+   * whose target lies outside the roots is refused all the same (fail closed: the seed forbids leaving the
+   * project through a symlink, whatever the operation).
+   */
+  async resolveEntry(requested: unknown, opts: ResolveOptions): Promise<ResolvedPath> {
+    const screened = screenRequestedPath(requested);
+    const shown = requested as string;
+    const candidates = this.candidatesFor(opts.base);
+    if (candidates.length === 0) throw new ToolError("No allowed directories are configured", "no_roots");
+    const abs = this.absolutize(screened, shown, candidates, opts.base);
+    const name = path.basename(abs);
+    const isRoot = candidates.some((r) => abs === r.path || abs === r.real);
+    if (isRoot || name === "" || path.dirname(abs) === abs) return this.resolve(requested, opts);
+    if (!candidates.some((r) => isWithin(abs, r.path) || isWithin(abs, r.real))) throw deniedError(shown);
+    const inside = (p: string) => this.rootOf(p, candidates) !== undefined;
+    const parent = await realLocation(path.dirname(abs), shown, inside);
+    if (!inside(parent.real)) throw deniedError(shown);
+    // An NFC/NFD spelling of an existing entry designates that entry (as in `resolve`).
+    const real = path.join(parent.real, (await nfcMatch(parent.real, name)) ?? name);
+    let exists = false;
+    try {
+      const st = await fs.lstat(real);
+      exists = true;
+      if (st.isSymbolicLink()) {
+        // The link's target must stay inside, whether it exists or dangles: every hop of the chain is checked.
+        const target = await realLocation(real, shown, inside);
+        if (!inside(target.real)) throw deniedError(shown);
+      }
+    } catch (err) {
+      if (err instanceof ToolError) throw err;
+      if (!isErrno(err, "ENOENT")) throw fsErrorFor(err, shown);
+    }
+    const root = this.rootOf(real, candidates);
+    if (!root) throw deniedError(shown);
+    if (opts.intent === "write" && root.mode === "ro") throw readOnlyError(shown);
+    const relative = path.relative(root.real, real).split(path.sep).join("/");
+    return { requested: shown, real, root, exists, relative };
+  }
+
   private candidatesFor(base?: Root): readonly Root[] {
     if (this.style === "filesystem" || !base) return this.rootList;
     // Nested read-only roots inside the base still apply (deepest root decides the mode).

@@ -3,7 +3,10 @@ import type { Config } from "../cli/config.js";
 import type { Logger } from "../core/log.js";
 import { type Root, Workspace } from "../core/workspace.js";
 import { toolsFor } from "../surfaces/index.js";
+import { ClientLog } from "./client-log.js";
+import type { FileWatchHub } from "./file-watch.js";
 import { registerTools } from "./register-tools.js";
+import { registerResources } from "./resources.js";
 import { noRootsError, RootsSync } from "./roots-sync.js";
 
 /** What startup resolved once, shared read-only by every connection. */
@@ -15,6 +18,17 @@ export interface ServerDeps {
   roots: readonly Root[];
   /** Read-only directories that stay when client roots replace the command-line directories. */
   extraRoots: readonly Root[];
+  /** The process's file watcher; resource subscriptions are offered only when it is given. */
+  watch?: FileWatchHub;
+}
+
+export interface ConnectionOptions {
+  era: "legacy" | "modern";
+  /**
+   * Whether this instance serves `resources/subscribe` itself (2025 era). On the 2026 era the serving
+   * entry owns `subscriptions/listen`, so the instance only advertises the capability.
+   */
+  subscriptions?: "serve" | "advertise" | "none";
 }
 
 /**
@@ -22,28 +36,34 @@ export interface ServerDeps {
  * Workspace, so one client's roots never leak into another's.
  */
 export function createServerFactory(deps: ServerDeps) {
-  return ({ era }: { era: "legacy" | "modern" }): McpServer => {
+  return ({ era, subscriptions = "none" }: ConnectionOptions): McpServer => {
     const { config, log } = deps;
     const ws = new Workspace(deps.roots, config.surface);
     const server = new McpServer(
       { name: "mcpfs", version: deps.version },
-      { capabilities: { tools: {} }, instructions: instructions(config, deps.roots) },
+      { capabilities: { tools: {}, logging: {} }, instructions: instructions(config, deps.roots) },
     );
+    const clientLog = new ClientLog(era);
+    clientLog.attach(server);
     let sync: RootsSync | undefined;
     if (config.surface === "filesystem" && era === "legacy") {
       sync = new RootsSync(server, ws, config, deps.extraRoots, log);
       sync.attach();
     }
-    registerTools(server, toolsFor(config), {
+    const gate = async () => {
+      await sync?.ready();
+      if (ws.roots.length === 0) throw noRootsError(era);
+    };
+    registerTools(server, toolsFor(config), { ws, config, log, era, gate, clientLog });
+    registerResources(server, {
       ws,
       config,
       log,
-      era,
-      gate: async () => {
-        await sync?.ready();
-        if (ws.roots.length === 0) throw noRootsError(era);
-      },
+      gate,
+      watch: subscriptions === "serve" ? deps.watch : undefined,
     });
+    if (subscriptions === "advertise")
+      server.server.registerCapabilities({ resources: { subscribe: true, listChanged: false } });
     return server;
   };
 }

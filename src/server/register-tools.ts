@@ -4,6 +4,7 @@ import { ToolError, toClientMessage } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
 import type { AnyToolDef, ToolContext, ToolReply } from "../surfaces/tool.js";
+import type { ClientLog } from "./client-log.js";
 
 export interface RegisterDeps {
   ws: Workspace;
@@ -12,6 +13,8 @@ export interface RegisterDeps {
   era: "legacy" | "modern";
   /** Awaited before every call (roots fetch in flight); throws when the server cannot operate. */
   gate: () => Promise<void>;
+  /** Log lines for clients that asked for them (besides stderr). */
+  clientLog?: ClientLog;
 }
 
 const PATH_KEYS = ["path", "file_path", "dir_path", "source", "source_path", "destination_path"];
@@ -82,17 +85,19 @@ async function runTool(
   }
   const ms = Math.round(performance.now() - started);
   const failed = reply.isError === true;
-  deps.log.info(
-    {
-      tool: tool.name,
-      params: summarizeParams(args),
-      ms,
-      ok: !failed,
-      outcome: failed ? "error" : "success",
-      ...(failed ? { error: firstText(reply) } : {}),
-    },
-    `tool ${tool.name} ${failed ? "failed" : "ok"} (${ms}ms)`,
-  );
+  const line = {
+    tool: tool.name,
+    params: summarizeParams(args),
+    ms,
+    ok: !failed,
+    outcome: failed ? "error" : "success",
+    ...(failed ? { error: firstText(reply) } : {}),
+  };
+  deps.log.info(line, `tool ${tool.name} ${failed ? "failed" : "ok"} (${ms}ms)`);
+  await deps.clientLog?.send(sctx, failed ? "warning" : "info", {
+    message: `tool ${tool.name} ${failed ? "failed" : "ok"}`,
+    ...line,
+  });
   return reply;
 }
 

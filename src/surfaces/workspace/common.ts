@@ -1,4 +1,3 @@
-import path from "node:path";
 import { ToolError } from "../../core/errors.js";
 import { isGitIgnored } from "../../core/ignore.js";
 import { hasParentSegment, printable } from "../../core/paths.js";
@@ -43,17 +42,48 @@ export function requireFilePath(value: unknown): string {
  * Resolves a client path against `base` (the project unless given), with mcp-workspace's wording for the
  * refusals: a `..` segment, or a location outside the base (lexically or through a symlink).
  */
-export async function resolveIn(
+export function resolveIn(
   ctx: ToolContext,
   requested: string,
   intent: Intent,
   base: Root = projectRoot(ctx),
 ): Promise<ResolvedPath> {
+  return withWorkspaceWording(
+    // An empty path is refused (it is no spelling of the project root).
+    ctx.ws.resolve(requested, { intent, base }),
+    requested,
+    base,
+  );
+}
+
+/**
+ * Resolves a path that names a directory entry itself (delete, move): a symlink stays the link and is never
+ * followed; one pointing outside the base is refused (the core's `resolveEntry`).
+ */
+export function resolveEntry(
+  ctx: ToolContext,
+  requested: string,
+  intent: Intent,
+  base: Root = projectRoot(ctx),
+): Promise<ResolvedPath> {
+  const trimmed = requested.length > 1 ? requested.replace(/\/+$/, "") : requested;
+  return withWorkspaceWording(
+    ctx.ws.resolveEntry(trimmed === "" ? "." : trimmed, { intent, base }),
+    requested,
+    base,
+  );
+}
+
+async function withWorkspaceWording(
+  resolving: Promise<ResolvedPath>,
+  requested: string,
+  base: Root,
+): Promise<ResolvedPath> {
   const where = base.kind === "reference" ? "reference project" : "project";
   try {
-    return await ctx.ws.resolve(requested, { intent, base });
+    return await resolving;
   } catch (err) {
-    if (!(err instanceof ToolError) || (err.code !== "denied" && err.code !== "read_only")) throw err;
+    if (!(err instanceof ToolError) || err.code !== "denied") throw err;
     const p = printable(requested);
     if (hasParentSegment(requested))
       throw new ToolError(`Security error: Path '${p}' contains '..' traversal.`, "denied");
@@ -67,35 +97,6 @@ export async function resolveIn(
       "denied",
     );
   }
-}
-
-/**
- * Resolves a path that names a directory entry itself (delete, move): its parent is resolved and the last
- * component joined on, so a symlink stays the link and is never followed to its target.
- */
-export async function resolveEntry(
-  ctx: ToolContext,
-  requested: string,
-  intent: Intent,
-  base: Root = projectRoot(ctx),
-): Promise<ResolvedPath> {
-  // The whole path is screened and confined first (a link leading outside is refused, even to delete it).
-  const full = await resolveIn(ctx, requested, intent, base);
-  if (full.relative === "") return full;
-  const norm = path.posix.normalize(requested.replace(/\/+$/, ""));
-  const name = path.posix.basename(norm);
-  if (name === "" || name === "." || name === "..") return full;
-  const parent = await resolveIn(ctx, path.posix.dirname(norm), intent, base);
-  if (parent.root !== full.root) return full;
-  // Not a symlink: the full resolution already names the entry (in its on-disk Unicode spelling).
-  if (
-    path.dirname(full.real) === parent.real &&
-    path.basename(full.real).normalize("NFC") === name.normalize("NFC")
-  )
-    return full;
-  const relative = parent.relative === "" ? name : `${parent.relative}/${name}`;
-  // `exists` is left to the core operation, which lstat()s the entry itself.
-  return { requested, real: path.join(parent.real, name), root: parent.root, exists: false, relative };
 }
 
 /**

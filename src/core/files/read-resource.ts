@@ -1,0 +1,50 @@
+import { ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+import { contentTypeFor } from "./content-type.js";
+import { readTextUpTo } from "./read-text.js";
+import { openVerified } from "./safe-open.js";
+
+export type ResourceBody =
+  | { kind: "text"; text: string; mimeType: string; size: number; truncated: boolean }
+  | { kind: "blob"; base64: string; mimeType: string; size: number }
+  | { kind: "directory" };
+
+const SNIFF_BYTES = 8192;
+
+/**
+ * Reads a file for `resources/read`: text (cut to `budget` bytes) or base64 blob by content type.
+ * A blob whose base64 would exceed the budget is refused rather than cut (a partial binary is useless).
+ */
+export async function readResourceBody(target: ResolvedPath, budget: number): Promise<ResourceBody> {
+  const fh = await openVerified(target);
+  try {
+    const st = await fh.stat();
+    if (st.isDirectory()) return { kind: "directory" };
+    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    const sample = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));
+    const { bytesRead } = await fh.read(sample, 0, sample.length, 0);
+    const type = contentTypeFor(target.real, sample.subarray(0, bytesRead));
+    if (type.text) {
+      const r = await readTextUpTo(fh, budget);
+      return { kind: "text", text: r.text, mimeType: type.type, size: r.size, truncated: r.truncated };
+    }
+    const maxRaw = Math.floor((budget * 3) / 4);
+    if (st.size > maxRaw)
+      throw new ToolError(
+        `File too large to return as a resource (${st.size} bytes; the limit is ${maxRaw} bytes): ` +
+          printable(target.requested),
+        "too_large",
+      );
+    const buf = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const r = await fh.read(buf, got, buf.length - got, got);
+      if (r.bytesRead === 0) break;
+      got += r.bytesRead;
+    }
+    return { kind: "blob", base64: buf.subarray(0, got).toString("base64"), mimeType: type.type, size: got };
+  } finally {
+    await fh.close();
+  }
+}

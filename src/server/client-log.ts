@@ -1,0 +1,44 @@
+import type { LoggingLevel, McpServer, ServerContext } from "@modelcontextprotocol/server";
+
+const SEVERITY: LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+/**
+ * Log lines for the client, besides stderr. 2025 era: only once the client has sent `logging/setLevel`,
+ * and only at or above that level. 2026 era: the SDK honours the level carried in each request's `_meta`.
+ */
+export class ClientLog {
+  private level: LoggingLevel | undefined;
+
+  constructor(private readonly era: "legacy" | "modern") {}
+
+  /** Takes over `logging/setLevel` (the server must declare the `logging` capability). */
+  attach(server: McpServer): void {
+    if (this.era !== "legacy") return;
+    server.server.setRequestHandler("logging/setLevel", async ({ params }) => {
+      this.level = params.level;
+      return {};
+    });
+  }
+
+  async send(sctx: ServerContext, level: LoggingLevel, data: unknown): Promise<void> {
+    try {
+      if (this.era === "modern") {
+        await sctx.mcpReq.log(level, data, "mcpfs");
+        return;
+      }
+      if (!this.level || SEVERITY.indexOf(level) < SEVERITY.indexOf(this.level)) return;
+      await sctx.mcpReq.notify({ method: "notifications/message", params: { level, logger: "mcpfs", data } });
+    } catch {
+      // A client that went away does not fail the call.
+    }
+  }
+}

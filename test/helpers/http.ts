@@ -1,0 +1,152 @@
+/**
+ * HTTP harness: starts the BUILT server with `--http` on a loopback address (port 0), reads the URL it
+ * logs, and connects the SDK's own Streamable HTTP clients (v1: 2025-11-25 sessions; v2: 2026-07-28).
+ * Only loopback addresses (127.0.0.0/8, ::1) are ever used.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { MCPFS_BIN, type TextResult } from "./server.js";
+
+export interface HttpServerProcess {
+  url: string;
+  proc: ChildProcess;
+  stderr(): string;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startHttpServer(
+  args: string[],
+  opts: { env?: Record<string, string>; host?: string; cwd?: string } = {},
+): Promise<HttpServerProcess> {
+  const host = opts.host ?? "127.0.0.1";
+  const proc = spawn(process.execPath, [MCPFS_BIN, "--http", "--host", host, "--port", "0", ...args], {
+    cwd: opts.cwd,
+    env: { ...(process.env as Record<string, string>), ...(opts.env ?? {}) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let err = "";
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 20_000);
+    proc.stderr?.on("data", (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/\S+\/mcp)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    proc.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${err}`));
+    });
+  });
+  return {
+    url,
+    proc,
+    stderr: () => err,
+    stop: async (signal = "SIGTERM") => {
+      if (proc.exitCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export interface HttpConnection {
+  // biome-ignore lint/suspicious/noExplicitAny: the two SDK generations have different client types
+  client: any;
+  call(name: string, args?: Record<string, unknown>): Promise<TextResult>;
+  close(): Promise<void>;
+}
+
+function toText(raw: {
+  content?: { type: string; text?: string }[];
+  isError?: boolean;
+  structuredContent?: unknown;
+}) {
+  const text = (raw.content ?? [])
+    .filter((c) => c.type === "text")
+    .map((c) => c.text ?? "")
+    .join("\n");
+  return {
+    text,
+    isError: raw.isError === true,
+    structured: raw.structuredContent as Record<string, unknown> | undefined,
+    raw,
+  };
+}
+
+export async function connectHttp(
+  url: string,
+  opts: { client?: "v1" | "v2"; roots?: string[]; token?: string; headers?: Record<string, string> } = {},
+): Promise<HttpConnection> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  if (opts.client === "v2") {
+    const transport = new HttpV2(new URL(url), { requestInit: { headers } });
+    const client = new ClientV2(
+      { name: "mcpfs-http-v2", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await client.connect(transport);
+    return {
+      client,
+      call: async (name, a = {}) => toText(await client.callTool({ name, arguments: a })),
+      close: () => client.close(),
+    };
+  }
+  const transport = new HttpV1(new URL(url), { requestInit: { headers } });
+  const roots = opts.roots;
+  const client = new ClientV1(
+    { name: "mcpfs-http-v1", version: "1.0.0" },
+    { capabilities: roots ? { roots: { listChanged: true } } : {} },
+  );
+  if (roots) {
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: roots.map((d) => ({ uri: `file://${d}`, name: path.basename(d) })),
+    }));
+  }
+  await client.connect(transport);
+  return {
+    client,
+    call: async (name, a = {}) => toText((await client.callTool({ name, arguments: a })) as never),
+    close: async () => {
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+    },
+  };
+}
+
+/** A raw HTTP POST of a JSON-RPC initialize, for header-level checks (Origin, Host, auth, size). */
+export async function rawPost(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; text: string }> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body,
+  });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+export const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "1.0.0" },
+  },
+});
