@@ -4,7 +4,7 @@ import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { commitStaged, discardStaged, stageWrite } from "./atomic-write.js";
-import { unifiedDiff } from "./diff.js";
+import { gitStyleDiff, unifiedDiff } from "./diff.js";
 import { applyEdits, type Edit, type EditMatch, type EditOptions } from "./edit.js";
 import { openVerified } from "./safe-open.js";
 import { decodeText, encodeText, type TextFormat } from "./text-format.js";
@@ -14,6 +14,8 @@ export interface EditFileOptions extends EditOptions {
   dryRun?: boolean;
   /** Name used in the diff headers (default: the real path, as the official server prints). */
   diffName?: string;
+  /** `official` (default): the official server's layout; `git`: `--- a/<name>` / `+++ b/<name>` (difflib). */
+  diffStyle?: "official" | "git";
 }
 
 export interface EditFileResult {
@@ -49,10 +51,18 @@ export async function editFile(
   } finally {
     await fh.close();
   }
-  const original = bytes.toString("utf8");
+  let original: string;
+  try {
+    // Strict: a file that is not UTF-8 would be corrupted by a lossy decode and rewrite.
+    original = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "invalid");
+  }
   const { body, format } = decodeText(original);
   const result = applyEdits(body, edits, opts);
-  const diff = unifiedDiff(opts.diffName ?? target.real, body, result.text);
+  const name = opts.diffName ?? target.real;
+  const diff =
+    opts.diffStyle === "git" ? gitStyleDiff(name, body, result.text) : unifiedDiff(name, body, result.text);
   const sha = (b: string | Buffer) => createHash("sha256").update(b).digest("hex");
   if (opts.dryRun || !result.changed) {
     return {

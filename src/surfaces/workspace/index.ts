@@ -1,6 +1,7 @@
 import type { AnyToolDef } from "../tool.js";
 import { checkFileSizeTool } from "./check-file-size.js";
 import { deleteDirectoryTool, deleteThisFileTool } from "./delete-tools.js";
+import { editFileTool } from "./edit-file.js";
 import { listDirectoryTool, listReferenceDirectoryTool } from "./list-directory.js";
 import { moveFileTool } from "./move-file.js";
 import { readFileTool } from "./read-file.js";
@@ -24,6 +25,7 @@ export const workspaceTools: readonly AnyToolDef[] = [
   deleteThisFileTool,
   deleteDirectoryTool,
   moveFileTool,
+  editFileTool,
   // edit_file, then the git and GitHub tools (Git & GitHub issue) go here.
   checkFileSizeTool,
 ];
