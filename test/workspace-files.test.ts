@@ -54,7 +54,8 @@ describe("read_file", () => {
     const r = await conn.call("read_file", { file_path: "hundred.txt", start_line: 99, end_line: 100 });
     expect(r.text).toBe(" 99→L99\n100→L100\n");
     expect(r.raw.content).toHaveLength(1);
-    expect(r.structured).toBeUndefined();
+    // FastMCP's structured form of a `str` result.
+    expect(r.structured).toEqual({ result: r.text });
     const r2 = await conn.call("read_file", { file_path: "hundred.txt", start_line: 8, end_line: 10 });
     expect(r2.text).toBe(" 8→L8\n 9→L9\n10→L10\n");
   });

@@ -29,6 +29,8 @@ export interface ConnectionOptions {
    * entry owns `subscriptions/listen`, so the instance only advertises the capability.
    */
   subscriptions?: "serve" | "advertise" | "none";
+  /** Fetch client roots lazily, on the stream of the request that needs them (HTTP sessions). */
+  lazyRoots?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface ConnectionOptions {
  * Workspace, so one client's roots never leak into another's.
  */
 export function createServerFactory(deps: ServerDeps) {
-  return ({ era, subscriptions = "none" }: ConnectionOptions): McpServer => {
+  return ({ era, subscriptions = "none", lazyRoots = false }: ConnectionOptions): McpServer => {
     const { config, log } = deps;
     const ws = new Workspace(deps.roots, config.surface);
     const server = new McpServer(
@@ -47,11 +49,11 @@ export function createServerFactory(deps: ServerDeps) {
     clientLog.attach(server);
     let sync: RootsSync | undefined;
     if (config.surface === "filesystem" && era === "legacy") {
-      sync = new RootsSync(server, ws, config, deps.extraRoots, log);
+      sync = new RootsSync(server, ws, config, deps.extraRoots, log, lazyRoots);
       sync.attach();
     }
-    const gate = async () => {
-      await sync?.ready();
+    const gate = async (relatedRequestId?: string | number) => {
+      await sync?.ready(relatedRequestId);
       if (ws.roots.length === 0) throw noRootsError(era);
     };
     registerTools(server, toolsFor(config), { ws, config, log, era, gate, clientLog });

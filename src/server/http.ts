@@ -108,7 +108,7 @@ export async function serveOverHttp(
         void session?.close();
       },
     });
-    const server = factory({ era: "legacy", subscriptions: "serve" });
+    const server = factory({ era: "legacy", subscriptions: "serve", lazyRoots: true });
     session = {
       transport,
       lastSeen: Date.now(),
@@ -198,7 +198,7 @@ export async function serveOverHttp(
       return jsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     const raw = await readBody(req, maxBody);
     if (raw === "too_large") {
-      res.setHeader("Connection", "close");
+      // The rest of the body is drained unbuffered (bounded by the server's requestTimeout).
       return jsonError(res, 413, -32000, `Payload Too Large: the limit is ${maxBody} bytes`);
     }
     let body: unknown;
@@ -232,7 +232,7 @@ export async function serveOverHttp(
       else res.end();
     });
   });
-  server.requestTimeout = 0; // SSE streams stay open; idle sessions are reaped by the sweeper.
+  // requestTimeout (default 300 s) bounds receiving a request, not an SSE response: streams stay open.
   server.headersTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {

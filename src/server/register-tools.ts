@@ -12,7 +12,7 @@ export interface RegisterDeps {
   log: Logger;
   era: "legacy" | "modern";
   /** Awaited before every call (roots fetch in flight); throws when the server cannot operate. */
-  gate: () => Promise<void>;
+  gate: (relatedRequestId?: string | number) => Promise<void>;
   /** Log lines for clients that asked for them (besides stderr). */
   clientLog?: ClientLog;
 }
@@ -72,7 +72,7 @@ async function runTool(
   };
   let reply: ToolReply;
   try {
-    await deps.gate();
+    await deps.gate(sctx.mcpReq.id);
     reply = await tool.handler(args, ctx);
   } catch (err) {
     const requested = PATH_KEYS.map((k) => args?.[k]).find((v): v is string => typeof v === "string");

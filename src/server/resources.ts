@@ -26,7 +26,7 @@ export interface ResourceDeps {
   config: Config;
   log: Logger;
   /** Awaited before every read (roots fetch in flight); throws when the server cannot operate. */
-  gate: () => Promise<void>;
+  gate: (relatedRequestId?: string | number) => Promise<void>;
   /** When set, `resources/subscribe` is served on this connection (2025 era) through this watcher. */
   watch?: FileWatchHub;
 }
@@ -35,8 +35,8 @@ export interface ResourceDeps {
 export function registerResources(server: McpServer, deps: ResourceDeps): void {
   const { ws, config } = deps;
   const template = new ResourceTemplate(FILE_TEMPLATE, {
-    list: async () => {
-      await deps.gate().catch(() => {});
+    list: async (ctx) => {
+      await deps.gate(ctx.mcpReq.id).catch(() => {});
       return { resources: ws.roots.map(rootResource) };
     },
     complete: {
@@ -55,8 +55,8 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
         "Any file inside the allowed directories, by its absolute path (file:///abs/path). Text files are " +
         "returned as text (cut to the output budget), others as base64 blobs; a directory reads as a listing.",
     },
-    async (uri) => {
-      await deps.gate();
+    async (uri, _vars, ctx) => {
+      await deps.gate(ctx.mcpReq.id);
       return { contents: [await readFileResource(ws, uri.href, config)] };
     },
   );
@@ -145,8 +145,8 @@ function registerSubscriptions(server: McpServer, deps: ResourceDeps, hub: FileW
   const low = server.server;
   low.registerCapabilities({ resources: { subscribe: true, listChanged: false } });
   const subs = new Map<string, () => void>();
-  low.setRequestHandler("resources/subscribe", async ({ params }) => {
-    await deps.gate();
+  low.setRequestHandler("resources/subscribe", async ({ params }, ctx) => {
+    await deps.gate(ctx.mcpReq.id);
     const target = await resolveResourceUri(deps.ws, params.uri);
     if (!subs.has(params.uri)) {
       subs.set(

@@ -4,7 +4,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
 import { ToolError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
-import { isWithin } from "../core/paths.js";
+import { expandHome, isWithin } from "../core/paths.js";
 import { makeRoot, type Root, type Workspace } from "../core/workspace.js";
 
 /**
@@ -16,13 +16,20 @@ export class RootsSync {
   private generation = 0;
   private pending: Promise<void> = Promise.resolve();
   private clientRootsApplied = false;
+  /** Lazy mode: a fetch is owed and will ride on the next request's own response stream. */
+  private owed: "initial" | "changed" | undefined;
 
+  /**
+   * `lazy` (HTTP sessions): fetch at the next request, as a message related to it, because a server
+   * request with no related request needs the client's standalone GET stream, which may not be open yet.
+   */
   constructor(
     private readonly server: McpServer,
     private readonly ws: Workspace,
     private readonly config: Config,
     private readonly extraRoots: readonly Root[],
     private readonly log: Logger,
+    private readonly lazy = false,
   ) {}
 
   /** Wires the legacy-era hooks (the 2026-07-28 era has no roots/list push channel). */
@@ -31,18 +38,28 @@ export class RootsSync {
     low.oninitialized = () => {
       const caps = low.getClientCapabilities();
       if (caps?.roots) {
-        this.refresh("initial");
+        if (this.lazy) this.owed = "initial";
+        else this.refresh("initial");
       } else if (this.ws.roots.length > 0) {
         this.log.info("Client does not support MCP Roots, using allowed directories set from server args");
       }
     };
     low.setNotificationHandler("notifications/roots/list_changed", () => {
-      this.refresh("changed");
+      if (this.lazy) this.owed ??= "changed";
+      else this.refresh("changed");
     });
   }
 
-  /** Resolves once no roots fetch is in flight (a fetch started meanwhile is waited for too). */
-  async ready(): Promise<void> {
+  /**
+   * Resolves once no roots fetch is in flight (a fetch started meanwhile is waited for too). In lazy mode
+   * an owed fetch starts here, related to `relatedRequestId` when given.
+   */
+  async ready(relatedRequestId?: string | number): Promise<void> {
+    if (this.owed) {
+      const reason = this.owed;
+      this.owed = undefined;
+      this.refresh(reason, relatedRequestId);
+    }
     for (;;) {
       const p = this.pending;
       await p;
@@ -50,19 +67,19 @@ export class RootsSync {
     }
   }
 
-  private refresh(reason: "initial" | "changed"): void {
+  private refresh(reason: "initial" | "changed", relatedRequestId?: string | number): void {
     const gen = ++this.generation;
     const run = async () => {
       let answer: { roots: { uri: string; name?: string }[] };
       try {
-        answer = await this.server.server.listRoots(undefined, { timeout: 10_000 });
+        answer = await this.server.server.listRoots(undefined, { timeout: 10_000, relatedRequestId });
       } catch (err) {
         this.log.warn(
           `Failed to request ${reason === "initial" ? "initial " : ""}roots from client: ${(err as Error).message}`,
         );
         return;
       }
-      const roots = await validRoots(answer.roots, this.config, this.log);
+      const roots = await validRoots(answer.roots, this.config, this.extraRoots, this.log);
       if (gen !== this.generation) {
         this.log.info("Discarded a stale roots/list answer: a newer roots update has started");
         return;
@@ -86,20 +103,26 @@ export class RootsSync {
   }
 }
 
-async function validRoots(list: { uri: string }[], config: Config, log: Logger): Promise<Root[]> {
+async function validRoots(
+  list: { uri: string }[],
+  config: Config,
+  extraRoots: readonly Root[],
+  log: Logger,
+): Promise<Root[]> {
   const out: Root[] = [];
   for (const { uri } of list) {
     let dir: string;
     try {
-      dir = uri.startsWith("file:") ? fileURLToPath(uri) : path.resolve(uri);
+      dir = uri.startsWith("file:") ? fileURLToPath(uri) : path.resolve(expandHome(uri));
     } catch {
       log.warn(`Skipping invalid path or inaccessible: ${uri}`);
       continue;
     }
     try {
-      const ro =
-        config.readOnly || config.readOnlyDirs.some((d) => isWithin(path.resolve(dir), path.resolve(d)));
-      out.push(await makeRoot(dir, ro ? "ro" : "rw", "directory"));
+      const root = await makeRoot(dir, "rw", "directory");
+      // Compared by real path: a read-only directory named through a symlink still covers what lies in it.
+      const ro = config.readOnly || extraRoots.some((r) => r.mode === "ro" && isWithin(root.real, r.real));
+      out.push(ro ? { ...root, mode: "ro" } : root);
     } catch (err) {
       log.warn(`Skipping invalid directory: ${dir} due to error: ${(err as Error).message}`);
     }

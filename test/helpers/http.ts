@@ -32,7 +32,7 @@ export async function startHttpServer(
   let err = "";
   const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 45_000);
     proc.stderr?.on("data", (d: Buffer) => {
       err += d.toString();
       const m = /listening on (http:\/\/\S+\/mcp)/.exec(err);
@@ -62,6 +62,8 @@ export interface HttpConnection {
   client: any;
   call(name: string, args?: Record<string, unknown>): Promise<TextResult>;
   close(): Promise<void>;
+  /** 2025 era: the session id the server assigned. */
+  sessionId?: string;
 }
 
 function toText(raw: {
@@ -114,6 +116,7 @@ export async function connectHttp(
   await client.connect(transport);
   return {
     client,
+    sessionId: transport.sessionId,
     call: async (name, a = {}) => toText((await client.callTool({ name, arguments: a })) as never),
     close: async () => {
       await transport.terminateSession().catch(() => {});

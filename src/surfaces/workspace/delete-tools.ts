@@ -3,7 +3,16 @@ import { ToolError } from "../../core/errors.js";
 import { deleteDirectory, deleteFile } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
 import { defineTool } from "../tool.js";
-import { boolReply, gitignoreGate, listReply, pyType, requireFilePath, resolveEntry } from "./common.js";
+import {
+  boolOutput,
+  boolReply,
+  gitignoreGate,
+  listOutput,
+  listReply,
+  pyType,
+  requireFilePath,
+  resolveEntry,
+} from "./common.js";
 
 const DELETE_LIST_CAP = 20;
 
@@ -18,6 +27,7 @@ export const deleteThisFileTool = defineTool({
   input: z.object({
     file_path: z.string().describe("Path to the file to delete (relative to project directory)"),
   }),
+  output: boolOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {
@@ -54,6 +64,7 @@ export const deleteDirectoryTool = defineTool({
     dir_path: z.string().describe("Path to the directory to delete (relative to project directory)"),
     recursive: z.boolean().default(false).describe("Delete the directory and all its contents when True"),
   }),
+  output: listOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {

@@ -5,8 +5,8 @@ import { editFile } from "../../core/files/edit-file.js";
 import { KeyedMutex } from "../../core/files/file-lock.js";
 import { entryKind } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
-import { defineTool, plainReply, type ToolContext } from "../tool.js";
-import { gitignoreGate, requireFilePath, resolveIn } from "./common.js";
+import { defineTool, type ToolContext } from "../tool.js";
+import { gitignoreGate, requireFilePath, resolveIn, strOutput, strReply } from "./common.js";
 
 /**
  * One queue per file for the whole process: edits of the same file from concurrent calls (or connections)
@@ -139,7 +139,8 @@ export const editFileTool = defineTool({
     "endings and BOM of the file are kept; the write is atomic.\n\n" +
     "Returns:\n    Git-style unified diff showing the changes, or a message if the edit was already applied.",
   input,
+  output: strOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   mutating: true,
-  handler: async (args, ctx) => plainReply(await run(args, ctx)),
+  handler: async (args, ctx) => strReply(await run(args, ctx)),
 });

@@ -2,6 +2,7 @@ import type { AnyToolDef } from "../tool.js";
 import { checkFileSizeTool } from "./check-file-size.js";
 import { deleteDirectoryTool, deleteThisFileTool } from "./delete-tools.js";
 import { editFileTool } from "./edit-file.js";
+import { gitAndGithubTools } from "./git-github-tools.js";
 import { listDirectoryTool, listReferenceDirectoryTool } from "./list-directory.js";
 import { moveFileTool } from "./move-file.js";
 import { readFileTool } from "./read-file.js";
@@ -26,6 +27,7 @@ export const workspaceTools: readonly AnyToolDef[] = [
   deleteDirectoryTool,
   moveFileTool,
   editFileTool,
-  // edit_file, then the git and GitHub tools (Git & GitHub issue) go here.
   checkFileSizeTool,
+  // git and GitHub tools (git, github_*, get_base_branch, check_branch_status).
+  ...gitAndGithubTools,
 ];

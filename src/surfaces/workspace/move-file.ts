@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isErrno, ToolError } from "../../core/errors.js";
 import { moveEntry } from "../../core/files/move.js";
 import { defineTool } from "../tool.js";
-import { boolReply, gitignoreGate, resolveEntry } from "./common.js";
+import { boolOutput, boolReply, gitignoreGate, resolveEntry } from "./common.js";
 
 /** mcp-workspace answers move failures with a few plain words an assistant can act on. */
 function simplified(err: unknown): ToolError {
@@ -35,6 +35,7 @@ export const moveFileTool = defineTool({
     source_path: z.string().describe("Source file/directory path (relative to project)"),
     destination_path: z.string().describe("Destination path (relative to project)"),
   }),
+  output: boolOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {

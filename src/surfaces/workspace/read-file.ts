@@ -4,8 +4,8 @@ import { InvalidTextError } from "../../core/files/line-range.js";
 import { readLines } from "../../core/files/read-lines.js";
 import { printable } from "../../core/paths.js";
 import type { Root } from "../../core/workspace.js";
-import { defineTool, plainReply, type ToolContext, type ToolReply } from "../tool.js";
-import { gitignoreGate, requireFilePath, resolveIn } from "./common.js";
+import { defineTool, type ToolContext, type ToolReply } from "../tool.js";
+import { gitignoreGate, requireFilePath, resolveIn, strOutput, strReply } from "./common.js";
 
 export const lineRangeShape = {
   start_line: z
@@ -89,7 +89,7 @@ export async function readForTool(
       `\n[mcpfs: output truncated at ${budget} bytes. Read on with start_line=${next} and end_line ` +
       `(e.g. end_line=${next + 999}).]`;
   }
-  return plainReply(text);
+  return strReply(text);
 }
 
 export const readFileTool = defineTool({
@@ -107,6 +107,7 @@ export const readFileTool = defineTool({
     file_path: z.string().describe("Path to the file to read (relative to project directory)"),
     ...lineRangeShape,
   }),
+  output: strOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   handler: (args, ctx) => readForTool(ctx, args, undefined, true),

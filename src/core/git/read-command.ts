@@ -1,0 +1,130 @@
+import { ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import {
+  buildArgv,
+  checkPositionals,
+  GIT_COMMANDS,
+  type GitCommand,
+  gitSubcommand,
+  parseArgs,
+  SPECS,
+} from "./commands.js";
+import { compactDiff } from "./compact.js";
+import { filterDiff, filterLines, filterLog, searchMatcher, truncateLines } from "./output.js";
+import { isRepoRoot, remoteNames } from "./repo.js";
+import { runGit } from "./runner.js";
+
+export interface GitReadParams {
+  command: string;
+  args?: readonly string[] | null;
+  pathspec?: readonly string[] | null;
+  search?: string | null;
+  context?: number;
+  maxLines?: number | null;
+  compact?: boolean;
+}
+
+export interface GitReadOptions {
+  /** Repository root (project or reference). */
+  dir: string;
+  /** How the repository is named in messages (never an absolute path the client did not send). */
+  label: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+const SEARCHABLE: readonly GitCommand[] = ["log", "diff", "show"];
+const DIFFING: readonly GitCommand[] = ["diff", "show"];
+const SUMMARY_ONLY = ["--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "--no-patch"];
+
+const EMPTY: Record<GitCommand, string> = {
+  log: "No commits found.",
+  diff: "No changes found",
+  status: "No changes found",
+  show: "No output.",
+  branch: "No branches found.",
+  fetch: "Fetch complete (no output).",
+  merge_base: "No common ancestor found",
+  check_ignore: "No paths are ignored.",
+  rev_parse: "No output.",
+  ls_tree: "No output.",
+  ls_files: "No output.",
+  ls_remote: "No output.",
+};
+
+/** Runs one read-only git command of the `git` tool and shapes its output as mcp-workspace does. */
+export async function runGitRead(params: GitReadParams, opts: GitReadOptions): Promise<string> {
+  const cmd = params.command as GitCommand;
+  if (!GIT_COMMANDS.includes(cmd)) throw new ToolError(`Unknown git command: '${printable(params.command)}'`);
+  const spec = SPECS[cmd];
+  const context = params.context ?? 3;
+  const compact = params.compact ?? true;
+  const warnings: string[] = [];
+  if (!compact && !DIFFING.includes(cmd))
+    warnings.push(`⚠ 'compact' is not supported for git ${cmd} and was ignored.`);
+  if (context !== 3 && !DIFFING.includes(cmd))
+    warnings.push(`⚠ 'context' is not supported for git ${cmd} and was ignored.`);
+  const search = params.search ?? undefined;
+  if (search !== undefined && !SEARCHABLE.includes(cmd))
+    warnings.push(`⚠ 'search' is not supported for git ${cmd} and was ignored.`);
+  let pathspec = [...(params.pathspec ?? [])];
+  if (pathspec.length > 0 && !spec.pathspec) {
+    warnings.push(`⚠ 'pathspec' is not supported for git ${cmd} and was ignored.`);
+    pathspec = [];
+  }
+  if (context < 0) throw new ToolError("context must be >= 0");
+  if (params.maxLines != null && params.maxLines < 1) throw new ToolError("max_lines must be >= 1");
+
+  const parsed = parseArgs(cmd, params.args ?? [], pathspec);
+  if (cmd === "check_ignore" && parsed.pathspec.length === 0)
+    throw new ToolError("git check_ignore requires at least one path in 'pathspec'");
+  const match = search !== undefined && SEARCHABLE.includes(cmd) ? searchMatcher(search) : undefined;
+
+  if (!(await isRepoRoot(opts.dir))) throw new ToolError(`Directory is not a git repository: ${opts.label}`);
+  const remotes = cmd === "fetch" || cmd === "ls_remote" ? await remoteNames(opts.dir) : [];
+  checkPositionals(cmd, parsed, remotes);
+
+  const blob = cmd === "show" && parsed.positionals.some((p) => /^[^:]+:/.test(p) || p.startsWith(":"));
+  const summaryOnly =
+    [...parsed.flagNames].some((f) => SUMMARY_ONLY.includes(f)) &&
+    !parsed.flagNames.has("-p") &&
+    !parsed.flagNames.has("--patch");
+  const doCompact = compact && DIFFING.includes(cmd) && !blob && !summaryOnly;
+  const argv = buildArgv(cmd, parsed);
+
+  const r = await runGit(argv, { cwd: opts.dir, signal: opts.signal, timeoutMs: opts.timeoutMs });
+  const sub = gitSubcommand(cmd);
+  if (r.timedOut) throw new ToolError(`git ${sub} timed out`);
+  let text = r.stdout;
+  if (cmd === "merge_base" && parsed.flagNames.has("--is-ancestor") && (r.code === 0 || r.code === 1)) {
+    text = r.code === 0 ? "true" : "false";
+  } else if (cmd === "check_ignore" && r.code === 1) {
+    text = "";
+  } else if (cmd === "merge_base" && r.code === 1 && r.stderr.trim() === "") {
+    text = "";
+  } else if (r.code !== 0) {
+    const why = r.stderr.trim().split(opts.dir).join(opts.label) || `exit code ${r.code}`;
+    throw new ToolError(`git ${sub} failed: ${why}`);
+  }
+  text = text.replace(/\n+$/, "");
+  if (text === "") return withWarnings(EMPTY[cmd], warnings);
+
+  if (match) {
+    const filtered =
+      cmd === "log"
+        ? filterLog(text, match)
+        : blob
+          ? filterLines(text, match, context)
+          : filterDiff(text, match, context);
+    if (filtered.trim() === "") return withWarnings(`No matches for search pattern '${search}'`, warnings);
+    text = filtered;
+  }
+  if (doCompact) text = compactDiff(text);
+  text = truncateLines(text, params.maxLines ?? spec.maxLines);
+  if (r.truncated) text += "\n[output cut: git produced more than the output limit]";
+  return withWarnings(text, warnings);
+}
+
+function withWarnings(text: string, warnings: readonly string[]): string {
+  return warnings.length ? `${text}\n\n${warnings.join("\n")}` : text;
+}

@@ -1,0 +1,63 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse } from "smol-toml";
+
+/** GitHub settings from the environment and the user's `~/.mcp_coder/config.toml` (never the repository). */
+export interface GitHubSettings {
+  token?: string;
+  /** Lower-cased logins whose text is shown even without an OWNER/MEMBER/COLLABORATOR role. */
+  trustedCommenters: ReadonlySet<string>;
+  testRepoUrl?: string;
+  /** Where the settings file is (for messages). */
+  configPath: string;
+  /** Explicit API base (GITHUB_API_URL), overriding the one derived from the repository host. */
+  apiUrl?: string;
+  timeoutMs: number;
+}
+
+export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
+
+function homeDir(env: NodeJS.ProcessEnv): string {
+  return env.HOME || env.USERPROFILE || os.homedir();
+}
+
+export function configFilePath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(homeDir(env), ".mcp_coder", "config.toml");
+}
+
+/** The `[github]` table of the config file; an unreadable or malformed file counts as absent. */
+function readGithubTable(file: string): Record<string, unknown> {
+  try {
+    const doc = parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+    const gh = doc.github;
+    return gh && typeof gh === "object" && !Array.isArray(gh) ? (gh as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Read on every call so a token added to the file works without a restart. */
+export function loadGitHubSettings(env: NodeJS.ProcessEnv = process.env): GitHubSettings {
+  const configPath = configFilePath(env);
+  const gh = readGithubTable(configPath);
+  const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
+  const trusted = Array.isArray(gh.trusted_commenters)
+    ? gh.trusted_commenters
+        .filter((x): x is string => typeof x === "string")
+        .map((x) => x.trim().toLowerCase())
+    : [];
+  const timeout = Number.parseInt(env.MCPFS_GITHUB_TIMEOUT_MS ?? "", 10);
+  return {
+    token: str(env.GITHUB_TOKEN) ?? str(gh.token),
+    trustedCommenters: new Set(trusted.filter(Boolean)),
+    testRepoUrl: str(env.GITHUB_TEST_REPO_URL) ?? str(gh.test_repo_url),
+    configPath,
+    apiUrl: str(env.GITHUB_API_URL)?.replace(/\/+$/, ""),
+    timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_GITHUB_TIMEOUT_MS,
+  };
+}
+
+export function missingTokenMessage(settings: GitHubSettings): string {
+  return `GitHub token not found. Configure it in ${settings.configPath} or set GITHUB_TOKEN environment variable`;
+}

@@ -1,0 +1,80 @@
+import { isRepoRoot, remoteUrl } from "../git/repo.js";
+import { printable } from "../paths.js";
+import type { Root } from "../workspace.js";
+import { type GitHub, makeClient } from "./client.js";
+import { GitHubToolError } from "./errors.js";
+import { apiBaseForHost, fullName, parseRepoUrl, type RepoId } from "./repo-url.js";
+import { type GitHubSettings, loadGitHubSettings, missingTokenMessage } from "./settings.js";
+
+/** The repository a GitHub tool acts on, with a client for its API host. */
+export interface RepoTarget {
+  id: RepoId;
+  fullName: string;
+  apiBase: string;
+  gh: GitHub;
+  settings: GitHubSettings;
+  /** Set when the target is a reference project (messages name it). */
+  referenceName?: string;
+  /** The local clone, when there is one (the project, or a reference project's directory). */
+  dir?: string;
+}
+
+export interface TargetOptions {
+  roots: readonly Root[];
+  referenceName?: string | null;
+  env?: NodeJS.ProcessEnv;
+  log?: { warn(msg: string): void };
+}
+
+/** The API base for a repository: GITHUB_API_URL if set, else derived from the host. */
+export function apiBaseFor(id: RepoId, settings: GitHubSettings): string {
+  return settings.apiUrl ?? apiBaseForHost(id.host);
+}
+
+/** The project's repository (from its origin remote) or a reference project's (its URL, else its origin). */
+export async function resolveTarget(opts: TargetOptions): Promise<RepoTarget> {
+  const settings = loadGitHubSettings(opts.env);
+  let id: RepoId | undefined;
+  let dir: string | undefined;
+  const refName = opts.referenceName ?? undefined;
+  if (refName !== undefined) {
+    const ref = opts.roots.find((r) => r.kind === "reference" && r.name === refName);
+    if (!ref) throw new GitHubToolError(`Reference project '${printable(refName)}' not found`);
+    dir = ref.real;
+    const url = ref.url ?? (await remoteUrl(ref.real));
+    if (!url) throw new GitHubToolError(`Reference project '${printable(refName)}' has no URL configured`);
+    id = parseRepoUrl(url);
+    if (!id)
+      throw new GitHubToolError(
+        `Reference project '${printable(refName)}' URL is not a GitHub repository URL: ${printable(url)}`,
+      );
+  } else {
+    const project = opts.roots.find((r) => r.kind === "project");
+    if (!project) throw new GitHubToolError("Project directory has not been set");
+    dir = project.real;
+    if (!(await isRepoRoot(dir)))
+      throw new GitHubToolError("Directory is not a git repository: the project directory");
+    const url = await remoteUrl(dir);
+    id = url ? parseRepoUrl(url) : undefined;
+    if (!id) throw new GitHubToolError("Could not detect repository from git remote");
+  }
+  if (!settings.token) throw new GitHubToolError(missingTokenMessage(settings));
+  const apiBase = apiBaseFor(id, settings);
+  const gh = makeClient({
+    token: settings.token,
+    baseUrl: apiBase,
+    timeoutMs: settings.timeoutMs,
+    log: opts.log,
+  });
+  return { id, fullName: fullName(id), apiBase, gh, settings, referenceName: refName, dir };
+}
+
+/** `owner` and `repo` for Octokit calls. */
+export function repoParams(t: RepoTarget): { owner: string; repo: string } {
+  return { owner: t.id.owner, repo: t.id.repo };
+}
+
+/** ` in reference project '<name>'` when the target is a reference project. */
+export function refSuffix(t: { referenceName?: string }): string {
+  return t.referenceName ? ` in reference project '${t.referenceName}'` : "";
+}

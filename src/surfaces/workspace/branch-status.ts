@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { detectBaseBranch } from "../../core/github/base-branch.js";
+import { branchStatus } from "../../core/github/branch-status/report.js";
+import { describeGitHubError } from "../../core/github/errors.js";
+import { type RepoTarget, resolveTarget } from "../../core/github/target.js";
+import { defineTool, plainReply } from "../tool.js";
+import { projectRoot } from "./common.js";
+import { boundReply } from "./reply-bound.js";
+
+export const getBaseBranch = defineTool({
+  name: "get_base_branch",
+  title: "Get base branch",
+  description:
+    "Detect the base branch of the current branch: the linked issue's '### Base Branch' section, the open " +
+    "PR's base, the nearest parent branch, or the default branch ('main' when nothing is found).",
+  input: z.object({}),
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  mutating: false,
+  async handler(_a, ctx) {
+    const project = projectRoot(ctx);
+    let target: RepoTarget | undefined;
+    try {
+      target = await resolveTarget({ roots: ctx.ws.roots });
+    } catch {
+      // No token or no GitHub remote: detection continues with git alone.
+    }
+    try {
+      const r = await detectBaseBranch(project.real, target);
+      for (const w of r.warnings) ctx.log.warn(w);
+      return plainReply(r.branch ?? "main");
+    } catch {
+      return plainReply("main");
+    }
+  },
+});
+
+export const checkBranchStatus = defineTool({
+  name: "check_branch_status",
+  title: "Check branch status",
+  description:
+    "Report whether the current branch is ready to merge: CI (with failed-step logs), rebase need, task " +
+    "tracker, status label, PR mergeability and review feedback, with recommendations. Waits up to ci_timeout " +
+    "seconds for CI and pr_timeout seconds for a PR when the branch is pushed. With fail_on_reviews (default: " +
+    "--fail-on-reviews) a 'Review Gate:' line reports whether reviews block the merge.",
+  input: z.object({
+    max_log_lines: z.number().int().optional().default(300),
+    ci_timeout: z.number().int().optional().default(300),
+    pr_timeout: z.number().int().optional().default(0),
+    fail_on_reviews: z.boolean().nullable().optional(),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  mutating: false,
+  async handler(a, ctx) {
+    const project = projectRoot(ctx);
+    let target: RepoTarget | undefined;
+    let targetError: string | undefined;
+    try {
+      target = await resolveTarget({ roots: ctx.ws.roots, log: { warn: (m) => ctx.log.warn(m) } });
+    } catch (err) {
+      targetError = describeGitHubError(err, "GitHub API");
+    }
+    try {
+      const text = await branchStatus(ctx.ws, project, target, targetError, {
+        maxLogLines: Math.max(1, a.max_log_lines),
+        ciTimeout: Math.max(0, a.ci_timeout),
+        prTimeout: Math.max(0, a.pr_timeout),
+        failOnReviews: a.fail_on_reviews ?? ctx.config.failOnReviews,
+        signal: ctx.signal,
+      });
+      return plainReply(boundReply(text, ctx.config.maxOutputBytes));
+    } catch (err) {
+      return plainReply(`Error: ${describeGitHubError(err, target?.apiBase ?? "GitHub API")}`);
+    }
+  },
+});

@@ -1,0 +1,107 @@
+/**
+ * Every listed tool of both surfaces carries a title, annotations and an output schema; tools/list order
+ * is deterministic (the surface's own order); --disable-tools and --read-only hide what they should.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defaultConfig } from "../src/cli/config.js";
+import { exposedTools } from "../src/server/register-tools.js";
+import { filesystemTools } from "../src/surfaces/filesystem/index.js";
+import { defineTool, textReply } from "../src/surfaces/tool.js";
+import { workspaceTools } from "../src/surfaces/workspace/index.js";
+import { tempArea } from "./helpers/fixtures.js";
+import { startServer } from "./helpers/server.js";
+
+const area = tempArea("mcpfs-hints-");
+const dir = area.tree("d", { "a.txt": "a\n" });
+afterAll(() => area.cleanup());
+
+interface ListedTool {
+  name: string;
+  title?: string;
+  annotations?: Record<string, unknown>;
+  outputSchema?: { type?: string };
+}
+
+async function listed(args: string[], client: "v1" | "v2" = "v1"): Promise<ListedTool[]> {
+  const conn = await startServer(args, { client });
+  try {
+    return (await conn.client.listTools()).tools;
+  } finally {
+    await conn.close();
+  }
+}
+
+describe.each([
+  ["filesystem", [dir], filesystemTools],
+  ["workspace", ["--project-dir", dir, "--console-only"], workspaceTools],
+] as const)("the %s surface", (_name, args, tools) => {
+  let legacy: ListedTool[];
+  let modern: ListedTool[];
+  beforeAll(async () => {
+    [legacy, modern] = await Promise.all([listed([...args]), listed([...args], "v2")]);
+  });
+
+  it("lists its tools in the surface's order, the same on both eras", () => {
+    expect(legacy.map((t) => t.name)).toEqual(tools.map((t) => t.name));
+    expect(modern.map((t) => t.name)).toEqual(legacy.map((t) => t.name));
+  });
+
+  it("gives every listed tool a title, annotations and an output schema", () => {
+    for (const t of [...legacy, ...modern]) {
+      expect(t.title, t.name).toEqual(expect.any(String));
+      expect(t.title!.length, t.name).toBeGreaterThan(0);
+      expect(t.annotations, t.name).toMatchObject({
+        readOnlyHint: expect.any(Boolean),
+        openWorldHint: expect.any(Boolean),
+      });
+      expect(t.outputSchema?.type, t.name).toBe("object");
+    }
+    for (const def of tools) {
+      expect(def.title.length, def.name).toBeGreaterThan(0);
+      expect(def.output, `${def.name} has no output schema`).toBeDefined();
+    }
+  });
+});
+
+describe("hiding tools", () => {
+  it("--disable-tools hides the named tools and they cannot be called", async () => {
+    const conn = await startServer([dir, "--disable-tools", "read_file, list_allowed_directories"]);
+    try {
+      const names = (await conn.client.listTools()).tools.map((t: ListedTool) => t.name);
+      expect(names).not.toContain("read_file");
+      expect(names).not.toContain("list_allowed_directories");
+      expect(names).toContain("read_text_file");
+      await expect(conn.call("list_allowed_directories")).rejects.toThrow(/not found/);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it("--read-only hides every mutating tool and keeps the others", async () => {
+    const names = (await listed([dir, "--read-only"])).map((t) => t.name);
+    const expected = filesystemTools.filter((t) => !t.mutating).map((t) => t.name);
+    expect(names).toEqual(expected);
+  });
+
+  it("exposedTools applies both rules, keeping the surface's order", () => {
+    const fake = (name: string, mutating: boolean) =>
+      defineTool({
+        name,
+        title: name,
+        description: name,
+        input: z.object({}),
+        output: z.object({ content: z.string() }),
+        annotations: { readOnlyHint: !mutating, openWorldHint: false },
+        mutating,
+        handler: async () => textReply(""),
+      });
+    const tools = [fake("a", false), fake("w", true), fake("b", false), fake("x", true)];
+    const config = defaultConfig();
+    expect(exposedTools(tools, config).map((t) => t.name)).toEqual(["a", "w", "b", "x"]);
+    config.readOnly = true;
+    expect(exposedTools(tools, config).map((t) => t.name)).toEqual(["a", "b"]);
+    config.disableTools = ["b"];
+    expect(exposedTools(tools, config).map((t) => t.name)).toEqual(["a"]);
+  });
+});
