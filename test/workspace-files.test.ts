@@ -54,8 +54,9 @@ describe("read_file", () => {
     const r = await conn.call("read_file", { file_path: "hundred.txt", start_line: 99, end_line: 100 });
     expect(r.text).toBe(" 99→L99\n100→L100\n");
     expect(r.raw.content).toHaveLength(1);
-    // mcpfs adds only the version read (lost-update protection); the text reply is unchanged.
-    expect(Object.keys(r.structured ?? {}).sort()).toEqual(["mtime", "sha256", "size"]);
+    // FastMCP's structured form of a `str` result, plus the version read (lost-update protection).
+    expect(r.structured?.result).toBe(r.text);
+    expect(Object.keys(r.structured ?? {}).sort()).toEqual(["mtime", "result", "sha256", "size"]);
     const r2 = await conn.call("read_file", { file_path: "hundred.txt", start_line: 8, end_line: 10 });
     expect(r2.text).toBe(" 8→L8\n 9→L9\n10→L10\n");
   });

@@ -112,6 +112,32 @@ describe("command line", () => {
     }
   });
 
+  it("bounds a whole-file read by --max-output-bytes with a hint to read on by line range", async () => {
+    const project = area.tree("p5", {
+      "big.txt": `${Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join("\n")}\n`,
+    });
+    const conn = await startServer([
+      "--project-dir",
+      project,
+      "--console-only",
+      "--max-output-bytes",
+      "1024",
+    ]);
+    try {
+      const r = await conn.call("read_file", { file_path: "big.txt" });
+      expect(r.isError).toBe(false);
+      const [body, note] = r.text.split("\n[mcpfs: ");
+      expect(Buffer.byteLength(body!)).toBeLessThanOrEqual(1024);
+      expect(body!.startsWith("line 1\nline 2\n")).toBe(true);
+      const next = body!.trimEnd().split("\n").length + 1;
+      expect(note).toBe(
+        `output truncated at 1024 bytes. Read on with start_line=${next} and end_line (e.g. end_line=${next + 999}).]`,
+      );
+    } finally {
+      await conn.close();
+    }
+  });
+
   it("works with the 2026-07-28 client too", async () => {
     const project = area.tree("p4", { "a.txt": "a\nb\n" });
     const conn = await startServer(["--project-dir", project, "--console-only"], { client: "v2" });

@@ -1,4 +1,4 @@
-import { createTwoFilesPatch } from "diff";
+import { createTwoFilesPatch, structuredPatch } from "diff";
 import { toLf } from "./text-format.js";
 
 /**
@@ -33,4 +33,23 @@ export function diffStats(diff: string): { added: number; removed: number } {
     else if (line.startsWith("-")) removed++;
   }
   return { added, removed };
+}
+
+/**
+ * A git-style unified diff as Python's difflib writes it (mcp-workspace's edit_file reply): `--- a/<name>`,
+ * `+++ b/<name>`, 3 lines of context, difflib's hunk ranges (`-5` for one line, `-4,0` for none), no
+ * "No newline at end of file" marker. Empty when nothing changed.
+ */
+export function gitStyleDiff(name: string, before: string, after: string): string {
+  const a = toLf(before);
+  const b = toLf(after);
+  if (a === b) return "";
+  const range = (start: number, count: number) =>
+    count === 1 ? `${start}` : count === 0 ? `${start - 1},0` : `${start},${count}`;
+  const out = [`--- a/${name}`, `+++ b/${name}`];
+  for (const h of structuredPatch(name, name, a, b, "", "", { context: 3 }).hunks) {
+    out.push(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`);
+    for (const line of h.lines) if (!line.startsWith("\\")) out.push(line);
+  }
+  return `${out.join("\n")}\n`;
 }

@@ -1,5 +1,7 @@
+import { ToolError } from "../errors.js";
+import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { unifiedDiff } from "./diff.js";
+import { gitStyleDiff, unifiedDiff } from "./diff.js";
 import { applyEdits, type Edit, type EditMatch, type EditOptions } from "./edit.js";
 import { checkExpected } from "./precondition.js";
 import { readSnapshot } from "./snapshot.js";
@@ -13,6 +15,8 @@ export interface EditFileOptions extends EditOptions {
   diffName?: string;
   /** Only edit while the file still has this sha256 (from an earlier read); refused otherwise. */
   expectedSha256?: string;
+  /** `official` (default): the official server's layout; `git`: `--- a/<name>` / `+++ b/<name>` (difflib). */
+  diffStyle?: "official" | "git";
 }
 
 export interface EditFileResult {
@@ -49,10 +53,18 @@ export async function editFile(
     throw Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT" });
   }
   checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
-  const original = snap.data.toString("utf8");
+  let original: string;
+  try {
+    // Strict: a file that is not UTF-8 would be corrupted by a lossy decode and rewrite.
+    original = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(snap.data);
+  } catch {
+    throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "invalid");
+  }
   const { body, format } = decodeText(original);
   const result = applyEdits(body, edits, opts);
-  const diff = unifiedDiff(opts.diffName ?? target.real, body, result.text);
+  const name = opts.diffName ?? target.real;
+  const diff =
+    opts.diffStyle === "git" ? gitStyleDiff(name, body, result.text) : unifiedDiff(name, body, result.text);
   const common = { diff, changed: result.changed, format, matches: result.matches, before: snap.sha256 };
   if (opts.dryRun || !result.changed) return { ...common, written: false, sha256: snap.sha256 };
   const out = encodeText(result.text, format);

@@ -24,12 +24,22 @@ export interface EditOptions {
   sequential?: boolean;
   /** How the calling surface names the parameters, for error messages. */
   names?: { oldText?: string; replaceAll?: string };
+  /** oldText found more than once without replaceAll: an ambiguity `error` (default), or replace the `first`. */
+  multiple?: "error" | "first";
+  /**
+   * Skip an edit that is already applied (mcp-workspace's rules): oldText is absent but newText present, or
+   * the text at oldText's first occurrence already reads newText (newText extends oldText).
+   */
+  detectApplied?: boolean;
+  /** An empty oldText: an `error` (default), or `prepend` newText to the text. */
+  emptyOldText?: "error" | "prepend";
 }
 
 export interface EditMatch {
   /** Position of the edit in the list (0-based). */
   index: number;
-  kind: "exact" | "tolerant";
+  /** `skipped`: already applied (detectApplied), nothing replaced. */
+  kind: "exact" | "tolerant" | "skipped";
   /** 1-based line numbers where each replaced occurrence started. */
   lines: number[];
   /** The tolerant match re-indented `newText` to the file's indentation. */
@@ -50,6 +60,8 @@ export class EditError extends ToolError {
     readonly reason: EditFailure,
     readonly editIndex: number,
     readonly lines: number[] = [],
+    /** not_found only: the text would match with every backslash doubled (a file storing `\\`). */
+    readonly backslashHint = false,
   ) {
     super(message, reason === "not_found" ? "not_found" : reason === "empty" ? "invalid" : "conflict");
     this.name = "EditError";
@@ -124,6 +136,11 @@ function locate(
 ): Located {
   const oldName = opts.names?.oldText ?? "oldText";
   const which = total > 1 ? `Edit ${index + 1} of ${total}: ` : "";
+  if (edit.oldText === "" && opts.emptyOldText === "prepend")
+    return {
+      spans: [{ start: 0, end: 0, replacement: normalizeEol(edit.newText) }],
+      match: { index, kind: "exact", lines: [1], reindented: false },
+    };
   if (edit.oldText === "")
     throw new EditError(
       `${which}${oldName} is empty; give the exact text to replace. No edit was applied.`,
@@ -133,15 +150,33 @@ function locate(
   const oldText = normalizeEol(edit.oldText);
   const newText = normalizeEol(edit.newText);
 
-  const exact = occurrences(text, oldText, !edit.replaceAll);
+  const skipped = (): Located => ({
+    spans: [],
+    match: { index, kind: "skipped", lines: [], reindented: false },
+  });
+  let exact = occurrences(text, oldText, !edit.replaceAll);
   if (exact.length > 0) {
+    if (exact.length > 1 && !edit.replaceAll) {
+      if (opts.multiple !== "first")
+        throw ambiguous(
+          which,
+          oldName,
+          exact.map((p) => lineAt(text, p)),
+          index,
+          opts,
+          sequential,
+        );
+      exact = exact.slice(0, 1);
+    }
+    if (opts.detectApplied && newText.length > oldText.length && text.startsWith(newText, exact[0]!))
+      return skipped();
     const lines = exact.map((p) => lineAt(text, p));
-    if (exact.length > 1 && !edit.replaceAll) throw ambiguous(which, oldName, lines, index, opts, sequential);
     return {
       spans: exact.map((start) => ({ start, end: start + oldText.length, replacement: newText })),
       match: { index, kind: "exact", lines, reindented: false },
     };
   }
+  if (opts.detectApplied && newText !== "" && text.includes(newText)) return skipped();
   if ((opts.match ?? "tolerant") === "tolerant") {
     const tolerant = tolerantLocate(text, oldText, newText, !edit.replaceAll);
     if (tolerant) {
@@ -155,7 +190,15 @@ function locate(
     }
   }
   const tail = total > 1 ? `\n(edit ${index + 1} of ${total}; no edit was applied)` : "";
-  throw new EditError(`Could not find exact match for edit:\n${edit.oldText}${tail}`, "not_found", index);
+  const doubled = oldText.replace(/\\/g, "\\\\");
+  const hint = doubled !== oldText && text.includes(doubled);
+  throw new EditError(
+    `Could not find exact match for edit:\n${edit.oldText}${tail}`,
+    "not_found",
+    index,
+    [],
+    hint,
+  );
 }
 
 function ambiguous(

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { checkFileSizes } from "../../core/checks/file-sizes.js";
 import { ToolError } from "../../core/errors.js";
-import { defineTool, plainReply } from "../tool.js";
-import { projectRoot } from "./common.js";
+import { defineTool } from "../tool.js";
+import { projectRoot, strOutput, strReply } from "./common.js";
 
 const DEFAULT_MAX_LINES = 600;
 /** Internal caps of mcp-workspace: each list shows at most 50 entries. */
@@ -31,6 +31,7 @@ export const checkFileSizeTool = defineTool({
       .optional()
       .describe("Line threshold. Falls back to the server's --file-size-limit flag, then to 600"),
   }),
+  output: strOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(args, ctx) {
@@ -54,6 +55,6 @@ export const checkFileSizeTool = defineTool({
       lines.push(`\nStale allowlist entries (${r.stale.length}):`);
       lines.push(...capped(r.stale, (e) => `  - ${e}`, "stale entries"));
     }
-    return plainReply(lines.join("\n"));
+    return strReply(lines.join("\n"));
   },
 });

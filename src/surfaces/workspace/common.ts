@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { isGitIgnored } from "../../core/ignore.js";
 import { hasParentSegment, printable } from "../../core/paths.js";
@@ -49,7 +50,8 @@ export function resolveIn(
   base: Root = projectRoot(ctx),
 ): Promise<ResolvedPath> {
   return withWorkspaceWording(
-    ctx.ws.resolve(requested === "" ? "." : requested, { intent, base }),
+    // An empty path is refused (it is no spelling of the project root).
+    ctx.ws.resolve(requested, { intent, base }),
     requested,
     base,
   );
@@ -120,9 +122,26 @@ export async function gitignoreGate(
     );
 }
 
-/** A Python `bool` result as FastMCP renders it. */
+/*
+ * Replies as FastMCP (mcp>=1.10) renders a tool's Python return value: the text content plus structured
+ * content that matches the tool's output schema (`{"result": ...}` for str, bool and list[str]).
+ */
+
+export const strOutput = z.object({ result: z.string() });
+export const boolOutput = z.object({ result: z.boolean() });
+export const listOutput = z.object({ result: z.array(z.string()) });
+
+/** A Python `str` result. */
+export function strReply(text: string): ToolReply {
+  return { content: [{ type: "text", text }], structuredContent: { result: text } };
+}
+
+/** A Python `bool` result. */
 export function boolReply(value: boolean): ToolReply {
-  return { content: [{ type: "text", text: value ? "true" : "false" }] };
+  return {
+    content: [{ type: "text", text: value ? "true" : "false" }],
+    structuredContent: { result: value },
+  };
 }
 
 /** A Python `list[str]` result: one text block per element, plus `{"result": [...]}`. */

@@ -3,7 +3,16 @@ import { ToolError } from "../../core/errors.js";
 import { deleteDirectory, deleteFile } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
 import { defineTool, recordChanges } from "../tool.js";
-import { boolReply, gitignoreGate, listReply, pyType, requireFilePath, resolveEntry } from "./common.js";
+import {
+  boolOutput,
+  boolReply,
+  gitignoreGate,
+  listOutput,
+  listReply,
+  pyType,
+  requireFilePath,
+  resolveEntry,
+} from "./common.js";
 import { expectedSha256 } from "./write-tools.js";
 
 const DELETE_LIST_CAP = 20;
@@ -20,6 +29,7 @@ export const deleteThisFileTool = defineTool({
     file_path: z.string().describe("Path to the file to delete (relative to project directory)"),
     expected_sha256: expectedSha256,
   }),
+  output: boolOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {
@@ -56,6 +66,7 @@ export const deleteDirectoryTool = defineTool({
     dir_path: z.string().describe("Path to the directory to delete (relative to project directory)"),
     recursive: z.boolean().default(false).describe("Delete the directory and all its contents when True"),
   }),
+  output: listOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {

@@ -1,6 +1,7 @@
 import type { AnyToolDef } from "../tool.js";
 import { checkFileSizeTool } from "./check-file-size.js";
 import { deleteDirectoryTool, deleteThisFileTool } from "./delete-tools.js";
+import { editFileTool } from "./edit-file.js";
 import { gitAndGithubTools } from "./git-github-tools.js";
 import { listDirectoryTool, listReferenceDirectoryTool } from "./list-directory.js";
 import { moveFileTool } from "./move-file.js";
@@ -25,6 +26,7 @@ export const workspaceTools: readonly AnyToolDef[] = [
   deleteThisFileTool,
   deleteDirectoryTool,
   moveFileTool,
+  editFileTool,
   checkFileSizeTool,
   // git and GitHub tools (git, github_*, get_base_branch, check_branch_status).
   ...gitAndGithubTools,

@@ -4,7 +4,7 @@ import { entryKind } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
 import { walk } from "../../core/walk.js";
 import { defineTool } from "../tool.js";
-import { listReply, referenceRoot, resolveIn } from "./common.js";
+import { listOutput, listReply, referenceRoot, resolveIn } from "./common.js";
 import { renderTree } from "./tree.js";
 
 export const listDirectoryTool = defineTool({
@@ -25,6 +25,7 @@ export const listDirectoryTool = defineTool({
       .describe('Scope listing to a subtree (relative to project root). Defaults to "."'),
     dirs_only: z.boolean().default(false).describe('Show only directories, each with trailing "/"'),
   }),
+  output: listOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(args, ctx) {
@@ -57,6 +58,7 @@ export const listReferenceDirectoryTool = defineTool({
     "Args:\n    reference_name: Name of the reference project to list\n\n" +
     "Returns:\n    A list of file paths in the reference project directory",
   input: z.object({ reference_name: z.string().describe("Name of the reference project to list") }),
+  output: listOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(args, ctx) {

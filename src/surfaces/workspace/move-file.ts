@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isErrno, ToolError } from "../../core/errors.js";
 import { checkMoveSource, moveEntry } from "../../core/files/move.js";
 import { defineTool } from "../tool.js";
-import { boolReply, gitignoreGate, resolveEntry } from "./common.js";
+import { boolOutput, boolReply, gitignoreGate, resolveEntry } from "./common.js";
 import { expectedSha256 } from "./write-tools.js";
 
 /** mcp-workspace answers move failures with a few plain words an assistant can act on. */
@@ -37,6 +37,7 @@ export const moveFileTool = defineTool({
     destination_path: z.string().describe("Destination path (relative to project)"),
     expected_sha256: expectedSha256,
   }),
+  output: boolOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {

@@ -4,8 +4,8 @@ import { InvalidTextError } from "../../core/files/line-range.js";
 import { readLines } from "../../core/files/read-lines.js";
 import { printable } from "../../core/paths.js";
 import type { Root } from "../../core/workspace.js";
-import { defineTool, plainReply, type ToolContext, type ToolReply } from "../tool.js";
-import { gitignoreGate, requireFilePath, resolveIn } from "./common.js";
+import { defineTool, type ToolContext, type ToolReply } from "../tool.js";
+import { gitignoreGate, requireFilePath, resolveIn, strReply } from "./common.js";
 
 export const lineRangeShape = {
   start_line: z
@@ -91,9 +91,10 @@ export async function readForTool(
       `(e.g. end_line=${next + 999}).]`;
   }
   // mcpfs: the version read, to pass as expected_sha256 to a later change (lost-update protection).
-  const reply = plainReply(text);
+  const reply = strReply(text);
   if (r.state)
     reply.structuredContent = {
+      ...reply.structuredContent,
       ...(r.state.sha256 ? { sha256: r.state.sha256 } : {}),
       mtime: r.state.mtime,
       size: r.state.size,
@@ -115,6 +116,15 @@ export const readFileTool = defineTool({
   input: z.object({
     file_path: z.string().describe("Path to the file to read (relative to project directory)"),
     ...lineRangeShape,
+  }),
+  output: z.object({
+    result: z.string(),
+    sha256: z
+      .string()
+      .optional()
+      .describe("sha256 of the file read (pass as expected_sha256 to a later change)"),
+    mtime: z.string().optional(),
+    size: z.number().optional(),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "../tool.js";
-import { dictReply, referenceRoot, referenceRoots } from "./common.js";
+import { dictReply, referenceRoot, referenceRoots, strOutput } from "./common.js";
 import { lineRangeShape, readForTool } from "./read-file.js";
 
 const REFERENCE_USAGE =
@@ -15,6 +15,11 @@ export const getReferenceProjectsTool = defineTool({
     "Returns:\n    Dictionary with count, projects (list of {name, url}; url is null when no repository URL " +
     "is configured) and usage instructions for next steps.",
   input: z.object({}),
+  output: z.object({
+    count: z.number(),
+    projects: z.array(z.object({ name: z.string(), url: z.string().nullable() })),
+    usage: z.string(),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(_args, ctx) {
@@ -46,6 +51,7 @@ export const readReferenceFileTool = defineTool({
     file_path: z.string().describe("Path to the file to read (relative to reference project directory)"),
     ...lineRangeShape,
   }),
+  output: strOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(args, ctx) {

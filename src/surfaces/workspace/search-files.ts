@@ -41,6 +41,12 @@ export const searchShape = {
   max_result_lines: z.number().int().default(200).describe("Hard cap on total output lines (default 200)"),
 };
 
+/** mcp-workspace returns a dict whose keys depend on the mode (file_search or content_search). */
+const searchOutput = z.looseObject({
+  mode: z.enum(["file_search", "content_search"]),
+  truncated: z.boolean(),
+});
+
 export interface SearchArgs {
   glob?: string | null;
   pattern?: string | null;
@@ -177,6 +183,7 @@ export const searchFilesTool = defineTool({
   title: "Search Files",
   description: `Search file contents by regex and/or find files by glob pattern.\n\n${DESCRIPTION_TAIL}`,
   input: z.object(searchShape),
+  output: searchOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   handler: (args, ctx) => searchIn(ctx, projectRoot(ctx), args),
@@ -187,6 +194,7 @@ export const searchReferenceFilesTool = defineTool({
   title: "Search Reference Files",
   description: `Search file contents by regex and/or find files by glob pattern in a reference project.\n\n${DESCRIPTION_TAIL}`,
   input: z.object({ reference_name: z.string().describe("Name of the reference project"), ...searchShape }),
+  output: searchOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   handler: (args, ctx) => searchIn(ctx, referenceRoot(ctx, args.reference_name), args),

@@ -5,7 +5,7 @@ import { ensureParentDirs } from "../../core/files/mkdirs.js";
 import { writeText } from "../../core/files/write.js";
 import { printable } from "../../core/paths.js";
 import { defineTool, recordChanges, type ToolContext } from "../tool.js";
-import { boolReply, gitignoreGate, pyType, requireFilePath, resolveIn } from "./common.js";
+import { boolOutput, boolReply, gitignoreGate, pyType, requireFilePath, resolveIn } from "./common.js";
 
 /** mcp-workspace writes text with LF line breaks and refuses what UTF-8 cannot encode (lone surrogates). */
 function contentText(content: unknown, ctx: ToolContext): string {
@@ -42,6 +42,7 @@ export const saveFileTool = defineTool({
     "Args:\n    file_path: Path to the file to write to (relative to project directory)\n" +
     "    content: Content to write to the file\n\nReturns:\n    True if the file was written successfully",
   input: fileInput,
+  output: boolOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {
@@ -63,6 +64,7 @@ export const appendFileTool = defineTool({
     "Args:\n    file_path: Path to the file to append to (relative to project directory)\n" +
     "    content: Content to append to the file\n\nReturns:\n    True if the content was appended successfully",
   input: fileInput,
+  output: boolOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {

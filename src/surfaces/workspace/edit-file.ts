@@ -1,0 +1,146 @@
+import { z } from "zod";
+import { ToolError } from "../../core/errors.js";
+import { type Edit, EditError } from "../../core/files/edit.js";
+import { editFile } from "../../core/files/edit-file.js";
+import { KeyedMutex } from "../../core/files/file-lock.js";
+import { entryKind } from "../../core/files/remove.js";
+import { printable } from "../../core/paths.js";
+import { defineTool, type ToolContext } from "../tool.js";
+import { gitignoreGate, requireFilePath, resolveIn, strOutput, strReply } from "./common.js";
+
+/**
+ * One queue per file for the whole process: edits of the same file from concurrent calls (or connections)
+ * run one after another instead of racing; the map holds only paths with work in flight.
+ */
+const editLocks = new KeyedMutex();
+
+const ALREADY_APPLIED = "No changes needed - edit already applied";
+const NOTHING_CHANGED = "No changes needed - content already in desired state";
+
+function truncated(text: string): string {
+  return text.length <= 50 ? text : `${text.slice(0, 47)}...`;
+}
+
+/** Legacy option: an unindented replacement takes the indentation of old_text's first line. */
+function withIndentation(oldText: string, newText: string): string {
+  const indent = /^[ \t]*/.exec(oldText)![0];
+  if (indent === "" || /^[ \t]/.test(newText)) return newText;
+  return newText
+    .split("\n")
+    .map((l) => (l.trim() === "" ? l : indent + l))
+    .join("\n");
+}
+
+const input = z.object({
+  file_path: z.string().describe("Path to the file to edit (relative to project directory)"),
+  old_string: z
+    .string()
+    .optional()
+    .describe("Exact text to find and replace (empty: insert at the beginning)"),
+  new_string: z.string().optional().describe("Replacement text"),
+  replace_all: z
+    .boolean()
+    .default(false)
+    .describe("Replace all occurrences instead of requiring a unique match (edits: of each old_text)"),
+  edits: z
+    .array(z.object({ old_text: z.string(), new_text: z.string() }))
+    .optional()
+    .describe(
+      "Alternative form: edits applied in order, each replacing the first exact occurrence of old_text",
+    ),
+  dry_run: z.boolean().default(false).describe("Preview the diff without writing"),
+  options: z
+    .looseObject({ preserve_indentation: z.boolean().optional() })
+    .optional()
+    .describe("Formatting settings: preserve_indentation applies old_text's indentation to new_text"),
+});
+
+type Args = z.infer<typeof input>;
+
+async function run(args: Args, ctx: ToolContext): Promise<string> {
+  const filePath = requireFilePath(args.file_path).replace(/\\/g, "/");
+  const seedShape = args.edits !== undefined;
+  if (seedShape && (args.old_string !== undefined || args.new_string !== undefined))
+    throw new ToolError("Give either edits or old_string/new_string, not both");
+  if (!seedShape && (args.old_string === undefined || args.new_string === undefined))
+    throw new ToolError("Give old_string and new_string (or edits: [{old_text, new_text}])");
+  const target = await resolveIn(ctx, filePath, "write");
+  await gitignoreGate(target, filePath);
+  const shown = printable(filePath);
+
+  return editLocks.run(target.real, async () => {
+    const kind = await entryKind(target);
+    if (kind === "missing") throw new ToolError(`File not found: ${shown}`, "not_found");
+    if (kind !== "file") throw new ToolError(`Not a file: ${shown}`, "not_file");
+    const indent = args.options?.preserve_indentation === true;
+    for (const key of Object.keys(args.options ?? {}))
+      if (key !== "preserve_indentation") ctx.log.warn(`edit_file: unknown option ignored: ${key}`);
+    const edits: Edit[] = seedShape
+      ? args.edits!.map((e) => ({
+          oldText: e.old_text,
+          newText: indent ? withIndentation(e.old_text, e.new_text) : e.new_text,
+          replaceAll: args.replace_all,
+        }))
+      : [{ oldText: args.old_string!, newText: args.new_string!, replaceAll: args.replace_all }];
+    try {
+      const r = await editFile(target, edits, {
+        match: "exact",
+        sequential: true,
+        multiple: seedShape ? "first" : "error",
+        detectApplied: true,
+        emptyOldText: seedShape ? "error" : "prepend",
+        names: { oldText: seedShape ? "old_text" : "old_string", replaceAll: "replace_all=True" },
+        dryRun: args.dry_run,
+        diffName: filePath,
+        diffStyle: "git",
+      });
+      if (r.matches.every((m) => m.kind === "skipped")) return seedShape ? NOTHING_CHANGED : ALREADY_APPLIED;
+      if (!r.changed && seedShape) return NOTHING_CHANGED;
+      return r.diff;
+    } catch (err) {
+      if (!(err instanceof EditError)) {
+        if (err instanceof ToolError && err.code === "invalid" && err.message.startsWith("Not a UTF-8"))
+          throw new ToolError(`File '${shown}' contains invalid characters. Ensure it's a valid text file.`);
+        throw err;
+      }
+      const old = truncated(edits[err.editIndex]?.oldText ?? "");
+      const which =
+        edits.length > 1 ? ` (edit ${err.editIndex + 1} of ${edits.length}; no edit was applied)` : "";
+      if (err.reason === "ambiguous")
+        throw new ToolError(
+          `Multiple matches (${err.lines.length}) found for ${old}. Use replace_all=True to replace all ` +
+            "occurrences, or provide more context to create a unique match.",
+          "conflict",
+        );
+      if (err.reason === "not_found" && err.backslashHint)
+        throw new ToolError(
+          `Text not found: ${old}\nHint: file may store backslashes as \`\\\\\` (double backslashes) — use ` +
+            `double backslashes in both \`${seedShape ? "old_text" : "old_string"}\` and \`${seedShape ? "new_text" : "new_string"}\`.${which}`,
+          "not_found",
+        );
+      if (err.reason === "not_found")
+        throw new ToolError(`Text not found in ${shown}: ${old}${which}`, "not_found");
+      if (err.reason === "empty") throw new ToolError(`old_text must not be empty${which}`);
+      throw err;
+    }
+  });
+}
+
+export const editFileTool = defineTool({
+  name: "edit_file",
+  title: "Edit File",
+  description:
+    "Edit a file by exact string match; replace_all for multiple matches.\n\n" +
+    "Finds old_string in the file and replaces it with new_string. An empty old_string inserts new_string at " +
+    "the beginning of the file. More than one match is an error unless replace_all=True. Matching is exact " +
+    "(case- and whitespace-sensitive, no fuzzy matching). Also accepts the older form edits=[{old_text, " +
+    "new_text}, ...]: applied in order, each replacing the first occurrence, with dry_run to preview and " +
+    "options.preserve_indentation. An edit already present in the file is detected and skipped. Line " +
+    "endings and BOM of the file are kept; the write is atomic.\n\n" +
+    "Returns:\n    Git-style unified diff showing the changes, or a message if the edit was already applied.",
+  input,
+  output: strOutput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  mutating: true,
+  handler: async (args, ctx) => strReply(await run(args, ctx)),
+});
