@@ -380,7 +380,7 @@ describe("sessions", () => {
         params: { name: "read_text_file", arguments: { path: fifo } },
       }),
     });
-    expect(res.status).toBe(200);
+    expect(res.status, s.stderr()).toBe(200);
     const exit = s.stop("SIGTERM");
     await new Promise((r) => setTimeout(r, 300));
     expect(s.proc.exitCode, s.stderr()).toBeNull();
@@ -388,9 +388,10 @@ describe("sessions", () => {
     await w.write("late\n");
     await w.close();
     const body = await res.text();
-    expect(body).toContain('"id":99');
-    expect(body).not.toContain('"isError":true');
+    expect(body, s.stderr()).toContain('"id":99');
+    expect(body, s.stderr()).not.toContain('"isError":true');
     expect(await exit, s.stderr()).toBe(0);
     expect(s.stderr()).toContain("SIGTERM: finishing in-flight requests");
+    await c.client.close().catch(() => {});
   });
 });

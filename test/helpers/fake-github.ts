@@ -9,8 +9,8 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import Ajv, { type ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormatsPlugin from "ajv-formats";
 import { ROOT } from "./server.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is untyped JSON
@@ -82,7 +82,8 @@ class ApiDescription {
     toJsonSchema(this.spec.components);
     toJsonSchema(this.spec.paths);
     this.ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
-    addFormats(this.ajv);
+    // ajv-formats is CommonJS: under NodeNext its default import is the module object.
+    (addFormatsPlugin as unknown as { default: (ajv: Ajv) => Ajv }).default(this.ajv);
     this.ajv.addSchema(this.spec, "gh");
     for (const [template, item] of Object.entries<Json>(this.spec.paths)) {
       const names: string[] = [];
