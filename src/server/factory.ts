@@ -3,6 +3,7 @@ import type { Config } from "../cli/config.js";
 import type { Logger } from "../core/log.js";
 import { type Root, Workspace } from "../core/workspace.js";
 import { toolsFor } from "../surfaces/index.js";
+import type { AnyToolDef } from "../surfaces/tool.js";
 import { ClientLog } from "./client-log.js";
 import type { FileWatchHub } from "./file-watch.js";
 import { registerTools } from "./register-tools.js";
@@ -20,6 +21,8 @@ export interface ServerDeps {
   extraRoots: readonly Root[];
   /** The process's file watcher; resource subscriptions are offered only when it is given. */
   watch?: FileWatchHub;
+  /** The tools to serve (default: the configured surface's). */
+  tools?: readonly AnyToolDef[];
 }
 
 export interface ConnectionOptions {
@@ -56,7 +59,7 @@ export function createServerFactory(deps: ServerDeps) {
       await sync?.ready(relatedRequestId);
       if (ws.roots.length === 0) throw noRootsError(era);
     };
-    registerTools(server, toolsFor(config), { ws, config, log, era, gate, clientLog });
+    registerTools(server, deps.tools ?? toolsFor(config), { ws, config, log, era, gate, clientLog });
     registerResources(server, {
       ws,
       config,
