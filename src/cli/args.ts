@@ -3,7 +3,8 @@ import { type Config, DEFAULT_HTTP_PORT, defaultConfig, type LogLevel, type Surf
 
 export type ParseOutcome =
   | { kind: "config"; config: Config }
-  | { kind: "exit"; code: number; stdout?: string; stderr?: string };
+  /** `surface`: the style the command line asked for, so a workspace-style error reaches its startup log. */
+  | { kind: "exit"; code: number; stdout?: string; stderr?: string; surface?: Surface };
 
 const LOG_LEVELS: LogLevel[] = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
 
@@ -89,6 +90,22 @@ export function parseArgs(
   version: string,
   env: NodeJS.ProcessEnv = process.env,
 ): ParseOutcome {
+  const outcome = parseToConfig(argv, version, env);
+  if (outcome.kind === "exit" && outcome.code !== 0) return { ...outcome, surface: surfaceAskedFor(argv) };
+  return outcome;
+}
+
+/** The surface an argv selects, judged from its words alone (for errors found before a Config exists). */
+function surfaceAskedFor(argv: string[]): Surface {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--project-dir" || a.startsWith("--project-dir=")) return "workspace";
+    if (a === "--surface=workspace" || (a === "--surface" && argv[i + 1] === "workspace")) return "workspace";
+  }
+  return "filesystem";
+}
+
+function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv): ParseOutcome {
   const program = buildProgram(version);
   try {
     program.parse(argv, { from: "user" });

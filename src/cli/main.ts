@@ -24,8 +24,8 @@ function stderr(line: string): void {
 }
 
 /** Workspace style: a startup error is also written to logs/ in the working directory (no log exists yet). */
-function recordStartupError(config: Config | undefined, message: string): void {
-  if (config?.surface !== "workspace") return;
+function recordStartupError(surface: Config["surface"] | undefined, message: string): void {
+  if (surface !== "workspace") return;
   try {
     const dir = path.resolve("logs");
     fs.mkdirSync(dir, { recursive: true });
@@ -53,6 +53,7 @@ async function main(): Promise<number | undefined> {
   if (outcome.kind === "exit") {
     if (outcome.stdout) process.stdout.write(outcome.stdout);
     if (outcome.stderr) process.stderr.write(outcome.stderr);
+    if (outcome.code !== 0 && outcome.stderr) recordStartupError(outcome.surface, outcome.stderr.trim());
     return outcome.code;
   }
   const config = outcome.config;
@@ -82,7 +83,7 @@ async function main(): Promise<number | undefined> {
   } catch (err) {
     const msg = err instanceof StartupError ? err.message : `Error: ${(err as Error).message}`;
     stderr(msg);
-    recordStartupError(config, msg);
+    recordStartupError(config.surface, msg);
     return 1;
   }
   for (const arg of config.unknownArgs) log.warn(`Ignoring unrecognized argument: ${arg}`);
@@ -97,7 +98,7 @@ async function main(): Promise<number | undefined> {
   } catch (err) {
     const msg = err instanceof StartupError ? err.message : `Error: ${(err as Error).message}`;
     stderr(msg);
-    recordStartupError(config, msg);
+    recordStartupError(config.surface, msg);
     return 1;
   }
   if (config.surface === "filesystem" && startup.roots.length === 0) {

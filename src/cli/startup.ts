@@ -62,8 +62,10 @@ export async function resolveStartupRoots(
       warn(`Warning: ${dir} is not a directory, skipping`);
       continue;
     }
-    const ro = config.readOnly || extraRoots.some((r) => isWithin(abs, r.path) || isWithin(abs, r.real));
-    roots.push(await makeRoot(abs, ro ? "ro" : "rw", "directory"));
+    const root = await makeRoot(abs, "rw", "directory");
+    // Compared by real path, so a read-only directory named through a symlink still covers this one.
+    const ro = config.readOnly || extraRoots.some((r) => isWithin(root.real, r.real));
+    roots.push(ro ? { ...root, mode: "ro" } : root);
   }
   if (config.directories.length > 0 && roots.length === 0)
     throw new StartupError("Error: None of the specified directories are accessible");

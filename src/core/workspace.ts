@@ -213,6 +213,14 @@ async function realLocation(
   inside: (real: string) => boolean,
 ): Promise<{ real: string; exists: boolean }> {
   let target = abs;
+  // A link met twice is a cycle: stop at once instead of paying for every hop up to the limit.
+  const seen = new Set<string>();
+  const follow = async (link: string, rest: string[]) => {
+    if (seen.has(link))
+      throw new ToolError(`Too many levels of symbolic links: ${printable(shown)}`, "invalid");
+    seen.add(link);
+    return linkHop(link, rest, shown, inside);
+  };
   hops: for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
     try {
       return { real: await fs.realpath(target), exists: true };
@@ -236,7 +244,7 @@ async function realLocation(
       }
     }
     if (st.isSymbolicLink()) {
-      target = await linkHop(existing, tail, shown, inside);
+      target = await follow(existing, tail);
       continue;
     }
     let real = await realOrThrow(existing, shown);
@@ -255,7 +263,7 @@ async function realLocation(
       const est = await fs.lstat(entry).catch(() => undefined);
       if (!est) return { real: path.join(real, ...tail.slice(i)), exists: false };
       if (est.isSymbolicLink()) {
-        target = await linkHop(entry, tail.slice(i + 1), shown, inside);
+        target = await follow(entry, tail.slice(i + 1));
         continue hops;
       }
       real = entry;

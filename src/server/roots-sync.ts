@@ -4,7 +4,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
 import { ToolError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
-import { isWithin } from "../core/paths.js";
+import { expandHome, isWithin } from "../core/paths.js";
 import { makeRoot, type Root, type Workspace } from "../core/workspace.js";
 
 /**
@@ -79,7 +79,7 @@ export class RootsSync {
         );
         return;
       }
-      const roots = await validRoots(answer.roots, this.config, this.log);
+      const roots = await validRoots(answer.roots, this.config, this.extraRoots, this.log);
       if (gen !== this.generation) {
         this.log.info("Discarded a stale roots/list answer: a newer roots update has started");
         return;
@@ -103,20 +103,26 @@ export class RootsSync {
   }
 }
 
-async function validRoots(list: { uri: string }[], config: Config, log: Logger): Promise<Root[]> {
+async function validRoots(
+  list: { uri: string }[],
+  config: Config,
+  extraRoots: readonly Root[],
+  log: Logger,
+): Promise<Root[]> {
   const out: Root[] = [];
   for (const { uri } of list) {
     let dir: string;
     try {
-      dir = uri.startsWith("file:") ? fileURLToPath(uri) : path.resolve(uri);
+      dir = uri.startsWith("file:") ? fileURLToPath(uri) : path.resolve(expandHome(uri));
     } catch {
       log.warn(`Skipping invalid path or inaccessible: ${uri}`);
       continue;
     }
     try {
-      const ro =
-        config.readOnly || config.readOnlyDirs.some((d) => isWithin(path.resolve(dir), path.resolve(d)));
-      out.push(await makeRoot(dir, ro ? "ro" : "rw", "directory"));
+      const root = await makeRoot(dir, "rw", "directory");
+      // Compared by real path: a read-only directory named through a symlink still covers what lies in it.
+      const ro = config.readOnly || extraRoots.some((r) => r.mode === "ro" && isWithin(root.real, r.real));
+      out.push(ro ? { ...root, mode: "ro" } : root);
     } catch (err) {
       log.warn(`Skipping invalid directory: ${dir} due to error: ${(err as Error).message}`);
     }

@@ -10,11 +10,16 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
-import addFormatsPlugin from "ajv-formats";
+import formatsModule from "ajv-formats";
 import { ROOT } from "./server.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is untyped JSON
 type Json = any;
+
+// ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
+const addFormats = ((formatsModule as { default?: unknown }).default ?? formatsModule) as unknown as (
+  ajv: Ajv,
+) => void;
 
 export interface FakeRequest {
   method: string;
@@ -82,8 +87,7 @@ class ApiDescription {
     toJsonSchema(this.spec.components);
     toJsonSchema(this.spec.paths);
     this.ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
-    // ajv-formats is CommonJS: under NodeNext its default import is the module object.
-    (addFormatsPlugin as unknown as { default: (ajv: Ajv) => Ajv }).default(this.ajv);
+    addFormats(this.ajv);
     this.ajv.addSchema(this.spec, "gh");
     for (const [template, item] of Object.entries<Json>(this.spec.paths)) {
       const names: string[] = [];
@@ -119,11 +123,10 @@ class ApiDescription {
   }
 
   validator(key: string, schema: Json): ValidateFunction {
-    let v = this.cache.get(key);
-    if (!v) {
-      v = this.ajv.compile(JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, '"$ref":"gh#/')));
-      this.cache.set(key, v);
-    }
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const v = this.ajv.compile(JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, '"$ref":"gh#/')));
+    this.cache.set(key, v);
     return v;
   }
 

@@ -46,6 +46,11 @@ export interface StartOptions {
   roots?: string[];
   /** Delay, in ms, before the v1 client answers roots/list (to test calls racing the fetch). */
   rootsDelayMs?: number;
+  /**
+   * Full control of the v1 client's roots/list answers (advertises roots): called with the 0-based index of
+   * each request, resolves to the directories to answer with, whenever the test decides.
+   */
+  rootsHandler?: (request: number) => Promise<string[]>;
   /** Server entry point (default: mcpfs's built CLI). */
   bin?: string;
   timeoutMs?: number;
@@ -113,9 +118,15 @@ export async function startServer(args: string[], opts: StartOptions = {}): Prom
   let roots = opts.roots;
   const client = new ClientV1(
     { name: "mcpfs-test-v1", version: "1.0.0" },
-    { capabilities: roots ? { roots: { listChanged: true } } : {} },
+    { capabilities: roots || opts.rootsHandler ? { roots: { listChanged: true } } : {} },
   );
-  if (roots) {
+  if (opts.rootsHandler) {
+    const handler = opts.rootsHandler;
+    let n = 0;
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: (await handler(n++)).map((d) => ({ uri: `file://${d}`, name: path.basename(d) })),
+    }));
+  } else if (roots) {
     client.setRequestHandler(ListRootsRequestSchema, async () => {
       const answer = (roots ?? []).map((d) => ({ uri: `file://${d}`, name: path.basename(d) }));
       if (opts.rootsDelayMs) await new Promise((r) => setTimeout(r, opts.rootsDelayMs));
@@ -140,12 +151,13 @@ export async function startServer(args: string[], opts: StartOptions = {}): Prom
 /** Runs the CLI to completion (for startup-error tests): exit code, stdout, stderr. */
 export async function runCli(
   args: string[],
-  opts: { cwd?: string; timeoutMs?: number; input?: string } = {},
+  opts: { cwd?: string; timeoutMs?: number; input?: string; env?: Record<string, string> } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MCPFS_BIN, ...args], {
       cwd: opts.cwd,
+      env: { ...process.env, ...(opts.env ?? {}) },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -156,7 +168,7 @@ export async function runCli(
     child.stderr.on("data", (d) => {
       stderr += d;
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 10_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 30_000);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);

@@ -1,28 +1,58 @@
-import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { writeFileAtomic } from "./atomic-write.js";
-import { openVerified } from "./safe-open.js";
+import { checkExpected } from "./precondition.js";
+import { readSnapshot } from "./snapshot.js";
+import { toLines } from "./text-lines.js";
+import { type ChangeResult, commitChanges } from "./transaction.js";
+
+export interface AppendOptions {
+  /** Refuse when the file does not exist (default: create it). */
+  mustExist?: boolean;
+  /** Only append while the file still has this sha256. */
+  expectedSha256?: string;
+  /** Largest file appended to (the file is rewritten atomically, so it is read whole). */
+  maxBytes?: number;
+  /** Create missing parent directories of a new file. */
+  createParents?: boolean;
+}
 
 /**
- * Appends text to an existing regular file, crash-safely (the whole file is rewritten through a temp file
- * and a rename, so a crash never leaves half an append). LF line breaks in `text` follow the file's own
- * style when the file uses CRLF. Throws ToolError `not_found` or `not_file`.
+ * Appends text verbatim (no separator is added) with the same crash safety as a write: the whole new
+ * content is staged and renamed in (through `commitChanges`), so a kill never leaves half an append, and an
+ * append that raced another writer is refused rather than losing that writer's change. In a CRLF file the
+ * appended text's line breaks become CRLF too, so the file keeps one style.
  */
-export async function appendText(target: ResolvedPath, text: string): Promise<void> {
-  if (!target.exists) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
-  const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
-  let current: Buffer;
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new ToolError(`Not a file: ${printable(target.requested)}`, "not_file");
-    current = await fh.readFile();
-  } finally {
-    await fh.close();
+export async function appendToFile(
+  target: ResolvedPath,
+  text: string,
+  opts: AppendOptions = {},
+): Promise<ChangeResult> {
+  const snap = await readSnapshot(target, { maxBytes: opts.maxBytes });
+  if (!snap && opts.mustExist)
+    throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
+  checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
+  if (!snap) {
+    const [r] = await commitChanges([
+      { kind: "write", target, data: text, base: null, createParents: opts.createParents },
+    ]);
+    return r!;
   }
-  const firstLf = current.indexOf(0x0a);
-  const crlf = firstLf > 0 && current[firstLf - 1] === 0x0d;
-  const addition = Buffer.from(crlf ? text.replace(/\r?\n/g, "\r\n") : text, "utf8");
-  await writeFileAtomic(target, Buffer.concat([current, addition]));
+  const crlf = toLines(snap.data.toString("utf8")).eol === "\r\n";
+  const added = crlf ? text.replace(/\r?\n/g, "\r\n") : text;
+  const data = Buffer.concat([snap.data, Buffer.from(added, "utf8")]);
+  const [r] = await commitChanges([{ kind: "write", target, data, base: snap }]);
+  return r!;
+}
+
+/**
+ * Appends to an existing regular file (mcp-workspace's append_file). Throws ToolError `not_found` or
+ * `not_file`; `conflict` when `expectedSha256` no longer matches.
+ */
+export async function appendText(
+  target: ResolvedPath,
+  text: string,
+  opts: Omit<AppendOptions, "mustExist"> = {},
+): Promise<ChangeResult> {
+  return appendToFile(target, text, { ...opts, mustExist: true });
 }

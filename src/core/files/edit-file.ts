@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
@@ -38,7 +39,7 @@ export async function editFile(
   edits: readonly Edit[],
   opts: EditFileOptions = {},
 ): Promise<EditFileResult> {
-  const fh = await openVerified(target);
+  const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   let bytes: Buffer;
   let before: { ino: number; size: number; mtimeMs: number };
   try {

@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { isErrno, ToolError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import { ensureParentDirs } from "./mkdirs.js";
+import { moveNoReplace } from "./move-no-replace.js";
 import { type EntryPath, entryKind } from "./remove.js";
 
 function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
@@ -55,15 +56,7 @@ export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<Mov
       if (moved.ok) return { method: "git" };
     }
   }
-  // Never replace something that appeared at the destination meanwhile.
-  if ((await entryKind(dest)) !== "missing")
-    throw new ToolError(`Already exists: ${printable(dest.requested)}`, "exists");
-  try {
-    await fs.rename(source.real, dest.real);
-  } catch (err) {
-    if (!isErrno(err, "EXDEV")) throw err;
-    await fs.cp(source.real, dest.real, { recursive: true, verbatimSymlinks: true, errorOnExist: true });
-    await fs.rm(source.real, { recursive: true });
-  }
+  // Never replaces something that appeared at the destination meanwhile; copies across devices.
+  await moveNoReplace(source, dest);
   return { method: "filesystem" };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 
@@ -87,7 +88,7 @@ function stripCr(s: string): string {
 export async function readTextUpTo(
   fh: FileHandle,
   limit: number,
-): Promise<{ text: string; size: number; truncated: boolean }> {
+): Promise<{ text: string; size: number; truncated: boolean; sha256?: string }> {
   const size = (await fh.stat()).size;
   const want = Math.min(size, limit);
   const buf = Buffer.allocUnsafe(want);
@@ -100,5 +101,7 @@ export async function readTextUpTo(
   const decoder = new StringDecoder("utf8");
   // A cut in the middle of a multi-byte character is dropped rather than shown as U+FFFD.
   const text = size > limit ? decoder.write(buf.subarray(0, got)) : buf.subarray(0, got).toString("utf8");
-  return { text, size, truncated: size > limit };
+  // A hash only for a complete read: it identifies the whole file's bytes.
+  const sha256 = size > limit ? undefined : createHash("sha256").update(buf.subarray(0, got)).digest("hex");
+  return { text, size, truncated: size > limit, sha256 };
 }

@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
@@ -12,6 +13,10 @@ export interface TextRead {
   truncated: boolean;
   /** For head/tail: whether the file has lines beyond those returned. */
   more?: boolean;
+  /** sha256 of the file's bytes, when the whole file was read. */
+  sha256?: string;
+  /** Last modification time of the file read (ms since the epoch). */
+  mtimeMs?: number;
 }
 
 export interface TextReadOptions {
@@ -35,18 +40,21 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
     throw new ToolError("Cannot specify both head and tail parameters simultaneously");
   checkCount("head", opts.head, target.requested);
   checkCount("tail", opts.tail, target.requested);
-  const fh = await openVerified(target);
+  // O_NONBLOCK: opening a FIFO must not hang the call (no effect on regular files).
+  const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = await fh.stat();
     if (st.isDirectory())
       throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
+    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
     if (opts.head !== undefined || opts.tail !== undefined) {
       const r =
         opts.head !== undefined ? await headLines(fh, opts.head) : await tailLines(fh, opts.tail!, st.size);
-      return fitLines(r.lines, st.size, r.more, opts.budget, opts.tail !== undefined);
+      const fit = fitLines(r.lines, st.size, r.more, opts.budget, opts.tail !== undefined);
+      return { ...fit, mtimeMs: st.mtimeMs };
     }
     const r = await readTextUpTo(fh, opts.budget);
-    return { text: r.text, size: r.size, truncated: r.truncated };
+    return { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs: st.mtimeMs };
   } finally {
     await fh.close();
   }

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { ToolError } from "../errors.js";
 import type { Root } from "../workspace.js";
 import { grepWithJs } from "./grep-js.js";
@@ -83,6 +84,11 @@ async function pickEngine(requested: GrepOptions["engine"]): Promise<{ rg?: stri
   const rg = await findRipgrep();
   if (choice === "rg" && !rg) throw new ToolError("ripgrep is not available on this machine", "io");
   return rg ? { rg } : {};
+}
+
+/** Whether a grep start is a single file (its matches then carry the file's base name as path). */
+export async function isFileTarget(real: string): Promise<boolean> {
+  return (await fs.promises.stat(real)).isFile();
 }
 
 const byPathThenLine = (a: GrepMatch, b: GrepMatch) =>

@@ -1,0 +1,122 @@
+import { constants } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { isIgnoredBy, levelsForDir } from "../ignore.js";
+import { walk } from "../walk.js";
+import type { Root } from "../workspace.js";
+
+export const ALLOWLIST_NAME = ".large-files-allowlist";
+
+export interface FileSizeReport {
+  /** Over-limit files not allow-listed, most lines first. */
+  violations: { path: string; lines: number }[];
+  /** UTF-8 files counted. */
+  checked: number;
+  /** Over-limit files the allowlist exempts. */
+  allowlisted: number;
+  /** Allowlist entries that exempt nothing (under the limit, missing, binary or ignored), sorted. */
+  stale: string[];
+}
+
+/** Allowlist entries: one path per line, `#` comments (whole-line or inline), backslashes as `/`. */
+export function parseAllowlist(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const raw of text.split(/\r?\n|\r/)) {
+    let line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const hash = line.indexOf("#");
+    if (hash !== -1) line = line.slice(0, hash).trim();
+    if (line !== "") out.add(line.replace(/\\/g, "/"));
+  }
+  return out;
+}
+
+/**
+ * Lines of a UTF-8 text file as Python's text mode counts them ("a\nb" and "a\nb\n" are both 2; CRLF and a
+ * lone CR are one break each), streamed. Undefined for a file that is not valid UTF-8 or cannot be read.
+ */
+export async function countTextLines(real: string): Promise<number | undefined> {
+  let fh: fs.FileHandle;
+  try {
+    fh = await fs.open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!(await fh.stat()).isFile()) return undefined;
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    const buf = Buffer.allocUnsafe(256 * 1024);
+    let breaks = 0;
+    let prev = -1;
+    let last = -1;
+    let pos = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      const chunk = buf.subarray(0, bytesRead);
+      decoder.decode(chunk, { stream: true });
+      for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) {
+        // A CRLF pair is counted once, at its CR below.
+        if ((i > 0 ? chunk[i - 1] : prev) !== 0x0d) breaks++;
+      }
+      for (let i = chunk.indexOf(0x0d); i !== -1; i = chunk.indexOf(0x0d, i + 1)) breaks++;
+      prev = chunk[bytesRead - 1]!;
+      last = prev;
+    }
+    decoder.decode();
+    if (pos === 0) return 0;
+    return last === 0x0a || last === 0x0d ? breaks : breaks + 1;
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * mcp-workspace's check_file_size: every UTF-8 file under the project except `.git/` and what the
+ * project-root `.gitignore` matches, counted and compared with `maxLines`; `.large-files-allowlist` exempts
+ * exact paths, and its entries that exempt nothing are reported as stale.
+ */
+export async function checkFileSizes(
+  root: Root,
+  maxLines: number,
+  signal?: AbortSignal,
+): Promise<FileSizeReport> {
+  const hasGitignore = await fs
+    .lstat(path.join(root.real, ".gitignore"))
+    .then((s) => s.isFile())
+    .catch(() => false);
+  const levels = levelsForDir([], root.real, "", "", hasGitignore, false);
+  const { entries } = await walk({
+    root,
+    start: root.real,
+    gitignore: false,
+    signal,
+    exclude: (rel, isDir) => rel === ".git" || rel.endsWith("/.git") || isIgnoredBy(levels, rel, isDir),
+    include: (_rel, isDir) => !isDir,
+  });
+  const allowText = await fs.readFile(path.join(root.real, ALLOWLIST_NAME), "utf8").catch(() => "");
+  const allow = parseAllowlist(allowText);
+  const violations: FileSizeReport["violations"] = [];
+  const exempted = new Set<string>();
+  let checked = 0;
+  const files = entries.filter((e) => e.type === "file");
+  // A few files in flight at once: line counting is I/O bound.
+  for (let i = 0; i < files.length; i += 16) {
+    const batch = files.slice(i, i + 16);
+    const counts = await Promise.all(batch.map((e) => countTextLines(e.real)));
+    batch.forEach((e, k) => {
+      const n = counts[k];
+      if (n === undefined) return;
+      checked++;
+      if (n <= maxLines) return;
+      if (allow.has(e.rel)) exempted.add(e.rel);
+      else violations.push({ path: e.rel, lines: n });
+    });
+  }
+  violations.sort((a, b) => b.lines - a.lines || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const stale = [...allow].filter((e) => !exempted.has(e)).sort();
+  return { violations, checked, allowlisted: exempted.size, stale };
+}

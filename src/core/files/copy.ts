@@ -1,0 +1,200 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { isErrno, ToolError } from "../errors.js";
+import { isWithin, printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+import { tempPathBeside } from "./safe-open.js";
+import { readSnapshot } from "./snapshot.js";
+import { type ChangeResult, commitChanges } from "./transaction.js";
+
+export interface CopyOptions {
+  /** Replace an existing destination file (directories: copy over, replacing files of the same name). */
+  overwrite?: boolean;
+  /** Whether a real path may be linked to (is inside an allowed root). */
+  contains(real: string): boolean;
+  /** Most entries a directory copy may have. */
+  maxEntries?: number;
+  /** Largest single file copied (files are read whole and written atomically). */
+  maxFileBytes?: number;
+  signal?: AbortSignal;
+}
+
+export interface CopyResult {
+  files: number;
+  dirs: number;
+  links: number;
+  bytes: number;
+  /** Per copied file, for the audit log (relative to the destination). */
+  written: ChangeResult[];
+}
+
+interface Item {
+  rel: string;
+  type: "file" | "dir" | "symlink";
+  link?: string;
+}
+
+const DEFAULT_MAX_ENTRIES = 100_000;
+
+/**
+ * Copies a file or a directory tree. Never follows a symlink: a link is copied as a link, and only when
+ * what it points to, seen from its new place, is still inside an allowed root (otherwise the whole copy
+ * is refused before anything is written). Devices, sockets and FIFOs are refused. Each file is written
+ * atomically with its mode bits; a new directory tree is built under a hidden name and renamed into place,
+ * so a failure or a kill never leaves half a tree at the destination.
+ */
+export async function copyPath(
+  source: ResolvedPath,
+  dest: ResolvedPath,
+  opts: CopyOptions,
+): Promise<CopyResult> {
+  const st = await fs.lstat(source.real).catch((err) => {
+    if (isErrno(err, "ENOENT"))
+      throw new ToolError(`No such file or directory: ${printable(source.requested)}`, "not_found");
+    throw err;
+  });
+  const destSt = await fs.lstat(dest.real).catch(() => undefined);
+  const result: CopyResult = { files: 0, dirs: 0, links: 0, bytes: 0, written: [] };
+  if (st.isFile()) {
+    if (destSt?.isDirectory())
+      throw new ToolError(`Destination is a directory: ${printable(dest.requested)}`, "exists");
+    if (destSt && !opts.overwrite)
+      throw new ToolError(
+        `Destination already exists: ${printable(dest.requested)} (pass overwrite: true to replace it)`,
+        "exists",
+      );
+    const snap = await readSnapshot(source, { maxBytes: opts.maxFileBytes });
+    if (!snap) throw new ToolError(`No such file: ${printable(source.requested)}`, "not_found");
+    const [r] = await commitChanges([
+      { kind: "write", target: dest, data: snap.data, base: destSt ? undefined : null, mode: snap.mode },
+    ]);
+    result.files = 1;
+    result.bytes = snap.size;
+    result.written.push(r!);
+    return result;
+  }
+  if (!st.isDirectory())
+    throw new ToolError(`Not a regular file or directory: ${printable(source.requested)}`, "not_file");
+  if (isWithin(dest.real, source.real))
+    throw new ToolError(`Cannot copy a directory into itself: ${printable(dest.requested)}`);
+  if (destSt && !destSt.isDirectory())
+    throw new ToolError(`Destination exists and is not a directory: ${printable(dest.requested)}`, "exists");
+  if (destSt && !opts.overwrite)
+    throw new ToolError(
+      `Destination already exists: ${printable(dest.requested)} (pass overwrite: true to copy into it)`,
+      "exists",
+    );
+
+  const items = await listTree(source, opts);
+  // Refuse links that would point outside from their new place before anything is written.
+  for (const it of items) {
+    if (it.type !== "symlink") continue;
+    const at = path.join(dest.real, ...it.rel.split("/"));
+    const to = path.resolve(path.dirname(at), it.link!);
+    if (!opts.contains(to))
+      throw new ToolError(
+        `Refused: the symlink ${printable(it.rel)} would point outside the allowed directories once copied; nothing was copied`,
+        "denied",
+      );
+  }
+  if (!destSt) {
+    // Build under a hidden sibling, then rename into place: all or nothing.
+    // The hidden name has the temp shape, so listings hide a tree a kill leaves behind.
+    const hidden = tempPathBeside(dest.real);
+    await fs.mkdir(hidden, { mode: st.mode & 0o7777 });
+    try {
+      await fillTree(source, hidden, items, dest, result, opts);
+      await fs.rename(hidden, dest.real).catch((err) => {
+        if (isErrno(err, "EEXIST", "ENOTEMPTY"))
+          throw new ToolError(`Destination already exists: ${printable(dest.requested)}`, "exists");
+        throw err;
+      });
+    } catch (err) {
+      await fs.rm(hidden, { recursive: true, force: true });
+      throw err;
+    }
+    result.dirs++;
+    return result;
+  }
+  await fillTree(source, dest.real, items, dest, result, opts);
+  return result;
+}
+
+async function listTree(source: ResolvedPath, opts: CopyOptions): Promise<Item[]> {
+  const max = opts.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const items: Item[] = [];
+  const visit = async (dir: string, rel: string): Promise<void> => {
+    opts.signal?.throwIfAborted();
+    for (const name of (await fs.readdir(dir)).sort()) {
+      const p = path.join(dir, name);
+      const r = rel ? `${rel}/${name}` : name;
+      const s = await fs.lstat(p);
+      if (items.length >= max)
+        throw new ToolError(
+          `Too many entries to copy (more than ${max}): ${printable(source.requested)}`,
+          "too_large",
+        );
+      if (s.isDirectory()) {
+        items.push({ rel: r, type: "dir" });
+        await visit(p, r);
+      } else if (s.isFile()) items.push({ rel: r, type: "file" });
+      else if (s.isSymbolicLink()) items.push({ rel: r, type: "symlink", link: await fs.readlink(p) });
+      else
+        throw new ToolError(
+          `Refused: ${printable(r)} is not a regular file, directory or symlink; nothing was copied`,
+          "not_file",
+        );
+    }
+  };
+  await visit(source.real, "");
+  return items;
+}
+
+async function fillTree(
+  source: ResolvedPath,
+  into: string,
+  items: Item[],
+  dest: ResolvedPath,
+  result: CopyResult,
+  opts: CopyOptions,
+): Promise<void> {
+  for (const it of items) {
+    opts.signal?.throwIfAborted();
+    const parts = it.rel.split("/");
+    const from = path.join(source.real, ...parts);
+    const to = path.join(into, ...parts);
+    const requested = `${dest.requested.replace(/[\\/]+$/, "")}/${it.rel}`;
+    if (it.type === "dir") {
+      const s = await fs.lstat(from);
+      await fs.mkdir(to, { mode: s.mode & 0o7777 }).catch((err) => {
+        if (!isErrno(err, "EEXIST")) throw err;
+      });
+      // Copying into an existing tree: a symlink standing where a directory goes is never followed.
+      const made = await fs.lstat(to);
+      if (!made.isDirectory() || !isWithin(await fs.realpath(to), dest.root.real))
+        throw new ToolError(`Destination exists and is not a directory: ${printable(requested)}`, "exists");
+      result.dirs++;
+    } else if (it.type === "symlink") {
+      await fs.symlink(it.link!, to).catch((err) => {
+        if (isErrno(err, "EEXIST"))
+          throw new ToolError(`Destination already exists: ${printable(requested)}`, "exists");
+        throw err;
+      });
+      result.links++;
+    } else {
+      const src = { ...source, requested: `${source.requested}/${it.rel}`, real: from, relative: "" };
+      const snap = await readSnapshot(src, { maxBytes: opts.maxFileBytes });
+      if (!snap) continue;
+      const target = { ...dest, requested, real: to, exists: false };
+      const existing = await fs.lstat(to).catch(() => undefined);
+      if (existing && !existing.isFile())
+        throw new ToolError(`Destination exists and is not a file: ${printable(requested)}`, "exists");
+      const [r] = await commitChanges([
+        { kind: "write", target, data: snap.data, base: existing ? undefined : null, mode: snap.mode },
+      ]);
+      result.files++;
+      result.bytes += snap.size;
+      result.written.push(r!);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import fs from "node:fs/promises";
+import { isErrno, ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+
+/** mkdir -p below an allowed directory; an existing directory is fine, a file in the way is an error. */
+export async function makeDirectory(target: ResolvedPath): Promise<{ created: boolean }> {
+  try {
+    const st = await fs.stat(target.real);
+    if (st.isDirectory()) return { created: false };
+    throw new ToolError(`Already exists and is not a directory: ${printable(target.requested)}`, "exists");
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    if (!isErrno(err, "ENOENT")) throw err;
+  }
+  try {
+    await fs.mkdir(target.real, { recursive: true });
+  } catch (err) {
+    if (isErrno(err, "EEXIST", "ENOTDIR"))
+      throw new ToolError(
+        `Cannot create directory: a parent of ${printable(target.requested)} is a file`,
+        "not_directory",
+      );
+    throw err;
+  }
+  return { created: true };
+}

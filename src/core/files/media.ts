@@ -1,0 +1,104 @@
+import { constants } from "node:fs";
+import path from "node:path";
+import { ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+import { openVerified } from "./safe-open.js";
+
+/** MIME types by extension (the official table plus more), used when the bytes are not recognised. */
+const BY_EXTENSION: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".bmp": "image/bmp",
+  ".svg": "image/svg+xml",
+  ".avif": "image/avif",
+  ".ico": "image/x-icon",
+  ".tif": "image/tiff",
+  ".tiff": "image/tiff",
+  ".heic": "image/heic",
+  ".mp3": "audio/mpeg",
+  ".wav": "audio/wav",
+  ".ogg": "audio/ogg",
+  ".oga": "audio/ogg",
+  ".opus": "audio/ogg",
+  ".flac": "audio/flac",
+  ".m4a": "audio/mp4",
+  ".aac": "audio/aac",
+  ".pdf": "application/pdf",
+};
+
+const ascii = (buf: Buffer, start: number, end: number) => buf.toString("latin1", start, end);
+
+/** The MIME type the leading bytes announce, or undefined when they are not a known signature. */
+export function sniffMime(head: Buffer): string | undefined {
+  const b = head;
+  const at = (i: number, ...bytes: number[]) => bytes.every((v, k) => b[i + k] === v);
+  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
+  if (at(0, 0xff, 0xd8, 0xff)) return "image/jpeg";
+  if (ascii(b, 0, 6) === "GIF87a" || ascii(b, 0, 6) === "GIF89a") return "image/gif";
+  if (ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP") return "image/webp";
+  if (ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WAVE") return "audio/wav";
+  if (ascii(b, 0, 2) === "BM" && b.length >= 14) return "image/bmp";
+  if (at(0, 0x49, 0x49, 0x2a, 0x00) || at(0, 0x4d, 0x4d, 0x00, 0x2a)) return "image/tiff";
+  if (at(0, 0x00, 0x00, 0x01, 0x00) && b.length >= 6 && b[4]! + b[5]! > 0) return "image/x-icon";
+  if (ascii(b, 0, 5) === "%PDF-") return "application/pdf";
+  if (ascii(b, 0, 4) === "OggS") return "audio/ogg";
+  if (ascii(b, 0, 4) === "fLaC") return "audio/flac";
+  if (ascii(b, 0, 3) === "ID3" || (b[0] === 0xff && b.length > 1 && (b[1]! & 0xe6) === 0xe2))
+    return "audio/mpeg";
+  if (ascii(b, 4, 8) === "ftyp") {
+    const brand = ascii(b, 8, 12);
+    if (brand === "avif" || brand === "avis") return "image/avif";
+    if (["heic", "heix", "heim", "heis", "mif1"].includes(brand)) return "image/heic";
+    if (brand === "M4A " || brand === "M4B ") return "audio/mp4";
+    return "video/mp4";
+  }
+  if (at(0, 0x1a, 0x45, 0xdf, 0xa3)) return "video/webm";
+  const text = ascii(b, 0, Math.min(b.length, 512))
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, "")
+    .trimStart();
+  if (/^<svg[\s>]/i.test(text) || (/^<\?xml/i.test(text) && /<svg[\s>]/i.test(text))) return "image/svg+xml";
+  return undefined;
+}
+
+export function mimeFromExtension(file: string): string | undefined {
+  return BY_EXTENSION[path.extname(file).toLowerCase()];
+}
+
+export interface MediaRead {
+  mimeType: string;
+  /** How the type was decided. */
+  source: "content" | "extension" | "default";
+  data: Buffer;
+  size: number;
+}
+
+/**
+ * Reads a whole file for a media reply, refusing files over `maxBytes` (checked on the open descriptor,
+ * before anything is loaded). The type comes from the bytes first, then the extension.
+ */
+export async function readMedia(target: ResolvedPath, maxBytes: number): Promise<MediaRead> {
+  const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = await fh.stat();
+    if (st.isDirectory())
+      throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
+    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    if (st.size > maxBytes)
+      throw new ToolError(
+        `File too large to return as media: ${printable(target.requested)} is ${st.size} bytes; ` +
+          `the limit is ${maxBytes} bytes (raise it with --max-output-bytes, or use get_file_info)`,
+        "too_large",
+      );
+    const data = await fh.readFile();
+    const sniffed = sniffMime(data.subarray(0, 1024));
+    const byExt = mimeFromExtension(target.real);
+    const mimeType = sniffed ?? byExt ?? "application/octet-stream";
+    return { mimeType, source: sniffed ? "content" : byExt ? "extension" : "default", data, size: st.size };
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,105 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { isErrno, ToolError } from "../errors.js";
+import { isWithin, printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+import { tempPathBeside } from "./safe-open.js";
+
+export interface MoveNoReplaceOptions {
+  /** Test hook: take the cross-device path (copy + remove) even on one device. */
+  forceCopy?: boolean;
+}
+
+export interface MoveNoReplaceResult {
+  /** The move crossed devices and was done by copy + remove. */
+  copied: boolean;
+  type: "file" | "dir" | "symlink" | "other";
+}
+
+/**
+ * Moves a directory entry (a symlink is moved as the link itself). Never replaces an existing destination;
+ * across devices it copies (links kept as links, modes and times kept) to a temp name beside the
+ * destination, renames that into place, then removes the source.
+ */
+export async function moveNoReplace(
+  src: ResolvedPath,
+  dst: ResolvedPath,
+  opts: MoveNoReplaceOptions = {},
+): Promise<MoveNoReplaceResult> {
+  const st = await fs.lstat(src.real).catch((err) => {
+    if (isErrno(err, "ENOENT", "ENOTDIR"))
+      throw new ToolError(`No such file or directory: ${printable(src.requested)}`, "not_found");
+    throw err;
+  });
+  const type = st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+  if (await exists(dst.real))
+    throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
+  const parent = await fs.stat(path.dirname(dst.real)).catch(() => undefined);
+  if (!parent?.isDirectory())
+    throw new ToolError(`Parent directory does not exist: ${printable(dst.requested)}`, "not_found");
+  if (type === "dir" && isWithin(dst.real, src.real))
+    throw new ToolError(
+      `Cannot move a directory into itself: ${printable(src.requested)} -> ${printable(dst.requested)}`,
+    );
+  if (!opts.forceCopy) {
+    try {
+      await renameNoReplace(src.real, dst.real, type);
+      return { copied: false, type };
+    } catch (err) {
+      if (isErrno(err, "EEXIST"))
+        throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
+      if (!isErrno(err, "EXDEV")) throw err;
+    }
+  }
+  const temp = tempPathBeside(dst.real);
+  try {
+    await fs.cp(src.real, temp, {
+      recursive: true,
+      errorOnExist: true,
+      force: false,
+      preserveTimestamps: true,
+      verbatimSymlinks: true,
+    });
+    await renameNoReplace(temp, dst.real, type);
+  } catch (err) {
+    await fs.rm(temp, { recursive: true, force: true }).catch(() => {});
+    if (isErrno(err, "EEXIST"))
+      throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
+    throw err;
+  }
+  await fs.rm(src.real, { recursive: true, force: true });
+  return { copied: true, type };
+}
+
+/**
+ * rename(2) replaces an existing target; for anything but a directory, link + unlink refuses one
+ * atomically instead. Filesystems without hard links fall back to a checked rename.
+ */
+async function renameNoReplace(from: string, to: string, type: MoveNoReplaceResult["type"]): Promise<void> {
+  if (type !== "dir") {
+    try {
+      await fs.link(from, to);
+      await fs.unlink(from);
+      return;
+    } catch (err) {
+      if (isErrno(err, "EEXIST", "EXDEV")) throw err;
+      // EPERM/ENOTSUP etc.: no hard links here; use rename below.
+    }
+  }
+  if (await exists(to)) {
+    const e = new Error("exists") as NodeJS.ErrnoException;
+    e.code = "EEXIST";
+    throw e;
+  }
+  await fs.rename(from, to);
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await fs.lstat(p);
+    return true;
+  } catch (err) {
+    if (isErrno(err, "ENOENT", "ENOTDIR")) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,64 @@
+import { createTwoFilesPatch } from "diff";
+import { ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+import { checkExpected } from "./precondition.js";
+import { readSnapshot } from "./snapshot.js";
+import { type Change, type ChangeResult, commitChanges } from "./transaction.js";
+
+export interface FileEdits<E> {
+  target: ResolvedPath;
+  edits: E;
+  /** Only change the file while it still has this sha256. */
+  expectedSha256?: string;
+}
+
+/** The edit engine: applies one file's edits to its text or throws a ToolError naming what did not match. */
+export type ApplyEdits<E> = (text: string, edits: E, requested: string) => string;
+
+export interface MultiEditResult {
+  /** Unified diff of every file, in order (what was, or with dryRun would be, changed). */
+  diff: string;
+  /** What was written (empty for a dry run). */
+  changes: ChangeResult[];
+}
+
+/**
+ * Edits several files all-or-nothing: every file is read and every edit applied in memory first; the
+ * first failure (or all of them, one line each) refuses the whole request with nothing written; then all
+ * files are committed together through `commitChanges`.
+ */
+export async function editFiles<E>(
+  files: readonly FileEdits<E>[],
+  apply: ApplyEdits<E>,
+  opts: { dryRun?: boolean; maxBytes?: number; diffName?: (f: FileEdits<E>) => string } = {},
+): Promise<MultiEditResult> {
+  if (files.length === 0) throw new ToolError("No files to edit");
+  const errors: string[] = [];
+  const changes: Change[] = [];
+  const diffs: string[] = [];
+  for (const f of files) {
+    try {
+      const snap = await readSnapshot(f.target, { maxBytes: opts.maxBytes });
+      if (!snap) throw new ToolError(`No such file: ${printable(f.target.requested)}`, "not_found");
+      checkExpected({ requested: f.target.requested, expected: f.expectedSha256, current: snap });
+      const before = snap.data.toString("utf8");
+      const after = apply(before, f.edits, f.target.requested);
+      const name = opts.diffName ? opts.diffName(f) : f.target.requested;
+      diffs.push(createTwoFilesPatch(name, name, before, after, "original", "modified"));
+      if (after !== before) changes.push({ kind: "write", target: f.target, data: after, base: snap });
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      errors.push(err.message);
+    }
+  }
+  if (errors.length === 1) throw new ToolError(`${errors[0]}\nNo file was changed.`, "conflict");
+  if (errors.length > 1)
+    throw new ToolError(
+      `${errors.length} of ${files.length} files could not be edited; no file was changed:\n${errors.map((e) => `- ${e}`).join("\n")}`,
+      "conflict",
+    );
+  const diff = diffs.join("");
+  if (opts.dryRun) return { diff, changes: [] };
+  return { diff, changes: await commitChanges(changes) };
+}

@@ -1,0 +1,401 @@
+/**
+ * Applying unified diffs (one file or many, as `git diff` writes them: new, deleted and renamed files
+ * included) all-or-nothing: every hunk of every file is located and applied in memory first; any hunk
+ * that does not apply fails the whole patch with one message listing each failing hunk; only then are
+ * the files changed, through `commitChanges`.
+ *
+ * Locating a hunk: its old lines (context and removals) are searched nearest the line its header names,
+ * never before the previous hunk. Line endings never matter (an LF patch applies to a CRLF file and the
+ * file keeps its endings and BOM). When the exact lines are not found, trailing whitespace is ignored;
+ * then up to `fuzz` context lines at each end may be ignored (GNU patch's fuzz factor).
+ */
+import { parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
+import { ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+import { readSnapshot, type Snapshot } from "./snapshot.js";
+import { fromLines, type Line, toLines } from "./text-lines.js";
+import type { Change } from "./transaction.js";
+
+export const DEFAULT_FUZZ = 2;
+export const MAX_FUZZ = 3;
+
+export interface PatchPlanOptions {
+  /** Resolves a path named in the patch (relative to where the patch applies) for writing. */
+  resolve(patchPath: string): Promise<ResolvedPath>;
+  /** Context lines that may be ignored at each end of a hunk (0–3). */
+  fuzz?: number;
+  /** Leading path components to strip: default 1 for git diffs (a/ b/) and for `a/x` / `b/x` pairs. */
+  strip?: number;
+  /** Largest file the patch may rewrite. */
+  maxBytes?: number;
+}
+
+export interface PatchFileResult {
+  action: "modify" | "create" | "delete" | "rename";
+  /** The path as named in the patch (the new name for a rename). */
+  path: string;
+  /** The old name of a renamed file. */
+  from?: string;
+  hunks: number;
+  added: number;
+  removed: number;
+  /** Hunks that applied away from their header's line or with fuzz. */
+  notes: string[];
+}
+
+export interface PatchPlan {
+  files: PatchFileResult[];
+  changes: Change[];
+  /** Per file: the old and new text, for a dry-run diff. */
+  texts: { path: string; before: string; after: string }[];
+}
+
+interface Located {
+  at: number;
+  /** Context lines ignored at the start and at the end. */
+  skipStart: number;
+  skipEnd: number;
+  loose: boolean;
+}
+
+/** Parses a patch and computes every change it makes, without writing anything. */
+export async function planPatch(patchText: string, opts: PatchPlanOptions): Promise<PatchPlan> {
+  const fuzz = opts.fuzz ?? DEFAULT_FUZZ;
+  if (!Number.isInteger(fuzz) || fuzz < 0 || fuzz > MAX_FUZZ)
+    throw new ToolError(`fuzz must be a whole number from 0 to ${MAX_FUZZ} (got ${fuzz})`);
+  let parsed: StructuredPatch[];
+  try {
+    parsed = parsePatch(patchText.replace(/\r\n/g, "\n"));
+  } catch (err) {
+    throw new ToolError(`Not a valid unified diff: ${(err as Error).message}`);
+  }
+  parsed = parsed.filter(
+    (p) =>
+      p.hunks.length > 0 ||
+      p.isRename ||
+      p.isCreate ||
+      p.isDelete ||
+      p.isBinary ||
+      (p.oldMode !== undefined && p.newMode !== undefined && p.oldMode !== p.newMode),
+  );
+  if (parsed.length === 0)
+    throw new ToolError(
+      "The patch has no file changes (expected a unified diff with ---/+++ headers and @@ hunks)",
+    );
+
+  const errors: string[] = [];
+  const plan: PatchPlan = { files: [], changes: [], texts: [] };
+  for (const p of parsed) {
+    try {
+      await planFile(p, fuzz, opts, plan, errors);
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      errors.push(err.message);
+    }
+  }
+  if (errors.length > 0)
+    throw new ToolError(
+      `The patch was not applied (nothing was changed):\n${errors.map((e) => `- ${e}`).join("\n")}`,
+      "conflict",
+    );
+  return plan;
+}
+
+function stripPath(name: string | undefined, strip: number): string | undefined {
+  if (name === undefined || name === "/dev/null") return undefined;
+  let n = name.replace(/\t.*$/, "");
+  for (let i = 0; i < strip; i++) {
+    const slash = n.indexOf("/");
+    if (slash === -1) break;
+    n = n.slice(slash + 1);
+  }
+  return n;
+}
+
+function stripCount(p: StructuredPatch, opts: PatchPlanOptions): number {
+  if (opts.strip !== undefined) return opts.strip;
+  if (p.isGit) return 1;
+  const o = p.oldFileName ?? "";
+  const n = p.newFileName ?? "";
+  const prefixed = (s: string, pre: string) => s === "/dev/null" || s.startsWith(pre);
+  return prefixed(o, "a/") && prefixed(n, "b/") ? 1 : 0;
+}
+
+async function planFile(
+  p: StructuredPatch,
+  fuzz: number,
+  opts: PatchPlanOptions,
+  plan: PatchPlan,
+  errors: string[],
+): Promise<void> {
+  const strip = stripCount(p, opts);
+  const oldName = stripPath(p.oldFileName, strip);
+  const newName = stripPath(p.newFileName, strip);
+  const shown = printable(newName ?? oldName ?? "?");
+  if (p.isBinary) throw new ToolError(`${shown}: binary patches are not supported`);
+  const isCreate = p.isCreate || (oldName === undefined && newName !== undefined);
+  const isDelete = p.isDelete || (newName === undefined && oldName !== undefined);
+  const isRename = !isCreate && !isDelete && p.isRename === true && oldName !== newName;
+  if (!oldName && !newName) throw new ToolError("A file in the patch names no path");
+
+  if (isCreate) {
+    const target = await opts.resolve(newName!);
+    const r = applyHunks("", p.hunks, fuzz, newName!);
+    if (r.errors.length) return void errors.push(...r.errors);
+    if (await readSnapshot(target).catch(() => undefined))
+      throw new ToolError(`${shown}: the patch creates it, but it already exists`, "exists");
+    plan.changes.push({
+      kind: "write",
+      target,
+      data: r.text,
+      base: null,
+      createParents: true,
+      mode: modeOf(p.newMode),
+    });
+    plan.files.push(fileResult("create", newName!, r));
+    plan.texts.push({ path: newName!, before: "", after: r.text });
+    return;
+  }
+
+  const source = await opts.resolve(oldName ?? newName!);
+  const snap = await readSnapshot(source, { maxBytes: opts.maxBytes });
+  if (!snap) throw new ToolError(`${printable(oldName ?? newName!)}: no such file to patch`, "not_found");
+  const before = snap.data.toString("utf8");
+  const r = applyHunks(before, p.hunks, isDelete ? 0 : fuzz, oldName ?? newName!);
+  if (r.errors.length) return void errors.push(...r.errors);
+
+  if (isDelete) {
+    if (r.text.length > 0)
+      throw new ToolError(
+        `${shown}: the patch deletes it, but the file has content the patch does not remove`,
+        "conflict",
+      );
+    plan.changes.push({ kind: "delete", target: source, base: snap });
+    plan.files.push(fileResult("delete", oldName!, r));
+    plan.texts.push({ path: oldName!, before, after: "" });
+    return;
+  }
+  if (isRename) {
+    const dest = await opts.resolve(newName!);
+    plan.changes.push({
+      kind: "write",
+      target: dest,
+      data: r.text,
+      base: null,
+      createParents: true,
+      mode: modeOf(p.newMode) ?? snap.mode,
+    });
+    plan.changes.push({ kind: "delete", target: source, base: snap });
+    plan.files.push({ ...fileResult("rename", newName!, r), from: oldName });
+    plan.texts.push({ path: oldName!, before, after: "" }, { path: newName!, before: "", after: r.text });
+    return;
+  }
+  const exec = modeOf(p.newMode);
+  const setMode =
+    p.oldMode !== undefined && p.newMode !== undefined && p.oldMode !== p.newMode
+      ? (exec ?? snap.mode & ~0o111)
+      : undefined;
+  plan.changes.push({ kind: "write", target: source, data: r.text, base: snap as Snapshot, setMode });
+  plan.files.push(fileResult("modify", oldName ?? newName!, r));
+  plan.texts.push({ path: oldName ?? newName!, before, after: r.text });
+}
+
+function modeOf(gitMode: string | undefined): number | undefined {
+  if (!gitMode) return undefined;
+  const m = Number.parseInt(gitMode, 8) & 0o777;
+  return m & 0o111 ? 0o755 & ~process.umask() : undefined;
+}
+
+function fileResult(action: PatchFileResult["action"], p: string, r: HunksApplied): PatchFileResult {
+  return { action, path: p, hunks: r.hunks, added: r.added, removed: r.removed, notes: r.notes };
+}
+
+export interface HunksApplied {
+  text: string;
+  hunks: number;
+  added: number;
+  removed: number;
+  notes: string[];
+  errors: string[];
+}
+
+/**
+ * Applies the hunks of one file to its text. Hunks that do not apply are reported in `errors` (all of
+ * them, each with where it was looked for and the closest near-miss) and the text is then meaningless.
+ */
+export function applyHunks(
+  text: string,
+  hunks: readonly StructuredPatchHunk[],
+  fuzz: number,
+  name: string,
+): HunksApplied {
+  const doc = toLines(text);
+  const out: Line[] = [];
+  let cursor = 0; // next unconsumed line of the original
+  let offset = 0; // how far hunks so far landed from their headers
+  const res: HunksApplied = { text: "", hunks: hunks.length, added: 0, removed: 0, notes: [], errors: [] };
+  hunks.forEach((h, i) => {
+    const label = `${printable(name)} hunk #${i + 1} (@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@)`;
+    const parsed = parseHunk(h);
+    const expected = Math.max(cursor, h.oldStart - 1 + offset);
+    const found = locate(doc.lines, parsed, expected, cursor, fuzz);
+    if (!found) {
+      res.errors.push(`${label}: ${explainMiss(doc.lines, parsed, expected, cursor)}`);
+      return;
+    }
+    const { at, skipStart, skipEnd } = found;
+    const body = parsed.lines.slice(skipStart, parsed.lines.length - skipEnd);
+    const start = at;
+    if (at - skipStart !== h.oldStart - 1 || skipStart || skipEnd || found.loose) {
+      const bits: string[] = [];
+      if (at - skipStart !== h.oldStart - 1)
+        bits.push(`at line ${at - skipStart + 1} (offset ${at - skipStart - (h.oldStart - 1)})`);
+      if (skipStart || skipEnd) bits.push(`fuzz ${Math.max(skipStart, skipEnd)}`);
+      if (found.loose) bits.push("ignoring trailing whitespace");
+      res.notes.push(`hunk #${i + 1} applied ${bits.join(", ")}`);
+    }
+    for (let k = cursor; k < start; k++) out.push(doc.lines[k]!);
+    let k = start;
+    for (const l of body) {
+      if (l.op === " ") out.push(doc.lines[k++]!);
+      else if (l.op === "-") {
+        k++;
+        res.removed++;
+      } else {
+        out.push({ text: l.text, eol: doc.eol });
+        res.added++;
+      }
+    }
+    cursor = k;
+    offset = at - skipStart - (h.oldStart - 1);
+    if (cursor === doc.lines.length && out.length > 0) {
+      // The hunk reaches the end of the file: its new side decides the final newline.
+      const last = out[out.length - 1]!;
+      out[out.length - 1] = { text: last.text, eol: parsed.newNoNewline ? "" : last.eol || doc.eol };
+    }
+  });
+  for (let k = cursor; k < doc.lines.length; k++) out.push(doc.lines[k]!);
+  res.text = fromLines({ lines: out, bom: doc.bom, eol: doc.eol });
+  return res;
+}
+
+interface HunkLine {
+  op: " " | "-" | "+";
+  text: string;
+}
+
+interface ParsedHunk {
+  lines: HunkLine[];
+  /** The old side (context and removals), for matching. */
+  old: string[];
+  newNoNewline: boolean;
+  leadContext: number;
+  trailContext: number;
+}
+
+function parseHunk(h: StructuredPatchHunk): ParsedHunk {
+  const lines: HunkLine[] = [];
+  let newNoNewline = false;
+  for (const raw of h.lines) {
+    const op = raw[0];
+    if (op === "\\") {
+      const prev = lines[lines.length - 1];
+      if (prev && prev.op !== "-") newNoNewline = true;
+      continue;
+    }
+    if (op !== " " && op !== "-" && op !== "+") continue;
+    lines.push({ op, text: raw.slice(1).replace(/\r$/, "") });
+  }
+  // A "\ No newline" after a removed line that is followed by added lines concerns the old side only.
+  let lead = 0;
+  while (lead < lines.length && lines[lead]!.op === " ") lead++;
+  let trail = 0;
+  while (trail < lines.length - lead && lines[lines.length - 1 - trail]!.op === " ") trail++;
+  return {
+    lines,
+    old: lines.filter((l) => l.op !== "+").map((l) => l.text),
+    newNoNewline,
+    leadContext: lead,
+    trailContext: trail,
+  };
+}
+
+function matchesAt(file: readonly Line[], old: readonly string[], at: number, loose: boolean): boolean {
+  if (at < 0 || at + old.length > file.length) return false;
+  for (let j = 0; j < old.length; j++) {
+    const a = file[at + j]!.text;
+    const b = old[j]!;
+    if (a !== b && !(loose && a.trimEnd() === b.trimEnd())) return false;
+  }
+  return true;
+}
+
+/** Nearest position at or after `min` where the (possibly trimmed) old side matches. */
+function locate(
+  file: readonly Line[],
+  h: ParsedHunk,
+  expected: number,
+  min: number,
+  fuzz: number,
+): Located | undefined {
+  for (let f = 0; f <= fuzz; f++) {
+    const skipStart = Math.min(f, h.leadContext);
+    const skipEnd = Math.min(f, h.trailContext);
+    if (f > 0 && skipStart === 0 && skipEnd === 0) break;
+    const old = h.old.slice(skipStart, h.old.length - skipEnd);
+    for (const loose of [false, true]) {
+      const at = nearest(file, old, expected + skipStart, min, loose);
+      if (at !== undefined) return { at, skipStart, skipEnd, loose };
+    }
+  }
+  return undefined;
+}
+
+function nearest(
+  file: readonly Line[],
+  old: readonly string[],
+  expected: number,
+  min: number,
+  loose: boolean,
+): number | undefined {
+  if (old.length === 0) return Math.min(Math.max(expected, min), file.length);
+  const last = file.length - old.length;
+  for (let d = 0; expected - d >= min || expected + d <= last; d++) {
+    if (expected + d <= last && expected + d >= min && matchesAt(file, old, expected + d, loose))
+      return expected + d;
+    if (d > 0 && expected - d >= min && expected - d <= last && matchesAt(file, old, expected - d, loose))
+      return expected - d;
+  }
+  return undefined;
+}
+
+/** Why a hunk did not apply: where it was looked for and the best partial match, line by line. */
+function explainMiss(file: readonly Line[], h: ParsedHunk, expected: number, min: number): string {
+  const n = h.old.length;
+  let best = -1;
+  let bestScore = -1;
+  const budget = 5_000_000;
+  const step = n * Math.max(1, file.length - min) > budget ? Math.ceil((n * file.length) / budget) : 1;
+  for (let at = min; at + n <= file.length; at += step) {
+    let score = 0;
+    for (let j = 0; j < n; j++) if (file[at + j]!.text.trimEnd() === h.old[j]!.trimEnd()) score++;
+    if (score > bestScore || (score === bestScore && Math.abs(at - expected) < Math.abs(best - expected))) {
+      best = at;
+      bestScore = score;
+    }
+  }
+  let msg = `its ${n} context/removed line(s) were not found (looked near line ${expected + 1}`;
+  msg += file.length === 0 ? "; the file is empty)" : `; the file has ${file.length} lines)`;
+  if (best >= 0 && bestScore > 0) {
+    const j = h.old.findIndex((l, k) => file[best + k]!.text.trimEnd() !== l.trimEnd());
+    msg += `. Closest: line ${best + 1} matches ${bestScore} of ${n}`;
+    if (j >= 0)
+      msg += `; at line ${best + j + 1} the patch expects ${JSON.stringify(cut(h.old[j]!))} but the file has ${JSON.stringify(cut(file[best + j]!.text))}`;
+  }
+  return msg;
+}
+
+function cut(s: string): string {
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+}

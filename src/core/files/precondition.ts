@@ -1,0 +1,75 @@
+import { createTwoFilesPatch } from "diff";
+import { ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import type { FileState } from "./hash.js";
+
+/** Shortest hash prefix accepted: long enough that an accidental match is out of the question. */
+const MIN_PREFIX = 8;
+const DIFF_LINES = 40;
+
+/** Lower-cases a client's expected hash and drops an optional `sha256:` prefix; refuses anything else. */
+export function normalizeExpected(expected: string, requested: string): string {
+  const h = expected
+    .trim()
+    .toLowerCase()
+    .replace(/^sha256:/, "");
+  if (!/^[0-9a-f]+$/.test(h) || h.length < MIN_PREFIX || h.length > 64)
+    throw new ToolError(
+      `Invalid expected hash for ${printable(requested)}: give the sha256 (64 hex digits, or at least the first ${MIN_PREFIX}) that a read of the file returned`,
+    );
+  return h;
+}
+
+export interface PreconditionInput {
+  /** Path as the client sent it. */
+  requested: string;
+  /** The hash the client expects the file to have now (from an earlier read), if any. */
+  expected?: string;
+  /** The file's current state (`undefined` when it does not exist). */
+  current: FileState | undefined;
+  /** Current text, for the diff. */
+  currentText?: string;
+  /** The text the client based its change on, when it sent one (e.g. the old side of its edits). */
+  basedOn?: string;
+}
+
+/**
+ * Refuses a change when the file is no longer the version the client read. We cannot know the old content
+ * from its hash, so the message states what we know about the current version (hash, size, mtime) and,
+ * when the caller has the text the change was based on, a short diff from that text to the current one.
+ */
+export function checkExpected(input: PreconditionInput): void {
+  if (input.expected === undefined) return;
+  const want = normalizeExpected(input.expected, input.requested);
+  const shown = printable(input.requested);
+  if (!input.current)
+    throw new ToolError(
+      `Refused: ${shown} no longer exists (expected sha256 ${short(want)}). Nothing was changed.`,
+      "conflict",
+    );
+  if (input.current.sha256.startsWith(want)) return;
+  let msg =
+    `Refused: ${shown} changed since it was read (expected sha256 ${short(want)}, now ${short(input.current.sha256)}; ` +
+    `${input.current.size} bytes, modified ${input.current.mtime}). Nothing was changed. ` +
+    "Read the file again and redo the change against its current content.";
+  if (input.basedOn !== undefined && input.currentText !== undefined)
+    msg += `\nWhat differs between the text your change was based on and the file now:\n${shortDiff(input.requested, input.basedOn, input.currentText)}`;
+  throw new ToolError(msg, "conflict");
+}
+
+function short(h: string): string {
+  return h.length > 12 ? `${h.slice(0, 12)}…` : h;
+}
+
+/** A unified diff cut to a few dozen lines. */
+export function shortDiff(name: string, from: string, to: string, maxLines = DIFF_LINES): string {
+  // Bounded effort: a wholesale rewrite is summarised instead of diffed.
+  const patch = createTwoFilesPatch(`${name} (as read)`, `${name} (now)`, from, to, "", "", {
+    context: 1,
+    maxEditLength: 5000,
+  });
+  if (patch === undefined) return "(too many differences to show)";
+  const lines = patch.split("\n").filter((l) => !l.startsWith("====="));
+  if (lines.length <= maxLines) return lines.join("\n").trimEnd();
+  return `${lines.slice(0, maxLines).join("\n")}\n… (${lines.length - maxLines} more diff lines)`;
+}

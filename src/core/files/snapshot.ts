@@ -1,0 +1,84 @@
+import type { FileHandle } from "node:fs/promises";
+import { isErrno, ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+import { type FileState, type Fingerprint, fingerprintOf, sha256Of } from "./hash.js";
+import { openVerified } from "./safe-open.js";
+
+/**
+ * One version of a file read whole: the bytes, their hash, and the fingerprint of the inode they came
+ * from. A change computed from a snapshot is committed only while the file still has that fingerprint.
+ */
+export interface Snapshot extends FileState {
+  readonly data: Buffer;
+  readonly fingerprint: Fingerprint;
+  /** Permission bits (kept by every rewrite). */
+  readonly mode: number;
+}
+
+export interface SnapshotOptions {
+  /** Refuse files larger than this many bytes. */
+  maxBytes?: number;
+}
+
+/** Reads a regular file whole through a verified descriptor; `undefined` when it does not exist. */
+export async function readSnapshot(
+  target: ResolvedPath,
+  opts: SnapshotOptions = {},
+): Promise<Snapshot | undefined> {
+  let fh: FileHandle;
+  try {
+    fh = await openVerified(target);
+  } catch (err) {
+    if (isErrno(err, "ENOENT")) return undefined;
+    throw err;
+  }
+  try {
+    const st = await fh.stat({ bigint: true });
+    if (st.isDirectory())
+      throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
+    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    if (opts.maxBytes !== undefined && st.size > BigInt(opts.maxBytes))
+      throw new ToolError(
+        `File too large to change in one piece (${st.size} bytes, limit ${opts.maxBytes}): ${printable(target.requested)}`,
+        "too_large",
+      );
+    const data = await readAll(fh, Number(st.size));
+    const after = await fh.stat({ bigint: true });
+    // A writer that raced the read would leave a different fingerprint: refuse rather than hash a mix.
+    const fingerprint = fingerprintOf(after);
+    if (after.size !== st.size || after.mtimeNs !== st.mtimeNs || after.ctimeNs !== st.ctimeNs)
+      throw new ToolError(
+        `The file changed while it was being read; try again: ${printable(target.requested)}`,
+        "conflict",
+      );
+    return {
+      data,
+      sha256: sha256Of(data),
+      size: data.length,
+      mtime: new Date(Number(st.mtimeMs)).toISOString(),
+      fingerprint,
+      mode: Number(st.mode) & 0o7777,
+    };
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readAll(fh: FileHandle, size: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let pos = 0;
+  let buf = Buffer.allocUnsafe(Math.max(size, 1));
+  for (;;) {
+    if (pos === buf.length) {
+      chunks.push(buf);
+      buf = Buffer.allocUnsafe(64 * 1024);
+      pos = 0;
+    }
+    const { bytesRead } = await fh.read(buf, pos, buf.length - pos, null);
+    if (bytesRead === 0) break;
+    pos += bytesRead;
+  }
+  chunks.push(buf.subarray(0, pos));
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}

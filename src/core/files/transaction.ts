@@ -1,0 +1,368 @@
+/**
+ * All-or-nothing changes to several files.
+ *
+ * 1. The caller computes every new content first (from snapshots it read), so nothing is written when any
+ *    edit is invalid.
+ * 2. Stage: each new content goes to a hidden temp file beside its target (`stageWrite`: O_EXCL, fsync,
+ *    mode kept), and each existing target gets a hidden backup: a hard link to its current inode (a copy of
+ *    the snapshot's bytes where links are not supported). The backup is checked to be the version the
+ *    change was computed from. Targets are untouched so far.
+ * 3. Commit: per target, just before the rename, its fingerprint (inode, size, mtime, ctime) is compared
+ *    with the version the change was computed from (re-hashed when only the fingerprint moved); then the
+ *    temp is renamed over it (or hard-linked for a new file, so a file created meanwhile is never replaced).
+ * 4. Any failure rolls back the targets already committed, newest first, by renaming their backups back
+ *    (the original inodes, so content, mode and owner return exactly), and removes every temp.
+ *
+ * Crash consistency (SIGKILL or power loss of the process, not of the kernel): every single file is always
+ * either its old or its new version — never torn — because each target changes only by one rename/link of
+ * a fully written, fsynced temp. A kill during staging leaves every target old. A kill during the commit
+ * of a multi-file change can leave a prefix of the targets (in the order given) new and the rest old: the
+ * all-or-nothing promise covers errors, not a killed process (there is no journal to replay). What a kill
+ * leaves behind is hidden `.mcpfs-<16 hex>.tmp` files (new contents not yet renamed, backups of old ones);
+ * listings and walks hide that name, and `sweepStaleTemps` removes them once they are older than
+ * STALE_TEMP_MS when a later change touches the same directory.
+ *
+ * The check in step 3 narrows a concurrent writer's window to the moment between the check and the rename;
+ * POSIX has no compare-and-rename, so a writer outside mcpfs that replaces the file in that instant can
+ * still be overwritten. Read-to-write windows of an assistant (seconds to minutes) are fully covered.
+ */
+import { constants } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { isErrno, ToolError } from "../errors.js";
+import { isWithin, printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
+import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./hash.js";
+import { checkExpected } from "./precondition.js";
+import { TEMP_NAME, tempPathBeside } from "./safe-open.js";
+import { readSnapshot, type Snapshot } from "./snapshot.js";
+
+/** Hidden temps older than this are leftovers of a killed process (a live change takes milliseconds). */
+export const STALE_TEMP_MS = 15 * 60 * 1000;
+
+export interface WriteChange {
+  kind: "write";
+  target: ResolvedPath;
+  data: string | Uint8Array;
+  /**
+   * The version `data` was computed from: the commit happens only while the file is still that version.
+   * `null`: the file must not exist (it is created exclusively). Omitted: overwrite whatever is there.
+   */
+  base?: Snapshot | null;
+  /** Mode of a new file (an existing file keeps its own). */
+  mode?: number;
+  /** Create missing parent directories (removed again on rollback). */
+  createParents?: boolean;
+  /** New permission bits even for an existing file (a patch's `new mode`). */
+  setMode?: number;
+}
+
+export interface DeleteChange {
+  kind: "delete";
+  target: ResolvedPath;
+  /** The version that may be deleted; omitted: whatever file is there. */
+  base?: Snapshot;
+}
+
+export type Change = WriteChange | DeleteChange;
+
+export interface ChangeResult {
+  requested: string;
+  kind: "write" | "create" | "delete";
+  /** Bytes written (0 for a delete). */
+  bytes: number;
+  /** sha256 before (when the version was known) and after (absent for a delete). */
+  before?: string;
+  after?: string;
+}
+
+interface Staged {
+  change: Change;
+  /** The new content's temp (writes only). */
+  temp?: StagedWrite;
+  /** Hidden hard link (or copy) of the version being replaced or deleted. */
+  backup?: string;
+  /** Fingerprint of the version the backup holds: what the target must still be at commit. */
+  held?: Fingerprint;
+  /** The target did not exist: commit by link (never replaces), roll back by unlink. */
+  create: boolean;
+  /** Directories this change created, outermost first. */
+  madeDirs: string[];
+  committed: boolean;
+}
+
+/** Applies `changes` all-or-nothing (see the module comment). Returns what changed, in order. */
+export interface CommitHooks {
+  /** Called before committing change `index` (all changes are staged by then): a seam for tests. */
+  beforeCommit?(index: number): Promise<void> | void;
+}
+
+export async function commitChanges(
+  changes: readonly Change[],
+  hooks: CommitHooks = {},
+): Promise<ChangeResult[]> {
+  const seen = new Set<string>();
+  for (const c of changes) {
+    if (seen.has(c.target.real))
+      throw new ToolError(`The same file appears twice in one change: ${printable(c.target.requested)}`);
+    seen.add(c.target.real);
+  }
+  const staged: Staged[] = [];
+  try {
+    for (const change of changes) staged.push(await stage(change));
+    for (const [i, s] of staged.entries()) {
+      await hooks.beforeCommit?.(i);
+      await commitOne(s);
+      s.committed = true;
+    }
+  } catch (err) {
+    const failures = await rollBack(staged);
+    await cleanUp(staged);
+    for (const s of [...staged].reverse()) await removeDirs(s.madeDirs);
+    if (failures.length > 0)
+      throw new ToolError(
+        `${err instanceof Error ? err.message : String(err)}\nRollback was incomplete: ${failures.join("; ")}`,
+        "io",
+      );
+    throw err;
+  }
+  const dirs = new Set(staged.map((s) => path.dirname(s.change.target.real)));
+  for (const d of dirs) await syncDir(d);
+  await cleanUp(staged);
+  for (const d of dirs) await sweepStaleTemps(d).catch(() => {});
+  return staged.map(resultOf);
+}
+
+function resultOf(s: Staged): ChangeResult {
+  const c = s.change;
+  const before = c.base ? c.base.sha256 : undefined;
+  if (c.kind === "delete") return { requested: c.target.requested, kind: "delete", bytes: 0, before };
+  const bytes = typeof c.data === "string" ? Buffer.byteLength(c.data) : c.data.length;
+  return {
+    requested: c.target.requested,
+    kind: s.create ? "create" : "write",
+    bytes,
+    before,
+    after: sha256Of(c.data),
+  };
+}
+
+async function stage(change: Change): Promise<Staged> {
+  const { target } = change;
+  const s: Staged = { change, create: false, madeDirs: [], committed: false };
+  try {
+    if (change.kind === "write" && change.createParents) s.madeDirs = await makeParents(target);
+    const st = await fs.lstat(target.real, { bigint: true }).catch((err) => {
+      if (isErrno(err, "ENOENT")) return undefined;
+      throw err;
+    });
+    if (!st) {
+      if (change.kind === "delete" || change.base) {
+        checkExpected({ requested: target.requested, expected: change.base?.sha256, current: undefined });
+        throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
+      }
+      s.create = true;
+    } else {
+      if (change.kind === "write" && change.base === null)
+        throw new ToolError(`Already exists: ${printable(target.requested)}`, "exists");
+      if (st.isDirectory())
+        throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
+      if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+      await makeBackup(s, change.base ?? undefined);
+    }
+    if (change.kind === "write") {
+      s.temp = await stageWrite(target, change.data, { exclusive: s.create, mode: change.mode });
+      if (change.setMode !== undefined) await fs.chmod(s.temp.temp, change.setMode);
+    }
+    return s;
+  } catch (err) {
+    await cleanUp([s]);
+    await removeDirs(s.madeDirs);
+    throw err;
+  }
+}
+
+/** Links the current inode to a hidden backup name and checks it is the version the change expects. */
+async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> {
+  const { target } = s.change;
+  const backup = tempPathBeside(target.real);
+  try {
+    await fs.link(target.real, backup);
+  } catch (err) {
+    if (!isErrno(err, "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "EXDEV", "ENOSYS")) throw err;
+    // No hard links here: keep a copy of the snapshot's bytes instead (same content, mode, new inode).
+    const snap = base ?? (await readSnapshot(target));
+    if (!snap) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
+    const copy = await stageWrite(target, snap.data, { mode: snap.mode });
+    s.backup = copy.temp;
+    s.held = snap.fingerprint;
+    if (base) await ensureUnchanged(target, base, snap.fingerprint);
+    return;
+  }
+  s.backup = backup;
+  const held = fingerprintOf(await fs.lstat(backup, { bigint: true }));
+  // The link bumped the inode's ctime; compare the rest, and re-hash if the content may have moved on.
+  if (base && !sameIgnoringCtime(held, base.fingerprint)) await ensureSameContent(target, base, backup);
+  s.held = held;
+}
+
+function sameIgnoringCtime(a: Fingerprint, b: Fingerprint): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
+}
+
+/** Refuses unless the file at `at` still has the content of `base` (the precondition message otherwise). */
+async function ensureSameContent(target: ResolvedPath, base: Snapshot, at: string): Promise<void> {
+  const now = await readSnapshot({ ...target, real: at });
+  checkExpected({
+    requested: target.requested,
+    expected: base.sha256,
+    current: now,
+    currentText: now?.data.toString("utf8"),
+    basedOn: base.data.toString("utf8"),
+  });
+}
+
+async function ensureUnchanged(target: ResolvedPath, base: Snapshot, held: Fingerprint): Promise<void> {
+  const st = await fs.lstat(target.real, { bigint: true }).catch(() => undefined);
+  if (st && sameFingerprint(fingerprintOf(st), held)) return;
+  await ensureSameContent(target, base, target.real);
+}
+
+async function commitOne(s: Staged): Promise<void> {
+  const c = s.change;
+  const { target } = c;
+  if (!s.create && s.held && c.base !== undefined) {
+    // Last look before replacing: still the version the change was computed from?
+    const st = await fs.lstat(target.real, { bigint: true }).catch(() => undefined);
+    if (!st || !sameFingerprint(fingerprintOf(st), s.held))
+      await ensureSameContent(target, c.base!, target.real);
+  }
+  if (c.kind === "delete") {
+    await fs.unlink(target.real);
+    return;
+  }
+  const temp = s.temp!.temp;
+  if (s.create) {
+    try {
+      await fs.link(temp, target.real);
+    } catch (err) {
+      if (isErrno(err, "EEXIST"))
+        throw new ToolError(
+          `Refused: ${printable(target.requested)} was created by someone else meanwhile. Nothing was changed.`,
+          "conflict",
+        );
+      throw err;
+    }
+    await fs.unlink(temp).catch(() => {});
+  } else {
+    await fs.rename(temp, target.real);
+  }
+}
+
+/** Undoes committed changes newest first; returns what could not be restored (for the message). */
+async function rollBack(staged: Staged[]): Promise<string[]> {
+  const failures: string[] = [];
+  for (const s of [...staged].reverse()) {
+    if (!s.committed) continue;
+    const { target } = s.change;
+    try {
+      if (s.create) {
+        await fs.unlink(target.real);
+      } else if (s.change.kind === "delete") {
+        await fs.link(s.backup!, target.real);
+      } else {
+        await fs.rename(s.backup!, target.real);
+        s.backup = undefined;
+      }
+    } catch {
+      failures.push(
+        `${printable(target.requested)} (its previous version is kept as ${s.backup ? path.basename(s.backup) : "—"} in the same directory)`,
+      );
+      s.backup = undefined; // keep it: it is the only copy of the old version
+    }
+  }
+  return failures;
+}
+
+async function cleanUp(staged: Staged[]): Promise<void> {
+  for (const s of staged) {
+    if (s.temp) await discardStaged(s.temp);
+    if (s.backup) await fs.unlink(s.backup).catch(() => {});
+  }
+}
+
+/** Creates the missing parents of `target` one by one, each checked to be a real directory inside the root. */
+async function makeParents(target: ResolvedPath): Promise<string[]> {
+  const missing: string[] = [];
+  let dir = path.dirname(target.real);
+  while (!(await fs.lstat(dir).catch(() => undefined))) {
+    missing.unshift(dir);
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  const made: string[] = [];
+  try {
+    for (const d of missing) {
+      try {
+        await fs.mkdir(d);
+        made.push(d);
+      } catch (err) {
+        if (!isErrno(err, "EEXIST")) throw err;
+      }
+      const st = await fs.lstat(d);
+      if (!st.isDirectory() || !isWithin(await fs.realpath(d), target.root.real))
+        throw new ToolError(
+          `Access denied - the path changed while it was being created: ${printable(target.requested)}`,
+          "denied",
+        );
+    }
+  } catch (err) {
+    await removeDirs(made);
+    throw err;
+  }
+  return made;
+}
+
+async function removeDirs(dirs: string[]): Promise<void> {
+  for (const d of [...dirs].reverse()) await fs.rmdir(d).catch(() => {});
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const dh = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      await dh.sync();
+    } finally {
+      await dh.close();
+    }
+  } catch {
+    // Best effort: not every filesystem supports fsync on a directory.
+  }
+}
+
+/**
+ * Removes hidden `.mcpfs-*.tmp` files in one directory that no live change can still own: regular files
+ * whose status changed more than `olderThanMs` ago (a backup link's ctime moves when it is made, so a
+ * running change's backups always look young). Returns how many were removed.
+ */
+export async function sweepStaleTemps(
+  dir: string,
+  olderThanMs: number = STALE_TEMP_MS,
+  now: number = Date.now(),
+): Promise<number> {
+  let removed = 0;
+  const dh = await fs.opendir(dir);
+  for await (const e of dh) {
+    if (!TEMP_NAME.test(e.name) || !e.isFile()) continue;
+    const p = path.join(dir, e.name);
+    const st = await fs.lstat(p).catch(() => undefined);
+    if (!st?.isFile() || now - Math.max(st.ctimeMs, st.mtimeMs) < olderThanMs) continue;
+    await fs.unlink(p).then(
+      () => removed++,
+      () => {},
+    );
+  }
+  return removed;
+}

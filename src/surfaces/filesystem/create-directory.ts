@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { makeDirectory } from "../../core/files/make-directory.js";
+import { defineTool, textReply } from "../tool.js";
+
+export const createDirectoryTool = defineTool({
+  name: "create_directory",
+  title: "Create Directory",
+  description:
+    "Create a new directory or ensure a directory exists. Can create multiple nested directories in one " +
+    "operation. If the directory already exists, this operation will succeed silently. Perfect for setting " +
+    "up directory structures for projects or ensuring required paths exist. Only works within allowed directories.",
+  input: z.object({ path: z.string() }),
+  output: z.object({
+    content: z.string(),
+    created: z.boolean().optional().describe("false when the directory already existed"),
+  }),
+  annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  mutating: true,
+  async handler(args, ctx) {
+    const target = await ctx.ws.resolve(args.path, { intent: "write" });
+    const r = await makeDirectory(target);
+    return textReply(`Successfully created directory ${args.path}`, { created: r.created });
+  },
+});

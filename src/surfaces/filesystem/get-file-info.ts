@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { fileInfo, symbolicMode } from "../../core/files/info.js";
+import { defineTool, textReply } from "../tool.js";
+
+export const getFileInfoTool = defineTool({
+  name: "get_file_info",
+  title: "Get File Info",
+  description:
+    "Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, " +
+    "creation time, last modified time, permissions, and type. Times are given as local dates (as the " +
+    "original server does) and in ISO 8601 (UTC); permissions as the last three octal digits and as the full " +
+    "mode with special bits. This tool is perfect for understanding file characteristics without reading the " +
+    "actual content. Only works within allowed directories.",
+  input: z.object({ path: z.string() }),
+  output: z.object({
+    content: z.string(),
+    size: z.number().optional(),
+    created: z.string().optional().describe("ISO 8601"),
+    modified: z.string().optional().describe("ISO 8601"),
+    accessed: z.string().optional().describe("ISO 8601"),
+    isDirectory: z.boolean().optional(),
+    isFile: z.boolean().optional(),
+    type: z.enum(["file", "directory", "other"]).optional(),
+    permissions: z.string().optional().describe("last three octal digits, e.g. 755"),
+    mode: z.string().optional().describe("full permission bits in octal, e.g. 4755"),
+    symbolic: z.string().optional().describe("e.g. rwsr-xr-x"),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  mutating: false,
+  async handler(args, ctx) {
+    const target = await ctx.ws.resolve(args.path, { intent: "read" });
+    const i = await fileInfo(target);
+    const permissions = (i.mode & 0o777).toString(8).padStart(3, "0");
+    const mode = i.mode.toString(8).padStart(4, "0");
+    const symbolic = symbolicMode(i.mode);
+    const lines = [
+      `size: ${i.size}`,
+      `created: ${i.created.toString()}`,
+      `modified: ${i.modified.toString()}`,
+      `accessed: ${i.accessed.toString()}`,
+      `isDirectory: ${i.isDirectory}`,
+      `isFile: ${i.isFile}`,
+      `permissions: ${permissions}`,
+      `createdISO: ${i.created.toISOString()}`,
+      `modifiedISO: ${i.modified.toISOString()}`,
+      `accessedISO: ${i.accessed.toISOString()}`,
+      `mode: ${mode} (${symbolic})`,
+      `type: ${i.type}`,
+    ];
+    return textReply(lines.join("\n"), {
+      size: i.size,
+      created: i.created.toISOString(),
+      modified: i.modified.toISOString(),
+      accessed: i.accessed.toISOString(),
+      isDirectory: i.isDirectory,
+      isFile: i.isFile,
+      type: i.type,
+      permissions,
+      mode,
+      symbolic,
+    });
+  },
+});

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { ToolError } from "../../core/errors.js";
+import { moveNoReplace } from "../../core/files/move-no-replace.js";
+import { printable } from "../../core/paths.js";
+import { defineTool, textReply } from "../tool.js";
+
+export const moveFileTool = defineTool({
+  name: "move_file",
+  title: "Move File",
+  description:
+    "Move or rename files and directories. Can move files between directories and rename them in a single " +
+    "operation. If the destination exists, the operation will fail. Works across different directories (and " +
+    "devices) and can be used for simple renaming within the same directory. A symbolic link is moved as the " +
+    "link itself. Both source and destination must be within allowed directories.",
+  input: z.object({ source: z.string(), destination: z.string() }),
+  output: z.object({
+    content: z.string(),
+    type: z.enum(["file", "dir", "symlink", "other"]).optional().describe("what was moved"),
+    copied: z.boolean().optional().describe("moved across devices by copy + remove"),
+  }),
+  annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
+  mutating: true,
+  async handler(args, ctx) {
+    const src = await ctx.ws.resolveEntry(args.source, { intent: "write" });
+    const dst = await ctx.ws.resolveEntry(args.destination, { intent: "write" });
+    if (ctx.ws.roots.some((r) => r.real === src.real || r.path === src.real))
+      throw new ToolError(`Cannot move an allowed directory itself: ${printable(args.source)}`, "denied");
+    const r = await moveNoReplace(src, dst);
+    return textReply(`Successfully moved ${args.source} to ${args.destination}`, { ...r });
+  },
+});

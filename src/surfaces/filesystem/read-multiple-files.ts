@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { byteLength, cutToBytes } from "../../core/budget.js";
+import { mapLimit } from "../../core/concurrency.js";
+import { toClientMessage } from "../../core/errors.js";
+import { readTextFile, type TextRead } from "../../core/files/read.js";
+import type { ResolvedPath } from "../../core/workspace.js";
+import { defineTool, textReply } from "../tool.js";
+
+/** Files read at once: enough to hide latency, bounded so 1,000 paths do not open 1,000 descriptors. */
+const CONCURRENCY = 16;
+/** Room kept for a per-file truncation note, and for the final "more files" line. */
+const NOTE_ROOM = 160;
+const FINAL_NOTE_ROOM = 120;
+const SEPARATOR_BYTES = 5;
+
+const fileSchema = z.object({
+  path: z.string(),
+  ok: z.boolean(),
+  size: z.number().optional(),
+  truncated: z.boolean().optional().describe("only part of the file fit in the shared output budget"),
+  skipped: z.boolean().optional().describe("not read: the output budget was used up by earlier files"),
+  sha256: z.string().optional().describe("sha256 of the file's bytes (complete reads only)"),
+  error: z.string().optional(),
+});
+
+export const readMultipleFilesTool = defineTool({
+  name: "read_multiple_files",
+  title: "Read Multiple Files",
+  description:
+    "Read the contents of multiple files simultaneously. This is more efficient than reading files one by " +
+    "one when you need to analyze or compare multiple files. Each file's content is returned with its path " +
+    "as a reference. Failed reads for individual files won't stop the entire operation. All files share one " +
+    "output budget; files that do not fit are marked and can be read separately. Only works within allowed " +
+    "directories.",
+  input: z.object({
+    paths: z
+      .array(z.string())
+      .min(1)
+      .describe(
+        "Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.",
+      ),
+  }),
+  output: z.object({ content: z.string(), files: z.array(fileSchema).optional() }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  mutating: false,
+  async handler(args, ctx) {
+    const budget = ctx.config.maxOutputBytes;
+    // Phase 1: resolve every path (cheap), so phase 2 can hand out the budget in input order.
+    const resolved = await mapLimit(args.paths, CONCURRENCY, async (p) => {
+      try {
+        return { target: await ctx.ws.resolve(p, { intent: "read" }) };
+      } catch (err) {
+        return { error: toClientMessage(err, p) };
+      }
+    });
+    // Phase 2: read in order-preserving batches; each file gets what is left of the budget. Every piece
+    // (text, headers, markers, errors) is charged, and a final line stands for files that got no room at all.
+    let remaining = budget - FINAL_NOTE_ROOM;
+    const pieces: string[] = [];
+    const files: z.infer<typeof fileSchema>[] = [];
+    let unread = 0;
+    const add = (piece: string) => {
+      pieces.push(piece);
+      remaining -= byteLength(piece) + SEPARATOR_BYTES;
+    };
+    for (let start = 0; start < args.paths.length; start += CONCURRENCY) {
+      const batch = resolved.slice(start, start + CONCURRENCY);
+      const share = Math.max(0, remaining - NOTE_ROOM);
+      const reads = await mapLimit(batch, CONCURRENCY, async (r) =>
+        r.target && share > 0 ? readOne(r.target, share) : undefined,
+      );
+      reads.forEach((read, k) => {
+        const p = args.paths[start + k]!;
+        const r = batch[k]!;
+        const error = r.error ?? (read && "error" in read ? read.error : undefined);
+        const marker = error
+          ? `${p}: Error - ${error}`
+          : `${p}: [mcpfs: not read, the output budget of ${budget} bytes is used up; read this file separately]`;
+        if (error || !read || "error" in read || remaining - byteLength(p) - NOTE_ROOM <= 0) {
+          if (byteLength(marker) + SEPARATOR_BYTES > remaining) {
+            unread++;
+            files.push({ path: p, ok: !error, ...(error ? { error } : { skipped: true }) });
+            return;
+          }
+          add(marker);
+          files.push({ path: p, ok: !error, ...(error ? { error } : { skipped: true }) });
+          return;
+        }
+        // Room for the header, the trailing newline and a possible note besides the text itself.
+        const overhead = byteLength(p) + 3 + NOTE_ROOM;
+        let text = read.text;
+        let truncated = read.truncated;
+        if (byteLength(text) + overhead > remaining) {
+          text = cutToBytes(text, Math.max(0, remaining - overhead)).text;
+          truncated = true;
+        }
+        if (truncated)
+          text +=
+            `\n[mcpfs: output truncated: showing ${byteLength(text)} of ${read.size} bytes of this file; ` +
+            "read the rest with read_text_file head/tail]";
+        add(`${p}:\n${text}\n`);
+        files.push({
+          path: p,
+          ok: true,
+          size: read.size,
+          truncated,
+          ...(read.sha256 && !truncated ? { sha256: read.sha256 } : {}),
+        });
+      });
+    }
+    if (unread > 0)
+      pieces.push(`[mcpfs: ${unread} more files not shown: the output budget of ${budget} bytes is used up]`);
+    return textReply(pieces.join("\n---\n"), { files });
+  },
+});
+
+async function readOne(target: ResolvedPath, limit: number): Promise<TextRead | { error: string }> {
+  try {
+    return await readTextFile(target, { budget: limit });
+  } catch (err) {
+    return { error: toClientMessage(err, target.requested) };
+  }
+}

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { ToolError } from "../../core/errors.js";
+import { entryKind } from "../../core/files/remove.js";
+import { printable } from "../../core/paths.js";
+import { walk } from "../../core/walk.js";
+import { defineTool } from "../tool.js";
+import { listReply, referenceRoot, resolveIn } from "./common.js";
+import { renderTree } from "./tree.js";
+
+export const listDirectoryTool = defineTool({
+  name: "list_directory",
+  title: "List Directory",
+  description:
+    "List files and directories in the project directory, as project-relative paths. The root .gitignore " +
+    "and nested .gitignore files are applied; .git folders are never listed. Deep directories are collapsed " +
+    "into `dir/ (N files)` lines when the listing exceeds 250 lines, and the output is cut at 250 lines with " +
+    "a summary line.\n\n" +
+    'Args:\n    path: Scope listing to a subtree (relative to project root). Defaults to "." (entire project).\n' +
+    '    dirs_only: Show only directories, each with trailing "/".\n\n' +
+    "Returns:\n    A list of path strings: files, directories (trailing /), collapsed summaries, or a truncation line.",
+  input: z.object({
+    path: z
+      .string()
+      .default(".")
+      .describe('Scope listing to a subtree (relative to project root). Defaults to "."'),
+    dirs_only: z.boolean().default(false).describe('Show only directories, each with trailing "/"'),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  mutating: false,
+  async handler(args, ctx) {
+    const requested = args.path ?? ".";
+    const shown = printable(requested);
+    const target = await resolveIn(ctx, requested, "read");
+    const kind = await entryKind(target);
+    if (kind === "file")
+      throw new ToolError(`'${shown}' is a file, not a directory. Use read_file() instead.`);
+    if (kind === "missing") throw new ToolError(`Directory '${shown}' does not exist`, "not_found");
+    if (kind !== "dir") throw new ToolError(`Path '${shown}' is not a directory`, "not_directory");
+    const { entries } = await walk({
+      root: target.root,
+      start: target.real,
+      gitignore: true,
+      signal: ctx.signal,
+      include: (_rel, isDir) => !isDir,
+    });
+    const files = entries.filter((e) => e.type !== "dir").map((e) => e.rel);
+    return listReply(renderTree(files, target.relative, args.dirs_only === true));
+  },
+});
+
+export const listReferenceDirectoryTool = defineTool({
+  name: "list_reference_directory",
+  title: "List Reference Directory",
+  description:
+    "List the files of a reference project (paths relative to its root), with the same .gitignore " +
+    "filtering as the main project; .git folders are excluded.\n\n" +
+    "Args:\n    reference_name: Name of the reference project to list\n\n" +
+    "Returns:\n    A list of file paths in the reference project directory",
+  input: z.object({ reference_name: z.string().describe("Name of the reference project to list") }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  mutating: false,
+  async handler(args, ctx) {
+    const root = referenceRoot(ctx, args.reference_name);
+    const { entries } = await walk({
+      root,
+      start: root.real,
+      gitignore: true,
+      signal: ctx.signal,
+      include: (_rel, isDir) => !isDir,
+    });
+    const files = entries.filter((e) => e.type !== "dir").map((e) => e.rel);
+    // Bounded: one reply must stay far below a client's message limit.
+    const budget = ctx.config.maxOutputBytes;
+    let used = 0;
+    let keep = 0;
+    for (; keep < files.length; keep++) {
+      used += Buffer.byteLength(files[keep]!) + 1;
+      if (used > budget) break;
+    }
+    if (keep === files.length) return listReply(files);
+    return listReply([
+      ...files.slice(0, keep),
+      `... and ${files.length - keep} more files (output capped at ${budget} bytes; use search_reference_files with a glob to narrow)`,
+    ]);
+  },
+});

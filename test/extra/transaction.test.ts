@@ -1,0 +1,224 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { ToolError } from "../../src/core/errors.js";
+import { fileState, sha256Of } from "../../src/core/files/hash.js";
+import { checkExpected, normalizeExpected } from "../../src/core/files/precondition.js";
+import { TEMP_NAME } from "../../src/core/files/safe-open.js";
+import { readSnapshot } from "../../src/core/files/snapshot.js";
+import { commitChanges, sweepStaleTemps } from "../../src/core/files/transaction.js";
+import { makeRoot, Workspace } from "../../src/core/workspace.js";
+import { snapshot, tempArea } from "../helpers/fixtures.js";
+
+const area = tempArea();
+afterAll(() => area.cleanup());
+
+let dir: string;
+let ws: Workspace;
+let n = 0;
+beforeEach(async () => {
+  dir = area.tree(`t${n++}`, { "a.txt": "alpha\n", "b.txt": "beta\n", "sub/c.txt": "gamma\n" });
+  ws = new Workspace([await makeRoot(dir, "rw", "directory")], "filesystem");
+});
+const w = (p: string) => ws.resolve(p, { intent: "write" });
+const temps = (d: string) => fs.readdirSync(d).filter((f) => TEMP_NAME.test(f));
+
+describe("hash and precondition", () => {
+  it("hashes a file by streaming and reports size and mtime", async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024 + 7, 0x61);
+    fs.writeFileSync(path.join(dir, "big.bin"), big);
+    const st = await fileState(await w("big.bin"));
+    expect(st).toMatchObject({ sha256: sha256Of(big), size: big.length });
+    expect(st!.mtime).toBe(fs.statSync(path.join(dir, "big.bin")).mtime.toISOString());
+    expect(await fileState(await w("missing.txt"))).toBeUndefined();
+  });
+
+  it("accepts the full hash, a prefix of 8+ digits, upper case and a sha256: prefix", () => {
+    const h = sha256Of("x");
+    expect(normalizeExpected(`sha256:${h.toUpperCase()}`, "p")).toBe(h);
+    expect(normalizeExpected(h.slice(0, 8), "p")).toBe(h.slice(0, 8));
+    expect(() => normalizeExpected("abc", "p")).toThrow(/at least the first 8/);
+    expect(() => normalizeExpected("zz".repeat(10), "p")).toThrow(ToolError);
+  });
+
+  it("refuses a changed file with hash, size, mtime and a short diff of what changed", () => {
+    const current = { sha256: sha256Of("one\nTWO\nthree\n"), size: 14, mtime: "2026-01-01T00:00:00.000Z" };
+    let msg = "";
+    try {
+      checkExpected({
+        requested: "f.txt",
+        expected: sha256Of("one\ntwo\nthree\n"),
+        current,
+        basedOn: "one\ntwo\nthree\n",
+        currentText: "one\nTWO\nthree\n",
+      });
+    } catch (err) {
+      msg = (err as Error).message;
+      expect((err as ToolError).code).toBe("conflict");
+    }
+    expect(msg).toContain("Refused: f.txt changed since it was read");
+    expect(msg).toContain(current.sha256.slice(0, 12));
+    expect(msg).toContain("14 bytes, modified 2026-01-01T00:00:00.000Z");
+    expect(msg).toContain("-two");
+    expect(msg).toContain("+TWO");
+    expect(() => checkExpected({ requested: "f.txt", expected: current.sha256, current })).not.toThrow();
+    expect(() =>
+      checkExpected({ requested: "gone.txt", expected: current.sha256, current: undefined }),
+    ).toThrow(/gone.txt no longer exists/);
+  });
+});
+
+describe("commitChanges", () => {
+  it("writes, creates and deletes several files together, keeping mode bits, leaving no temp", async () => {
+    fs.chmodSync(path.join(dir, "a.txt"), 0o751);
+    const a = await w("a.txt");
+    const snapA = await readSnapshot(a);
+    const snapB = await readSnapshot(await w("b.txt"));
+    const res = await commitChanges([
+      { kind: "write", target: a, data: "ALPHA\n", base: snapA },
+      { kind: "write", target: await w("new/deep/n.txt"), data: "new\n", base: null, createParents: true },
+      { kind: "delete", target: await w("b.txt"), base: snapB },
+    ]);
+    expect(fs.readFileSync(path.join(dir, "a.txt"), "utf8")).toBe("ALPHA\n");
+    expect(fs.statSync(path.join(dir, "a.txt")).mode & 0o777).toBe(0o751);
+    expect(fs.readFileSync(path.join(dir, "new/deep/n.txt"), "utf8")).toBe("new\n");
+    expect(fs.existsSync(path.join(dir, "b.txt"))).toBe(false);
+    expect(res.map((r) => r.kind)).toEqual(["write", "create", "delete"]);
+    expect(res[0]).toMatchObject({ before: sha256Of("alpha\n"), after: sha256Of("ALPHA\n"), bytes: 6 });
+    expect(temps(dir)).toEqual([]);
+    expect(temps(path.join(dir, "new/deep"))).toEqual([]);
+  });
+
+  it("changes nothing when a later change fails (file created meanwhile), removing created dirs", async () => {
+    const before = snapshot(dir);
+    const a = await w("a.txt");
+    const snapA = await readSnapshot(a);
+    const target = await w("sub/c.txt");
+    await expect(
+      commitChanges([
+        { kind: "write", target: a, data: "changed\n", base: snapA },
+        { kind: "write", target: await w("x/y/z.txt"), data: "z", base: null, createParents: true },
+        { kind: "write", target, data: "must-not-exist", base: null },
+      ]),
+    ).rejects.toThrow(/Already exists/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("rolls back files already renamed in when the commit of a later one finds a conflict", async () => {
+    const a = await w("a.txt");
+    const c = await w("sub/c.txt");
+    const snapA = await readSnapshot(a);
+    const snapC = await readSnapshot(c);
+    const inoA = fs.statSync(path.join(dir, "a.txt")).ino;
+    // The second file is changed by someone else after it was read: detected at stage or commit time.
+    fs.writeFileSync(path.join(dir, "sub/c.txt"), "gamma changed by someone else\n");
+    const before = snapshot(dir);
+    const err = await commitChanges([
+      { kind: "write", target: a, data: "A2\n", base: snapA },
+      { kind: "write", target: c, data: "C2\n", base: snapC },
+    ]).catch((e) => e as ToolError);
+    expect(err).toBeInstanceOf(ToolError);
+    expect((err as ToolError).code).toBe("conflict");
+    expect((err as Error).message).toContain("sub/c.txt changed since it was read");
+    expect((err as Error).message).toContain("+gamma changed by someone else");
+    expect(snapshot(dir)).toEqual(before);
+    // The original inode is back (content, mode and owner exactly as before).
+    expect(fs.statSync(path.join(dir, "a.txt")).ino).toBe(inoA);
+    expect(temps(dir)).toEqual([]);
+    expect(temps(path.join(dir, "sub"))).toEqual([]);
+  });
+
+  it("rolls back committed files when a later file changes between staging and its commit", async () => {
+    const a = await w("a.txt");
+    const b = await w("b.txt");
+    const c = await w("sub/c.txt");
+    fs.chmodSync(path.join(dir, "a.txt"), 0o640);
+    const inoA = fs.statSync(path.join(dir, "a.txt")).ino;
+    const snaps = [await readSnapshot(a), await readSnapshot(b), await readSnapshot(c)];
+    let before = new Map<string, string>();
+    const err = await commitChanges(
+      [
+        { kind: "write", target: a, data: "A2\n", base: snaps[0] },
+        { kind: "delete", target: b, base: snaps[1] },
+        { kind: "write", target: await w("fresh.txt"), data: "F\n", base: null },
+        { kind: "write", target: c, data: "C2\n", base: snaps[2] },
+      ],
+      {
+        beforeCommit(i) {
+          if (i !== 3) return;
+          // a, b and fresh are committed; now someone else edits c in place.
+          fs.appendFileSync(path.join(dir, "sub/c.txt"), "appended by someone else\n");
+          before = snapshot(dir);
+        },
+      },
+    ).catch((e) => e as ToolError);
+    expect((err as ToolError).code).toBe("conflict");
+    expect((err as Error).message).toContain("+appended by someone else");
+    const after = snapshot(dir);
+    expect(after.get(path.join(dir, "a.txt"))).toBe("alpha\n");
+    expect(after.get(path.join(dir, "b.txt"))).toBe("beta\n");
+    expect(after.has(path.join(dir, "fresh.txt"))).toBe(false);
+    expect(after.get(path.join(dir, "sub/c.txt"))).toBe("gamma\nappended by someone else\n");
+    expect(before.get(path.join(dir, "a.txt"))).toBe("A2\n");
+    expect(fs.statSync(path.join(dir, "a.txt")).ino).toBe(inoA);
+    expect(fs.statSync(path.join(dir, "a.txt")).mode & 0o777).toBe(0o640);
+    expect(temps(dir)).toEqual([]);
+    expect(temps(path.join(dir, "sub"))).toEqual([]);
+  });
+
+  it("accepts a file whose metadata moved but whose content is the one read (touch)", async () => {
+    const a = await w("a.txt");
+    const snapA = await readSnapshot(a);
+    fs.utimesSync(path.join(dir, "a.txt"), new Date(2000, 1, 1), new Date(2000, 1, 1));
+    await commitChanges([{ kind: "write", target: a, data: "ok\n", base: snapA }]);
+    expect(fs.readFileSync(path.join(dir, "a.txt"), "utf8")).toBe("ok\n");
+  });
+
+  it("refuses a change whose base was deleted, and a duplicate target", async () => {
+    const a = await w("a.txt");
+    const snapA = await readSnapshot(a);
+    fs.unlinkSync(path.join(dir, "a.txt"));
+    await expect(commitChanges([{ kind: "write", target: a, data: "x", base: snapA }])).rejects.toThrow(
+      /no longer exists/,
+    );
+    const b = await w("b.txt");
+    await expect(
+      commitChanges([
+        { kind: "write", target: b, data: "1" },
+        { kind: "write", target: b, data: "2" },
+      ]),
+    ).rejects.toThrow(/appears twice/);
+    expect(fs.existsSync(path.join(dir, "a.txt"))).toBe(false);
+  });
+
+  it("replaces a symlink's target file inside the root, never the link, and never a target outside", async () => {
+    const outside = area.tree(`outside${n}`, { "secret.txt": "secret\n" });
+    fs.symlinkSync(path.join(outside, "secret.txt"), path.join(dir, "out-link"));
+    await expect(w("out-link")).rejects.toThrow(/Access denied/);
+    expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("secret\n");
+    fs.symlinkSync("a.txt", path.join(dir, "in-link"));
+    const t = await w("in-link");
+    await commitChanges([{ kind: "write", target: t, data: "via link\n", base: await readSnapshot(t) }]);
+    expect(fs.lstatSync(path.join(dir, "in-link")).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(path.join(dir, "a.txt"), "utf8")).toBe("via link\n");
+  });
+});
+
+describe("sweepStaleTemps", () => {
+  it("removes only old hidden temp files, not young ones, directories or look-alikes", async () => {
+    const old = path.join(dir, ".mcpfs-0123456789abcdef.tmp");
+    const young = path.join(dir, ".mcpfs-fedcba9876543210.tmp");
+    fs.writeFileSync(old, "old");
+    fs.writeFileSync(young, "young");
+    fs.writeFileSync(path.join(dir, ".mcpfs-notatemp.tmp"), "keep");
+    fs.mkdirSync(path.join(dir, ".mcpfs-aaaaaaaaaaaaaaaa.tmp"));
+    const later = Date.now() + 20 * 60 * 1000;
+    // "Now" is 20 minutes later for the old file only: pass a threshold that separates the two.
+    expect(await sweepStaleTemps(dir, 60_000, Date.now())).toBe(0);
+    expect(await sweepStaleTemps(dir, 60_000, later)).toBe(2);
+    expect(fs.existsSync(old)).toBe(false);
+    expect(fs.existsSync(young)).toBe(false);
+    expect(fs.existsSync(path.join(dir, ".mcpfs-notatemp.tmp"))).toBe(true);
+    expect(fs.existsSync(path.join(dir, ".mcpfs-aaaaaaaaaaaaaaaa.tmp"))).toBe(true);
+  });
+});

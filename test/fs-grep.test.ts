@@ -1,0 +1,115 @@
+import path from "node:path";
+import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempArea } from "./helpers/fixtures.js";
+import { type Connection, startServer } from "./helpers/server.js";
+
+const area = tempArea("mcpfs-fsgrep-");
+const root = area.tree("root", {
+  ".gitignore": "ignored/\n",
+  "src/a.ts": "one\ntwo needle\nthree\nfour needle\nfive\nsix\nseven\neight\nneedle nine\n",
+  "src/b.js": "needle in js\n",
+  "ignored/c.ts": "needle ignored\n",
+  "docs/readme.md": "no match here\n",
+  ...Object.fromEntries(
+    Array.from({ length: 60 }, (_, i) => [
+      `many/f${String(i).padStart(2, "0")}.txt`,
+      `needle ${"x".repeat(40)}\n`,
+    ]),
+  ),
+});
+const outside = area.tree("outside", { "secret.txt": "needle outside\n" });
+afterAll(() => area.cleanup());
+
+describe.each(["rg", "js"] as const)("grep tool (%s engine)", (engine) => {
+  let conn: Connection;
+  let validate: (v: unknown) => boolean;
+  beforeAll(async () => {
+    conn = await startServer(["--max-output-bytes", "2048", root], { env: { MCPFS_GREP_ENGINE: engine } });
+    const tools = (await conn.client.listTools()).tools as { name: string; outputSchema: object }[];
+    const tool = tools.find((t) => t.name === "grep")!;
+    validate = new Ajv({ strict: false }).compile(tool.outputSchema);
+  });
+  afterAll(() => conn.close());
+
+  it("replies with path:line: text groups and structured matches", async () => {
+    const r = await conn.call("grep", { path: "src", pattern: "needle" });
+    expect(r.isError).toBe(false);
+    expect(r.text).toBe(
+      [
+        "src/a.ts:2: two needle",
+        "src/a.ts:4: four needle",
+        "src/a.ts:9: needle nine",
+        "",
+        "src/b.js:1: needle in js",
+      ].join("\n"),
+    );
+    expect(validate(r.structured)).toBe(true);
+    expect(r.structured).toMatchObject({
+      content: r.text,
+      files: ["src/a.ts", "src/b.js"],
+      truncated: false,
+      matches: [{ path: "src/a.ts", line: 2, text: "two needle" }, {}, {}, { path: "src/b.js", line: 1 }],
+    });
+  });
+
+  it("prints context once, marks gaps, and names absolute paths as given", async () => {
+    const r = await conn.call("grep", {
+      path: path.join(root, "src/a.ts"),
+      pattern: "needle",
+      contextLines: 1,
+    });
+    const p = path.join(root, "src/a.ts");
+    expect(r.text).toBe(
+      [
+        `${p}-1- one`,
+        `${p}:2: two needle`,
+        `${p}-3- three`,
+        `${p}:4: four needle`,
+        `${p}-5- five`,
+        "--",
+        `${p}-8- eight`,
+        `${p}:9: needle nine`,
+      ].join("\n"),
+    );
+    expect(validate(r.structured)).toBe(true);
+  });
+
+  it("filters with glob, honours .gitignore, lists files only", async () => {
+    const r = await conn.call("grep", {
+      path: ".",
+      pattern: "NEEDLE",
+      caseSensitive: false,
+      glob: "*.ts",
+      filesOnly: true,
+    });
+    expect(r.text).toBe("src/a.ts");
+    expect(r.structured).toMatchObject({ files: ["src/a.ts"], matches: [] });
+    const lit = await conn.call("grep", { path: ".", pattern: "needle.", literal: true });
+    expect(lit.text).toBe("No matches found");
+  });
+
+  it("bounds the reply and says how to narrow the search", async () => {
+    const r = await conn.call("grep", { path: "many", pattern: "needle" });
+    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(2048);
+    expect(r.text).toContain("[mcpfs: results truncated after");
+    expect(r.text).toContain("glob");
+    expect(r.structured?.truncated).toBe(true);
+    expect(validate(r.structured)).toBe(true);
+    const few = await conn.call("grep", { path: "many", pattern: "needle", maxResults: 3 });
+    expect(few.text.split("\n").filter((l) => l.includes(":1: needle"))).toHaveLength(3);
+    expect(few.text).toContain("raise maxResults");
+  });
+
+  it("refuses paths outside the roots and bad patterns, without leaking", async () => {
+    const out = await conn.call("grep", { path: outside, pattern: "needle" });
+    expect(out.isError).toBe(true);
+    expect(out.text).not.toContain("needle outside");
+    expect(out.text).not.toContain(root);
+    const bad = await conn.call("grep", { path: ".", pattern: "(unclosed" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/Invalid regular expression/);
+    const missing = await conn.call("grep", { path: "nope", pattern: "x" });
+    expect(missing.isError).toBe(true);
+  });
+});
