@@ -314,7 +314,10 @@ describe("git: refused forms (each hole is closed)", () => {
     );
     await refused({ command: "fetch", args: ["--", "x"] }, "git fetch does not accept '--'");
     await refused({ command: "check_ignore" }, "git check_ignore requires at least one path in 'pathspec'");
-    await refused({ command: "log", search: "(" }, /^Invalid search pattern: /);
+    await refused(
+      { command: "log", search: "(" },
+      /^Error executing tool git: Invalid search pattern: missing closing \): `\(`$/,
+    );
   });
 
   it("a hostile repository config never runs a program (fsmonitor, pager, external diff, hooks)", async () => {
@@ -330,13 +333,15 @@ describe("git: refused forms (each hole is closed)", () => {
   it("an unknown reference project and a project that is not a repository are errors", async () => {
     const r = await run({ command: "log", reference_name: "nope" });
     expect(r.isError).toBe(true);
-    expect(r.text).toBe("Reference project 'nope' not found");
+    expect(r.text).toBe("Error executing tool git: Reference project 'nope' not found");
     const plain = area.tree("plain", { "x.txt": "x" });
     const c = await startServer(["--project-dir", plain, "--console-only"]);
     try {
       const s = await c.call("git", { command: "status" });
       expect(s.isError).toBe(true);
-      expect(s.text).toBe("Directory is not a git repository: the project directory");
+      expect(s.text).toBe(
+        "Error executing tool git: Directory is not a git repository: the project directory",
+      );
     } finally {
       await c.close();
     }
