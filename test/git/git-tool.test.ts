@@ -314,7 +314,10 @@ describe("git: refused forms (each hole is closed)", () => {
     );
     await refused({ command: "fetch", args: ["--", "x"] }, "git fetch does not accept '--'");
     await refused({ command: "check_ignore" }, "git check_ignore requires at least one path in 'pathspec'");
-    await refused({ command: "log", search: "(" }, /^Error executing tool git: Invalid search pattern: /);
+    await refused(
+      { command: "log", search: "(" },
+      /^Error executing tool git: Invalid search pattern: missing closing \): `\(`$/,
+    );
   });
 
   it("a hostile repository config never runs a program (fsmonitor, pager, external diff, hooks)", async () => {

@@ -7,7 +7,7 @@ export function searchMatcher(pattern: string): (line: string) => boolean {
   try {
     re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
   } catch (err) {
-    const msg = (err as Error).message.replace(/^error parsing regexp: /, "");
+    const msg = (err as Error).message.replace(/^error parsing regexp: /, "").replace("`(?i)", "`");
     throw new ToolError(`Invalid search pattern: ${msg}`);
   }
   return (line) => re.matcher(line).find();
