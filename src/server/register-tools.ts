@@ -103,7 +103,10 @@ async function runTool(
     outcome: failed ? "error" : "success",
     ...(failed ? { error: firstText(reply) } : {}),
   };
-  deps.log.info(line, `tool ${tool.name} ${failed ? "failed" : "ok"} (${ms}ms)`);
+  // The workspace seed promises every call at INFO; the filesystem surface keeps stderr quiet (DEBUG), as
+  // the official server does, which also spares the per-call formatting on its hot path.
+  const level = deps.config.surface === "workspace" || failed ? "info" : "debug";
+  deps.log[level](line, `tool ${tool.name} ${failed ? "failed" : "ok"} (${ms}ms)`);
   await deps.clientLog?.send(sctx, failed ? "warning" : "info", {
     message: `tool ${tool.name} ${failed ? "failed" : "ok"}`,
     ...line,
