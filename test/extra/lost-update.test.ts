@@ -160,3 +160,26 @@ describe("write_file expectedSha256", () => {
     }
   });
 });
+
+describe("move_file expectedSha256 (filesystem surface)", () => {
+  it("refuses to move a file changed since it was read, and moves it when unchanged", async () => {
+    const root = area.tree("mv", { "f.txt": "v1\n" });
+    const conn = await startServer([root]);
+    try {
+      const file = path.join(root, "f.txt");
+      const sha = (await conn.call("read_text_file", { path: file })).structured!.sha256 as string;
+      const theirs = sneakyChange(file, 3);
+      const r = await conn.call("move_file", { source: file, destination: "g.txt", expectedSha256: sha });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain("changed since it was read");
+      expect(fs.readFileSync(file, "utf8")).toBe(theirs);
+      expect(fs.existsSync(path.join(root, "g.txt"))).toBe(false);
+      const fresh = (await conn.call("read_text_file", { path: file })).structured!.sha256 as string;
+      const ok = await conn.call("move_file", { source: file, destination: "g.txt", expectedSha256: fresh });
+      expect(ok.isError, ok.text).toBe(false);
+      expect(fs.readFileSync(path.join(root, "g.txt"), "utf8")).toBe(theirs);
+    } finally {
+      await conn.close();
+    }
+  });
+});

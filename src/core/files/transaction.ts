@@ -35,7 +35,7 @@ import type { ResolvedPath } from "../workspace.js";
 import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
 import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./hash.js";
 import { checkExpected } from "./precondition.js";
-import { TEMP_NAME, tempPathBeside } from "./safe-open.js";
+import { type PinnedDir, pinParent, TEMP_NAME, tempPathBeside } from "./safe-open.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
 
 /** Hidden temps older than this are leftovers of a killed process (a live change takes milliseconds). */
@@ -183,12 +183,28 @@ async function stage(change: Change): Promise<Staged> {
   }
 }
 
+/**
+ * Runs `fn` with the target's parent directory pinned by descriptor, so a parent swapped for a symlink after
+ * resolution cannot redirect the link/rename/unlink outside the root (see safe-open.ts).
+ */
+async function inParent<T>(
+  target: ResolvedPath,
+  fn: (dir: PinnedDir, name: string) => Promise<T>,
+): Promise<T> {
+  const { dir, name } = await pinParent(target.real, target.root.real, target.requested);
+  try {
+    return await fn(dir, name);
+  } finally {
+    await dir.close();
+  }
+}
+
 /** Links the current inode to a hidden backup name and checks it is the version the change expects. */
 async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> {
   const { target } = s.change;
   const backup = tempPathBeside(target.real);
   try {
-    await fs.link(target.real, backup);
+    await inParent(target, (dir, name) => fs.link(dir.at(name), dir.at(path.basename(backup))));
   } catch (err) {
     if (!isErrno(err, "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "EXDEV", "ENOSYS")) throw err;
     // No hard links here: keep a copy of the snapshot's bytes instead (same content, mode, new inode).
@@ -238,26 +254,28 @@ async function commitOne(s: Staged): Promise<void> {
     if (!st || !sameFingerprint(fingerprintOf(st), s.held))
       await ensureSameContent(target, c.base!, target.real);
   }
-  if (c.kind === "delete") {
-    await fs.unlink(target.real);
-    return;
-  }
-  const temp = s.temp!.temp;
-  if (s.create) {
-    try {
-      await fs.link(temp, target.real);
-    } catch (err) {
-      if (isErrno(err, "EEXIST"))
-        throw new ToolError(
-          `Refused: ${printable(target.requested)} was created by someone else meanwhile. Nothing was changed.`,
-          "conflict",
-        );
-      throw err;
+  const tempName = s.temp ? path.basename(s.temp.temp) : "";
+  await inParent(target, async (dir, name) => {
+    if (c.kind === "delete") {
+      await fs.unlink(dir.at(name));
+      return;
     }
-    await fs.unlink(temp).catch(() => {});
-  } else {
-    await fs.rename(temp, target.real);
-  }
+    if (s.create) {
+      try {
+        await fs.link(dir.at(tempName), dir.at(name));
+      } catch (err) {
+        if (isErrno(err, "EEXIST"))
+          throw new ToolError(
+            `Refused: ${printable(target.requested)} was created by someone else meanwhile. Nothing was changed.`,
+            "conflict",
+          );
+        throw err;
+      }
+      await fs.unlink(dir.at(tempName)).catch(() => {});
+    } else {
+      await fs.rename(dir.at(tempName), dir.at(name));
+    }
+  });
 }
 
 /** Undoes committed changes newest first; returns what could not be restored (for the message). */
@@ -267,14 +285,17 @@ async function rollBack(staged: Staged[]): Promise<string[]> {
     if (!s.committed) continue;
     const { target } = s.change;
     try {
-      if (s.create) {
-        await fs.unlink(target.real);
-      } else if (s.change.kind === "delete") {
-        await fs.link(s.backup!, target.real);
-      } else {
-        await fs.rename(s.backup!, target.real);
-        s.backup = undefined;
-      }
+      const backupName = s.backup ? path.basename(s.backup) : "";
+      await inParent(target, async (dir, name) => {
+        if (s.create) {
+          await fs.unlink(dir.at(name));
+        } else if (s.change.kind === "delete") {
+          await fs.link(dir.at(backupName), dir.at(name));
+        } else {
+          await fs.rename(dir.at(backupName), dir.at(name));
+          s.backup = undefined;
+        }
+      });
     } catch {
       failures.push(
         `${printable(target.requested)} (its previous version is kept as ${s.backup ? path.basename(s.backup) : "—"} in the same directory)`,

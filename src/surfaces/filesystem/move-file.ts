@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
+import { checkMoveSource } from "../../core/files/move.js";
 import { moveNoReplace } from "../../core/files/move-no-replace.js";
 import { printable } from "../../core/paths.js";
 import { defineTool, textReply } from "../tool.js";
+import { expectedSha256 } from "./extra-tools.js";
 
 export const moveFileTool = defineTool({
   name: "move_file",
@@ -12,7 +14,7 @@ export const moveFileTool = defineTool({
     "operation. If the destination exists, the operation will fail. Works across different directories (and " +
     "devices) and can be used for simple renaming within the same directory. A symbolic link is moved as the " +
     "link itself. Both source and destination must be within allowed directories.",
-  input: z.object({ source: z.string(), destination: z.string() }),
+  input: z.object({ source: z.string(), destination: z.string(), expectedSha256 }),
   output: z.object({
     content: z.string(),
     type: z.enum(["file", "dir", "symlink", "other"]).optional().describe("what was moved"),
@@ -25,7 +27,10 @@ export const moveFileTool = defineTool({
     const dst = await ctx.ws.resolveEntry(args.destination, { intent: "write" });
     if (ctx.ws.roots.some((r) => r.real === src.real || r.path === src.real))
       throw new ToolError(`Cannot move an allowed directory itself: ${printable(args.source)}`, "denied");
+    // mcpfs: refuse to move a file whose content changed since it was read (lost-update protection).
+    const before = await checkMoveSource(src, args.expectedSha256);
     const r = await moveNoReplace(src, dst);
+    ctx.recordMutation({ op: "move", from: args.source, path: args.destination, before, after: before });
     return textReply(`Successfully moved ${args.source} to ${args.destination}`, { ...r });
   },
 });
