@@ -183,3 +183,45 @@ describe("move_file expectedSha256 (filesystem surface)", () => {
     }
   });
 });
+
+describe("edit_file expected_sha256 (workspace surface)", () => {
+  it("refuses an edit of a file changed since it was read, and edits it when unchanged", async () => {
+    const project = area.tree("wsedit", { "f.txt": "v1\nbody line\n" });
+    const conn = await startServer(["--project-dir", project, "--console-only"]);
+    try {
+      const file = path.join(project, "f.txt");
+      const sha = (await conn.call("read_file", { file_path: "f.txt" })).structured!.sha256 as string;
+      const theirs = sneakyChange(file, 3);
+      const edit = { file_path: "f.txt", old_string: "body line", new_string: "mine" };
+      const r = await conn.call("edit_file", { ...edit, expected_sha256: sha });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain("changed since it was read");
+      expect(fs.readFileSync(file, "utf8")).toBe(theirs);
+      const fresh = (await conn.call("read_file", { file_path: "f.txt" })).structured!.sha256 as string;
+      const ok = await conn.call("edit_file", { ...edit, expected_sha256: fresh });
+      expect(ok.isError, ok.text).toBe(false);
+      expect(fs.readFileSync(file, "utf8")).toBe(theirs.replace("body line", "mine"));
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe("create_directory is audited", () => {
+  it("appends an mkdir line to --audit-log", async () => {
+    const root = area.tree("mk", {});
+    const log = path.join(area.base, "mk-audit.jsonl");
+    const conn = await startServer([root, "--audit-log", log]);
+    try {
+      expect((await conn.call("create_directory", { path: path.join(root, "a/b") })).isError).toBe(false);
+    } finally {
+      await conn.close();
+    }
+    const lines = fs
+      .readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.some((l) => l.tool === "create_directory" && l.op === "mkdir" && l.ok === true)).toBe(true);
+  });
+});

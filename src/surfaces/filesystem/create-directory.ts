@@ -19,6 +19,7 @@ export const createDirectoryTool = defineTool({
   async handler(args, ctx) {
     const target = await ctx.ws.resolve(args.path, { intent: "write" });
     const r = await makeDirectory(target);
+    if (r.created) ctx.recordMutation({ op: "mkdir", path: args.path });
     return textReply(`Successfully created directory ${args.path}`, { created: r.created });
   },
 });

@@ -5,8 +5,9 @@ import { editFile } from "../../core/files/edit-file.js";
 import { KeyedMutex } from "../../core/files/file-lock.js";
 import { entryKind } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
-import { defineTool, type ToolContext } from "../tool.js";
+import { defineTool, recordChanges, type ToolContext } from "../tool.js";
 import { gitignoreGate, requireFilePath, resolveIn, strOutput, strReply } from "./common.js";
+import { expectedSha256 } from "./write-tools.js";
 
 /**
  * One queue per file for the whole process: edits of the same file from concurrent calls (or connections)
@@ -49,6 +50,7 @@ const input = z.object({
       "Alternative form: edits applied in order, each replacing the first exact occurrence of old_text",
     ),
   dry_run: z.boolean().default(false).describe("Preview the diff without writing"),
+  expected_sha256: expectedSha256,
   options: z
     .looseObject({ preserve_indentation: z.boolean().optional() })
     .optional()
@@ -93,7 +95,9 @@ async function run(args: Args, ctx: ToolContext): Promise<string> {
         dryRun: args.dry_run,
         diffName: filePath,
         diffStyle: "git",
+        expectedSha256: args.expected_sha256,
       });
+      if (r.change) recordChanges(ctx, [r.change]);
       if (r.matches.every((m) => m.kind === "skipped")) return seedShape ? NOTHING_CHANGED : ALREADY_APPLIED;
       if (!r.changed && seedShape) return NOTHING_CHANGED;
       return r.diff;
