@@ -7,19 +7,19 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { snapshot, tempArea } from "../helpers/fixtures.js";
 import { type Connection, startServer } from "../helpers/server.js";
 
 const ITERATIONS = 1000;
 const area = tempArea("mcpfs-wrace-");
-const root = area.tree("root", { "d/victim.txt": "inside\n", "d/sub/x.txt": "inside\n" });
-const outside = area.tree("outside", {
+const INSIDE = { "d/victim.txt": "inside\n", "d/sub/x.txt": "inside\n", "keep/x.txt": "keep\n" };
+const OUTSIDE = {
   "dir/victim.txt": "OUTSIDE-VICTIM\n",
   "dir/sub/x.txt": "OUTSIDE-SUB\n",
   "dir/new.txt": "OUTSIDE-NEW\n",
-});
-const outsideDir = path.join(outside, "dir");
+  "dir/copy/x.txt": "OUTSIDE-COPY\n",
+};
 
 const SWAPPER = `
 const fs = require("node:fs"), path = require("node:path");
@@ -41,21 +41,21 @@ process.stdout.write(String(n));
 
 afterAll(() => area.cleanup());
 
-describe("directory swap race while mutating", () => {
-  let conn: Connection;
-  beforeAll(async () => {
-    conn = await startServer(["--project-dir", root, "--console-only", "--log-level", "ERROR"]);
-  });
-  afterAll(async () => {
-    await conn.close();
-  });
+type Call = [string, Record<string, unknown>];
 
-  it(`${ITERATIONS} swaps, concurrent writes/deletes/moves through the server, nothing outside touched`, async () => {
+/** Runs the swapper against `root` while three workers cycle through `calls`; asserts nothing outside moved. */
+async function race(name: string, serverArgs: (root: string) => string[], calls: (root: string) => Call[]) {
+  const root = area.tree(`${name}-root`, INSIDE);
+  const outside = area.tree(`${name}-outside`, OUTSIDE);
+  const outsideDir = path.join(outside, "dir");
+  const conn: Connection = await startServer(serverArgs(root));
+  try {
     const before = snapshot(outside);
     const events: string[] = [];
-    const watchers = [outsideDir, path.join(outsideDir, "sub")].map((dir) =>
-      fs.watch(dir, (type, name) => events.push(`${type} ${dir}/${name}`)),
-    );
+    const watchers = ["", "sub", "copy"].map((sub) => {
+      const dir = path.join(outsideDir, sub);
+      return fs.watch(dir, (type, file) => events.push(`${type} ${dir}/${file}`));
+    });
     const child = spawn(process.execPath, ["-e", SWAPPER, root, outsideDir, String(ITERATIONS)], {
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -70,22 +70,12 @@ describe("directory swap race while mutating", () => {
         resolve(code);
       });
     });
-    const calls: [string, Record<string, unknown>][] = [
-      // append_file and delete_this_file commit through core/files/transaction.ts, which still renames and
-      // unlinks by path: not covered here until it uses pinned directories too (see the lead's notes).
-      ["save_file", { file_path: "d/victim.txt", content: "written\n" }],
-      ["save_file", { file_path: "d/sub/x.txt", content: "written\n" }],
-      ["save_file", { file_path: "d/new.txt", content: "new\n" }],
-      ["move_file", { source_path: "d/new.txt", destination_path: "moved.txt" }],
-      ["move_file", { source_path: "moved.txt", destination_path: "d/new.txt" }],
-      ["delete_directory", { dir_path: "d/sub", recursive: true }],
-      ["save_file", { file_path: "d/sub/deeper/y.txt", content: "new\n" }],
-    ];
+    const list = calls(root);
     const stats = { calls: 0, ok: 0, refused: 0 };
     const worker = async (k: number) => {
       let i = k;
       while (!done) {
-        const [tool, args] = calls[i++ % calls.length]!;
+        const [tool, args] = list[i++ % list.length]!;
         const r = await conn.call(tool, args);
         stats.calls++;
         if (r.isError) stats.refused++;
@@ -96,10 +86,57 @@ describe("directory swap race while mutating", () => {
     expect(await exited).toBe(0);
     await new Promise((r) => setTimeout(r, 200)); // let the last inotify events arrive
     for (const w of watchers) w.close();
-    process.stderr.write(`[write-race] ${iterations} swap iterations; ${JSON.stringify(stats)}\n`);
+    process.stderr.write(`[write-race ${name}] ${iterations} swap iterations; ${JSON.stringify(stats)}\n`);
     expect(iterations).toBe(String(ITERATIONS));
     expect(stats.calls).toBeGreaterThan(0);
     expect(events).toEqual([]);
     expect(snapshot(outside)).toEqual(before);
+  } finally {
+    await conn.close();
+  }
+}
+
+describe("directory swap race while mutating", () => {
+  it(`workspace surface: ${ITERATIONS} swaps, concurrent writes/deletes/moves, nothing outside touched`, async () => {
+    await race(
+      "ws",
+      (root) => ["--project-dir", root, "--console-only", "--log-level", "ERROR"],
+      () => [
+        ["save_file", { file_path: "d/victim.txt", content: "written\n" }],
+        ["save_file", { file_path: "d/sub/x.txt", content: "written\n" }],
+        ["save_file", { file_path: "d/new.txt", content: "new\n" }],
+        ["move_file", { source_path: "d/new.txt", destination_path: "moved.txt" }],
+        ["move_file", { source_path: "moved.txt", destination_path: "d/new.txt" }],
+        ["delete_directory", { dir_path: "d/sub", recursive: true }],
+        ["save_file", { file_path: "d/sub/deeper/y.txt", content: "new\n" }],
+        ["append_file", { file_path: "d/victim.txt", content: "more\n" }],
+        ["delete_this_file", { file_path: "d/new.txt" }],
+        ["edit_file", { file_path: "d/sub/x.txt", old_string: "written", new_string: "edited" }],
+      ],
+    );
+  });
+
+  it(`filesystem surface: ${ITERATIONS} swaps, concurrent writes/copies/deletes/moves, nothing outside touched`, async () => {
+    await race(
+      "fs",
+      (root) => [root],
+      (root) => {
+        const p = (rel: string) => path.join(root, rel);
+        return [
+          ["write_file", { path: p("d/victim.txt"), content: "written\n" }],
+          ["create_directory", { path: p("d/sub/made/deeper") }],
+          ["copy_file", { source: p("keep"), destination: p("d/copy") }],
+          ["delete_directory", { path: p("d/copy"), recursive: true }],
+          ["write_file", { path: p("d/new.txt"), content: "new\n" }],
+          ["move_file", { source: p("d/new.txt"), destination: p("moved.txt") }],
+          ["append_file", { path: p("d/sub/x.txt"), content: "more\n" }],
+          ["delete_file", { path: p("moved.txt") }],
+          ["copy_file", { source: p("keep/x.txt"), destination: p("d/sub/x.txt"), overwrite: true }],
+          ["delete_directory", { path: p("d/sub"), recursive: true }],
+          ["edit_file", { path: p("d/victim.txt"), edits: [{ oldText: "written", newText: "edited" }] }],
+          ["delete_file", { path: p("d/victim.txt") }],
+        ];
+      },
+    );
   });
 });

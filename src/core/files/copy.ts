@@ -3,7 +3,8 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { isWithin, printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { tempPathBeside } from "./safe-open.js";
+import { removeTree } from "./remove.js";
+import { type PinnedDir, pinDirectory, pinParent, tempPathBeside } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
 import { type ChangeResult, commitChanges } from "./transaction.js";
 
@@ -101,16 +102,19 @@ export async function copyPath(
     // Build under a hidden sibling, then rename into place: all or nothing.
     // The hidden name has the temp shape, so listings hide a tree a kill leaves behind.
     const hidden = tempPathBeside(dest.real);
-    await fs.mkdir(hidden, { mode: st.mode & 0o7777 });
+    const hiddenEntry: ResolvedPath = { ...dest, real: hidden };
+    await inParent(dest, (dir) => fs.mkdir(dir.at(path.basename(hidden)), st.mode & 0o7777));
     try {
       await fillTree(source, hidden, items, dest, result, opts);
-      await fs.rename(hidden, dest.real).catch((err) => {
-        if (isErrno(err, "EEXIST", "ENOTEMPTY"))
-          throw new ToolError(`Destination already exists: ${printable(dest.requested)}`, "exists");
-        throw err;
-      });
+      await inParent(dest, (dir, name) => fs.rename(dir.at(path.basename(hidden)), dir.at(name))).catch(
+        (err) => {
+          if (isErrno(err, "EEXIST", "ENOTEMPTY"))
+            throw new ToolError(`Destination already exists: ${printable(dest.requested)}`, "exists");
+          throw err;
+        },
+      );
     } catch (err) {
-      await fs.rm(hidden, { recursive: true, force: true });
+      await removeTree(hiddenEntry).catch(() => {});
       throw err;
     }
     result.dirs++;
@@ -123,10 +127,11 @@ export async function copyPath(
 async function listTree(source: ResolvedPath, opts: CopyOptions): Promise<Item[]> {
   const max = opts.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const items: Item[] = [];
-  const visit = async (dir: string, rel: string): Promise<void> => {
+  // Walked through directories pinned by descriptor: a directory swapped for a symlink is refused.
+  const visit = async (dir: PinnedDir, rel: string): Promise<void> => {
     opts.signal?.throwIfAborted();
-    for (const name of (await fs.readdir(dir)).sort()) {
-      const p = path.join(dir, name);
+    for (const name of (await fs.readdir(dir.at(""))).sort()) {
+      const p = dir.at(name);
       const r = rel ? `${rel}/${name}` : name;
       const s = await fs.lstat(p);
       if (items.length >= max)
@@ -136,7 +141,12 @@ async function listTree(source: ResolvedPath, opts: CopyOptions): Promise<Item[]
         );
       if (s.isDirectory()) {
         items.push({ rel: r, type: "dir" });
-        await visit(p, r);
+        const child = await dir.child(name);
+        try {
+          await visit(child, r);
+        } finally {
+          await child.close();
+        }
       } else if (s.isFile()) items.push({ rel: r, type: "file" });
       else if (s.isSymbolicLink()) items.push({ rel: r, type: "symlink", link: await fs.readlink(p) });
       else
@@ -146,8 +156,26 @@ async function listTree(source: ResolvedPath, opts: CopyOptions): Promise<Item[]
         );
     }
   };
-  await visit(source.real, "");
+  const top = await pinDirectory(source.real, source.root.real, source.requested);
+  try {
+    await visit(top, "");
+  } finally {
+    await top.close();
+  }
   return items;
+}
+
+/** Runs `fn` with the parent of `target` pinned by descriptor (see safe-open.ts). */
+async function inParent<T>(
+  target: ResolvedPath,
+  fn: (dir: PinnedDir, name: string) => Promise<T>,
+): Promise<T> {
+  const { dir, name } = await pinParent(target.real, target.root.real, target.requested);
+  try {
+    return await fn(dir, name);
+  } finally {
+    await dir.close();
+  }
 }
 
 async function fillTree(
@@ -164,18 +192,22 @@ async function fillTree(
     const from = path.join(source.real, ...parts);
     const to = path.join(into, ...parts);
     const requested = `${dest.requested.replace(/[\\/]+$/, "")}/${it.rel}`;
+    const at: ResolvedPath = { ...dest, requested, real: to };
     if (it.type === "dir") {
       const s = await fs.lstat(from);
-      await fs.mkdir(to, { mode: s.mode & 0o7777 }).catch((err) => {
-        if (!isErrno(err, "EEXIST")) throw err;
+      // Made and checked through the pinned parent: a symlink standing where a directory goes (copying
+      // into an existing tree) is never followed.
+      await inParent(at, async (dir, name) => {
+        await fs.mkdir(dir.at(name), s.mode & 0o7777).catch((err) => {
+          if (!isErrno(err, "EEXIST")) throw err;
+        });
+        const made = await fs.lstat(dir.at(name));
+        if (!made.isDirectory())
+          throw new ToolError(`Destination exists and is not a directory: ${printable(requested)}`, "exists");
       });
-      // Copying into an existing tree: a symlink standing where a directory goes is never followed.
-      const made = await fs.lstat(to);
-      if (!made.isDirectory() || !isWithin(await fs.realpath(to), dest.root.real))
-        throw new ToolError(`Destination exists and is not a directory: ${printable(requested)}`, "exists");
       result.dirs++;
     } else if (it.type === "symlink") {
-      await fs.symlink(it.link!, to).catch((err) => {
+      await inParent(at, (dir, name) => fs.symlink(it.link!, dir.at(name))).catch((err) => {
         if (isErrno(err, "EEXIST"))
           throw new ToolError(`Destination already exists: ${printable(requested)}`, "exists");
         throw err;

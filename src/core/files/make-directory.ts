@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
+import { makeDirsPinned } from "./mkdirs.js";
 
 /** mkdir -p below an allowed directory; an existing directory is fine, a file in the way is an error. */
 export async function makeDirectory(target: ResolvedPath): Promise<{ created: boolean }> {
@@ -14,14 +15,15 @@ export async function makeDirectory(target: ResolvedPath): Promise<{ created: bo
     if (!isErrno(err, "ENOENT")) throw err;
   }
   try {
-    await fs.mkdir(target.real, { recursive: true });
+    // Component by component through pinned parents: a directory swapped for a symlink is never followed.
+    const made = await makeDirsPinned(target.real, target);
+    return { created: made.length > 0 };
   } catch (err) {
-    if (isErrno(err, "EEXIST", "ENOTDIR"))
+    if (err instanceof ToolError && err.code === "not_directory")
       throw new ToolError(
         `Cannot create directory: a parent of ${printable(target.requested)} is a file`,
         "not_directory",
       );
     throw err;
   }
-  return { created: true };
 }

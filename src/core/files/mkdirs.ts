@@ -3,27 +3,33 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { isWithin, printable, segments } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { checkPathLength, type PinnedDir, pinDirectory } from "./safe-open.js";
+import { checkPathLength, type PinnedDir, pinDirectory, pinParent } from "./safe-open.js";
 
 /**
- * Creates the missing parent directories of a resolved path (`mkdir -p`), one component at a time from the
- * root down, each made and opened through its pinned parent: a directory swapped for a symlink meanwhile is
+ * Creates the missing directories down to `dirReal` (`mkdir -p`), one component at a time from the root
+ * down, each made and opened through its pinned parent: a directory swapped for a symlink meanwhile is
  * refused, never followed (a plain recursive mkdir would create directories wherever the link points).
+ * Returns the directories it made, outermost first.
  */
-export async function ensureParentDirs(target: ResolvedPath): Promise<void> {
-  const parent = path.dirname(target.real);
+export async function makeDirsPinned(
+  dirReal: string,
+  target: ResolvedPath,
+  mode?: number,
+): Promise<string[]> {
   const rootReal = target.root.real;
-  if (!isWithin(parent, rootReal))
+  if (!isWithin(dirReal, rootReal))
     throw new ToolError(
       `Access denied - path outside allowed directories: ${printable(target.requested)}`,
       "denied",
     );
   checkPathLength(target.real, target.requested);
+  const made: string[] = [];
   let dir: PinnedDir = await pinDirectory(rootReal, rootReal, target.requested);
   try {
-    for (const name of segments(path.relative(rootReal, parent))) {
+    for (const name of segments(path.relative(rootReal, dirReal))) {
       try {
-        await fs.mkdir(dir.at(name));
+        await fs.mkdir(dir.at(name), mode);
+        made.push(path.join(dir.real, name));
       } catch (err) {
         if (!isErrno(err, "EEXIST")) throw err;
       }
@@ -32,6 +38,7 @@ export async function ensureParentDirs(target: ResolvedPath): Promise<void> {
       dir = next;
     }
   } catch (err) {
+    await removeMadeDirs(made, target);
     if (isErrno(err, "ENOTDIR", "EEXIST"))
       throw new ToolError(
         `Not a directory: a parent of ${printable(target.requested)} is a file`,
@@ -40,5 +47,27 @@ export async function ensureParentDirs(target: ResolvedPath): Promise<void> {
     throw err;
   } finally {
     await dir.close();
+  }
+  return made;
+}
+
+/** Creates the missing parent directories of a resolved path (see makeDirsPinned). */
+export async function ensureParentDirs(target: ResolvedPath): Promise<string[]> {
+  return makeDirsPinned(path.dirname(target.real), target);
+}
+
+/** Removes directories made by makeDirsPinned (innermost first, only while empty), through pinned parents. */
+export async function removeMadeDirs(made: readonly string[], target: ResolvedPath): Promise<void> {
+  for (const d of [...made].reverse()) {
+    try {
+      const { dir, name } = await pinParent(d, target.root.real, target.requested);
+      try {
+        await fs.rmdir(dir.at(name));
+      } finally {
+        await dir.close();
+      }
+    } catch {
+      // Best effort: a directory someone filled or moved meanwhile stays.
+    }
   }
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { isWithin, printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
+import { removeTree } from "./remove.js";
 import { pinParent, tempPathBeside } from "./safe-open.js";
 
 export interface MoveNoReplaceOptions {
@@ -61,7 +62,10 @@ export async function moveNoReplace(
       await from.dir.close();
     }
   }
+  // Across devices: copy to a hidden name beside the destination, rename it in through the pinned
+  // parent, then remove the source through pinned directories (never a path-based recursive rm).
   const temp = tempPathBeside(dst.real);
+  const tempEntry: ResolvedPath = { ...dst, real: temp };
   try {
     await fs.cp(src.real, temp, {
       recursive: true,
@@ -70,14 +74,19 @@ export async function moveNoReplace(
       preserveTimestamps: true,
       verbatimSymlinks: true,
     });
-    await renameNoReplace(temp, dst.real, type);
+    const to = await pinParent(dst.real, dst.root.real, dst.requested);
+    try {
+      await renameNoReplace(to.dir.at(path.basename(temp)), to.dir.at(to.name), type);
+    } finally {
+      await to.dir.close();
+    }
   } catch (err) {
-    await fs.rm(temp, { recursive: true, force: true }).catch(() => {});
+    await removeTree(tempEntry).catch(() => {});
     if (isErrno(err, "EEXIST"))
       throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
     throw err;
   }
-  await fs.rm(src.real, { recursive: true, force: true });
+  await removeTree(src);
   return { copied: true, type };
 }
 

@@ -1,9 +1,9 @@
 import fs from "node:fs/promises";
-import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
-import { isWithin, printable } from "../paths.js";
+import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
+import { type PinnedDir, pinParent } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
 import { type ChangeResult, commitChanges } from "./transaction.js";
 
@@ -27,12 +27,6 @@ export async function entryKind(entry: EntryPath): Promise<EntryKind> {
   return "other";
 }
 
-async function checkParentInside(entry: EntryPath): Promise<void> {
-  const parent = await fs.realpath(path.dirname(entry.real));
-  if (!isWithin(parent, entry.root.real))
-    throw new ToolError(`Access denied - the path changed: ${printable(entry.requested)}`, "denied");
-}
-
 export interface DeleteFileOptions {
   /** Only delete while the file still has this sha256 (refused with a `conflict` otherwise). */
   expectedSha256?: string;
@@ -50,13 +44,19 @@ export async function deleteFile(entry: EntryPath, opts: DeleteFileOptions = {})
     throw new ToolError(`No such file: ${printable(entry.requested)}`, "not_found");
   }
   if (kind === "dir") throw new ToolError(`Is a directory: ${printable(entry.requested)}`, "not_file");
-  await checkParentInside(entry);
   if (kind !== "file") {
     if (opts.expectedSha256 !== undefined)
       throw new ToolError(
         `An expected hash applies to regular files only; ${printable(entry.requested)} is a ${kind === "symlink" ? "symbolic link" : "special file"}`,
       );
-    await fs.unlink(entry.real);
+    const { dir, name } = await pinParent(entry.real, entry.root.real, entry.requested);
+    try {
+      const st = await fs.lstat(dir.at(name));
+      if (st.isDirectory()) throw new ToolError(`Is a directory: ${printable(entry.requested)}`, "not_file");
+      await fs.unlink(dir.at(name));
+    } finally {
+      await dir.close();
+    }
     return { requested: entry.requested, kind: "delete", bytes: 0 };
   }
   const snap = await readSnapshot(entry);
@@ -82,34 +82,57 @@ export function comparePathParts(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-/** Every descendant of a directory (symlinked directories are entries, not descended into), sorted. */
-export async function descendants(
-  dirReal: string,
-  relBase: string,
+/** Every descendant of a pinned directory (symlinked directories are entries, not descended into), unsorted. */
+async function listPinned(
+  dir: PinnedDir,
+  rel: string,
+  out: TreeEntry[],
   signal?: AbortSignal,
-): Promise<TreeEntry[]> {
-  const out: TreeEntry[] = [];
-  const visit = async (dir: string, rel: string): Promise<void> => {
+): Promise<void> {
+  signal?.throwIfAborted();
+  for (const d of await fs.readdir(dir.at(""), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${d.name}` : d.name;
+    const isDir = d.isDirectory();
+    out.push({ rel: r, isDir });
+    if (isDir) await withChild(dir, d.name, (c) => listPinned(c, r, out, signal));
+  }
+}
+
+/** Empties a pinned directory: files and links unlinked, subdirectories emptied and removed, depth first. */
+async function emptyPinned(dir: PinnedDir, signal?: AbortSignal): Promise<void> {
+  for (const d of await fs.readdir(dir.at(""), { withFileTypes: true })) {
     signal?.throwIfAborted();
-    await checkStillInside(dir, dirReal);
-    const list = await fs.readdir(dir, { withFileTypes: true });
-    for (const d of list) {
-      const r = rel ? `${rel}/${d.name}` : d.name;
-      const isDir = d.isDirectory();
-      out.push({ rel: r, isDir });
-      if (isDir) await visit(path.join(dir, d.name), r);
+    if (d.isDirectory()) {
+      await withChild(dir, d.name, (c) => emptyPinned(c, signal));
+      await fs.rmdir(dir.at(d.name));
+    } else {
+      await fs.unlink(dir.at(d.name));
     }
-  };
-  await visit(dirReal, relBase);
-  return out.sort((a, b) => comparePathParts(a.rel, b.rel));
+  }
+}
+
+/** Runs `fn` on a subdirectory pinned through its pinned parent (a symlink swapped in is refused). */
+async function withChild<T>(dir: PinnedDir, name: string, fn: (c: PinnedDir) => Promise<T>): Promise<T> {
+  const child = await dir.child(name).catch((err) => {
+    if (err instanceof ToolError || isErrno(err, "ELOOP", "ENOTDIR")) throw changedWhileDeleting();
+    throw err;
+  });
+  try {
+    return await fn(child);
+  } finally {
+    await child.close();
+  }
+}
+
+function changedWhileDeleting(): ToolError {
+  return new ToolError("Access denied - a directory changed while it was being deleted", "denied");
 }
 
 /**
  * Deletes a directory: an empty one by default, the whole tree with `recursive`. Refuses a root. Returns
- * what was deleted (the directory first, then its sorted descendants), collected before deleting. Symlinks
- * inside are removed as links, never followed; before each directory is listed or emptied it is re-checked
- * to still be the real directory below the one being deleted, so a directory swapped for a symlink midway
- * is not followed out.
+ * what was deleted (the directory first, then its sorted descendants), collected before deleting. Every
+ * listing, unlink and rmdir goes through directories pinned by descriptor from the parent down, so a
+ * directory swapped for a symlink midway is refused, never followed out of the root.
  */
 export async function deleteDirectory(
   entry: EntryPath,
@@ -121,28 +144,36 @@ export async function deleteDirectory(
     throw new ToolError(`No such directory: ${printable(entry.requested)}`, "not_found");
   if (kind !== "dir") throw new ToolError(`Not a directory: ${printable(entry.requested)}`, "not_directory");
   if (entry.relative === "") throw new ToolError("Refusing to delete a root directory", "denied");
-  await checkParentInside(entry);
-  const top = entry.real;
-  const inner = await descendants(top, entry.relative, signal);
-  if (inner.length > 0 && !recursive)
-    throw new ToolError(`Directory not empty: ${printable(entry.requested)}`, "conflict");
-  const base = entry.relative;
-  // Children sort after their parents, so the reversed list empties every directory before removing it.
-  for (const e of [...inner].reverse()) {
-    signal?.throwIfAborted();
-    const p = path.join(top, ...e.rel.slice(base.length + 1).split("/"));
-    await checkStillInside(path.dirname(p), top);
-    if (e.isDir) await fs.rmdir(p);
-    else await fs.unlink(p);
+  const { dir: parent, name } = await pinParent(entry.real, entry.root.real, entry.requested);
+  try {
+    const inner: TreeEntry[] = [];
+    await withChild(parent, name, async (top) => {
+      await listPinned(top, entry.relative, inner, signal);
+      if (inner.length > 0 && !recursive)
+        throw new ToolError(`Directory not empty: ${printable(entry.requested)}`, "conflict");
+      await emptyPinned(top, signal);
+    });
+    await fs.rmdir(parent.at(name));
+    await parent.sync();
+    inner.sort((a, b) => comparePathParts(a.rel, b.rel));
+    return [{ rel: entry.relative, isDir: true }, ...inner];
+  } finally {
+    await parent.close();
   }
-  await fs.rmdir(top);
-  return [{ rel: entry.relative, isDir: true }, ...inner];
 }
 
-/** `dir` must still be a real directory (no symlink on the way) at or below `top`. */
-async function checkStillInside(dir: string, top: string): Promise<void> {
-  const st = await fs.lstat(dir);
-  const real = await fs.realpath(dir);
-  if (!st.isDirectory() || real !== dir || !isWithin(real, top))
-    throw new ToolError("Access denied - a directory changed while it was being deleted", "denied");
+/** Removes a directory tree below a root through pinned directories (used where a move copied it away). */
+export async function removeTree(entry: EntryPath, signal?: AbortSignal): Promise<void> {
+  const { dir: parent, name } = await pinParent(entry.real, entry.root.real, entry.requested);
+  try {
+    const st = await fs.lstat(parent.at(name));
+    if (st.isDirectory()) {
+      await withChild(parent, name, (top) => emptyPinned(top, signal));
+      await fs.rmdir(parent.at(name));
+    } else {
+      await fs.unlink(parent.at(name));
+    }
+  } finally {
+    await parent.close();
+  }
 }

@@ -1,4 +1,3 @@
-import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";

@@ -30,10 +30,11 @@ import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
-import { isWithin, printable } from "../paths.js";
+import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
 import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./hash.js";
+import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
 import { checkExpected } from "./precondition.js";
 import { type PinnedDir, pinParent, TEMP_NAME, tempPathBeside } from "./safe-open.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
@@ -119,7 +120,7 @@ export async function commitChanges(
   } catch (err) {
     const failures = await rollBack(staged);
     await cleanUp(staged);
-    for (const s of [...staged].reverse()) await removeDirs(s.madeDirs);
+    for (const s of [...staged].reverse()) await removeMadeDirs(s.madeDirs, s.change.target);
     if (failures.length > 0)
       throw new ToolError(
         `${err instanceof Error ? err.message : String(err)}\nRollback was incomplete: ${failures.join("; ")}`,
@@ -152,7 +153,7 @@ async function stage(change: Change): Promise<Staged> {
   const { target } = change;
   const s: Staged = { change, create: false, madeDirs: [], committed: false };
   try {
-    if (change.kind === "write" && change.createParents) s.madeDirs = await makeParents(target);
+    if (change.kind === "write" && change.createParents) s.madeDirs = await ensureParentDirs(target);
     const st = await fs.lstat(target.real, { bigint: true }).catch((err) => {
       if (isErrno(err, "ENOENT")) return undefined;
       throw err;
@@ -178,7 +179,7 @@ async function stage(change: Change): Promise<Staged> {
     return s;
   } catch (err) {
     await cleanUp([s]);
-    await removeDirs(s.madeDirs);
+    await removeMadeDirs(s.madeDirs, s.change.target);
     throw err;
   }
 }
@@ -311,43 +312,6 @@ async function cleanUp(staged: Staged[]): Promise<void> {
     if (s.temp) await discardStaged(s.temp);
     if (s.backup) await fs.unlink(s.backup).catch(() => {});
   }
-}
-
-/** Creates the missing parents of `target` one by one, each checked to be a real directory inside the root. */
-async function makeParents(target: ResolvedPath): Promise<string[]> {
-  const missing: string[] = [];
-  let dir = path.dirname(target.real);
-  while (!(await fs.lstat(dir).catch(() => undefined))) {
-    missing.unshift(dir);
-    const up = path.dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  const made: string[] = [];
-  try {
-    for (const d of missing) {
-      try {
-        await fs.mkdir(d);
-        made.push(d);
-      } catch (err) {
-        if (!isErrno(err, "EEXIST")) throw err;
-      }
-      const st = await fs.lstat(d);
-      if (!st.isDirectory() || !isWithin(await fs.realpath(d), target.root.real))
-        throw new ToolError(
-          `Access denied - the path changed while it was being created: ${printable(target.requested)}`,
-          "denied",
-        );
-    }
-  } catch (err) {
-    await removeDirs(made);
-    throw err;
-  }
-  return made;
-}
-
-async function removeDirs(dirs: string[]): Promise<void> {
-  for (const d of [...dirs].reverse()) await fs.rmdir(d).catch(() => {});
 }
 
 async function syncDir(dir: string): Promise<void> {
