@@ -4,7 +4,7 @@ import { isErrno, ToolError } from "../errors.js";
 import { isWithin, printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { removeTree } from "./remove.js";
-import { type PinnedDir, pinDirectory, pinParent, tempPathBeside } from "./safe-open.js";
+import { type PinnedDir, pinDirectory, tempPathBeside, withPinnedParent } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
 import { type ChangeResult, commitChanges } from "./transaction.js";
 
@@ -103,16 +103,16 @@ export async function copyPath(
     // The hidden name has the temp shape, so listings hide a tree a kill leaves behind.
     const hidden = tempPathBeside(dest.real);
     const hiddenEntry: ResolvedPath = { ...dest, real: hidden };
-    await inParent(dest, (dir) => fs.mkdir(dir.at(path.basename(hidden)), st.mode & 0o7777));
+    await withPinnedParent(dest, (dir) => fs.mkdir(dir.at(path.basename(hidden)), st.mode & 0o7777));
     try {
       await fillTree(source, hidden, items, dest, result, opts);
-      await inParent(dest, (dir, name) => fs.rename(dir.at(path.basename(hidden)), dir.at(name))).catch(
-        (err) => {
-          if (isErrno(err, "EEXIST", "ENOTEMPTY"))
-            throw new ToolError(`Destination already exists: ${printable(dest.requested)}`, "exists");
-          throw err;
-        },
-      );
+      await withPinnedParent(dest, (dir, name) =>
+        fs.rename(dir.at(path.basename(hidden)), dir.at(name)),
+      ).catch((err) => {
+        if (isErrno(err, "EEXIST", "ENOTEMPTY"))
+          throw new ToolError(`Destination already exists: ${printable(dest.requested)}`, "exists");
+        throw err;
+      });
     } catch (err) {
       await removeTree(hiddenEntry).catch(() => {});
       throw err;
@@ -165,19 +165,6 @@ async function listTree(source: ResolvedPath, opts: CopyOptions): Promise<Item[]
   return items;
 }
 
-/** Runs `fn` with the parent of `target` pinned by descriptor (see safe-open.ts). */
-async function inParent<T>(
-  target: ResolvedPath,
-  fn: (dir: PinnedDir, name: string) => Promise<T>,
-): Promise<T> {
-  const { dir, name } = await pinParent(target.real, target.root.real, target.requested);
-  try {
-    return await fn(dir, name);
-  } finally {
-    await dir.close();
-  }
-}
-
 async function fillTree(
   source: ResolvedPath,
   into: string,
@@ -197,7 +184,7 @@ async function fillTree(
       const s = await fs.lstat(from);
       // Made and checked through the pinned parent: a symlink standing where a directory goes (copying
       // into an existing tree) is never followed.
-      await inParent(at, async (dir, name) => {
+      await withPinnedParent(at, async (dir, name) => {
         await fs.mkdir(dir.at(name), s.mode & 0o7777).catch((err) => {
           if (!isErrno(err, "EEXIST")) throw err;
         });
@@ -207,7 +194,7 @@ async function fillTree(
       });
       result.dirs++;
     } else if (it.type === "symlink") {
-      await inParent(at, (dir, name) => fs.symlink(it.link!, dir.at(name))).catch((err) => {
+      await withPinnedParent(at, (dir, name) => fs.symlink(it.link!, dir.at(name))).catch((err) => {
         if (isErrno(err, "EEXIST"))
           throw new ToolError(`Destination already exists: ${printable(requested)}`, "exists");
         throw err;

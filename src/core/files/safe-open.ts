@@ -139,6 +139,20 @@ export async function pinParent(
   return { dir: await pinDirectory(path.dirname(real), rootReal, requested), name: path.basename(real) };
 }
 
+/** Runs `fn` with `target`'s parent pinned by descriptor, so a parent swapped for a symlink meanwhile cannot
+ * redirect the link/rename/unlink/mkdir made through it outside the root. */
+export async function withPinnedParent<T>(
+  target: ResolvedPath,
+  fn: (dir: PinnedDir, name: string) => Promise<T>,
+): Promise<T> {
+  const { dir, name } = await pinParent(target.real, target.root.real, target.requested);
+  try {
+    return await fn(dir, name);
+  } finally {
+    await dir.close();
+  }
+}
+
 /** Temp names share one recognisable shape so walkers and listings can hide them. */
 export const TEMP_NAME = /^\.mcpfs-[0-9a-f]{16}\.tmp$/;
 

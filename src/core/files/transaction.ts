@@ -36,7 +36,7 @@ import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
 import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./hash.js";
 import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
 import { checkExpected } from "./precondition.js";
-import { type PinnedDir, pinParent, TEMP_NAME, tempPathBeside } from "./safe-open.js";
+import { TEMP_NAME, tempPathBeside, withPinnedParent } from "./safe-open.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
 
 /** Hidden temps older than this are leftovers of a killed process (a live change takes milliseconds). */
@@ -184,28 +184,12 @@ async function stage(change: Change): Promise<Staged> {
   }
 }
 
-/**
- * Runs `fn` with the target's parent directory pinned by descriptor, so a parent swapped for a symlink after
- * resolution cannot redirect the link/rename/unlink outside the root (see safe-open.ts).
- */
-async function inParent<T>(
-  target: ResolvedPath,
-  fn: (dir: PinnedDir, name: string) => Promise<T>,
-): Promise<T> {
-  const { dir, name } = await pinParent(target.real, target.root.real, target.requested);
-  try {
-    return await fn(dir, name);
-  } finally {
-    await dir.close();
-  }
-}
-
 /** Links the current inode to a hidden backup name and checks it is the version the change expects. */
 async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> {
   const { target } = s.change;
   const backup = tempPathBeside(target.real);
   try {
-    await inParent(target, (dir, name) => fs.link(dir.at(name), dir.at(path.basename(backup))));
+    await withPinnedParent(target, (dir, name) => fs.link(dir.at(name), dir.at(path.basename(backup))));
   } catch (err) {
     if (!isErrno(err, "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "EXDEV", "ENOSYS")) throw err;
     // No hard links here: keep a copy of the snapshot's bytes instead (same content, mode, new inode).
@@ -256,7 +240,7 @@ async function commitOne(s: Staged): Promise<void> {
       await ensureSameContent(target, c.base!, target.real);
   }
   const tempName = s.temp ? path.basename(s.temp.temp) : "";
-  await inParent(target, async (dir, name) => {
+  await withPinnedParent(target, async (dir, name) => {
     if (c.kind === "delete") {
       await fs.unlink(dir.at(name));
       return;
@@ -287,7 +271,7 @@ async function rollBack(staged: Staged[]): Promise<string[]> {
     const { target } = s.change;
     try {
       const backupName = s.backup ? path.basename(s.backup) : "";
-      await inParent(target, async (dir, name) => {
+      await withPinnedParent(target, async (dir, name) => {
         if (s.create) {
           await fs.unlink(dir.at(name));
         } else if (s.change.kind === "delete") {
