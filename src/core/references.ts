@@ -43,8 +43,9 @@ const KNOWN_KEYS = new Set(["name", "path", "url"]);
 
 /**
  * Parses both spellings: mcp-workspace's README form `NAME=/path` and its code's key-value form
- * `name=N,path=P[,url=U]` (or URL-only `name=N,url=U`). A value is the key-value form when any comma-separated piece has a known key;
- * otherwise everything after the first `=` is the path (so a path may contain commas or `=`).
+ * `name=N,path=P[,url=U]` (or URL-only `name=N,url=U`). A value is the key-value form when any
+ * comma-separated piece has a known key; otherwise everything after the first `=` is the path (so a path
+ * may contain commas or `=`).
  */
 export function parseReferenceArg(arg: string): ReferenceSpec | { warning: string } {
   const pairs = new Map<string, string>();
