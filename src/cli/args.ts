@@ -55,7 +55,7 @@ function buildProgram(version: string): Command {
     .option("--project-dir <dir>", "workspace surface: the project directory")
     .option(
       "--reference-project <spec>",
-      "read-only reference project NAME=/path or name=N,path=P[,url=U]",
+      "read-only reference project NAME=/path or name=N,path=P[,url=U]; URL-only (GitHub tools only): name=N,url=U",
       collect,
     )
     .addOption(

@@ -110,7 +110,16 @@ async function main(): Promise<number | undefined> {
   }
   const watch = new FileWatchHub(log);
   const tools = await loadTools(config);
-  const deps = { config, log, version, roots: startup.roots, extraRoots: startup.extraRoots, watch, tools };
+  const deps = {
+    config,
+    log,
+    version,
+    roots: startup.roots,
+    extraRoots: startup.extraRoots,
+    urlOnlyReferences: startup.urlOnlyReferences,
+    watch,
+    tools,
+  };
   if (config.http) {
     // Loaded only in HTTP mode: the stdio server never pays for the HTTP stack.
     const { serveOverHttp } = await import("../server/http.js");

@@ -2,7 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../core/log.js";
 import { expandHome, isWithin } from "../core/paths.js";
-import { ReferenceUrlMismatch, resolveReferenceProjects } from "../core/references.js";
+import {
+  ReferenceUrlMismatch,
+  type ResolvedReferences,
+  resolveReferenceProjects,
+  type UrlOnlyReference,
+} from "../core/references.js";
 import { makeRoot, type Root } from "../core/workspace.js";
 import type { Config } from "./config.js";
 
@@ -19,6 +24,8 @@ export interface StartupRoots {
   roots: Root[];
   /** Roots that survive a client's roots replacing the command-line directories. */
   extraRoots: Root[];
+  /** Workspace surface: reference projects given by URL only. */
+  urlOnlyReferences: UrlOnlyReference[];
 }
 
 /** Turns the command line's directories into roots, reporting skipped ones as the official server does. */
@@ -37,16 +44,24 @@ export async function resolveStartupRoots(
   }
   if (config.surface === "workspace") {
     const project = await projectRoot(config);
-    let references: Root[];
+    let references: ResolvedReferences;
     try {
       references = await resolveReferenceProjects(config.referenceProjectArgs, project, (m) => log.warn(m));
     } catch (err) {
       if (err instanceof ReferenceUrlMismatch) throw new StartupError(`Error: ${err.message}`);
       throw err;
     }
-    for (const r of references)
+    for (const r of references.roots)
       log.info(`Reference project '${r.name}' set to: ${r.path}${r.url ? ` (${r.url})` : ""}`);
-    return { roots: [project, ...references, ...extraRoots], extraRoots };
+    for (const r of references.urlOnly)
+      log.info(
+        `Reference project '${r.name}' set to URL only: ${r.url} (no local copy${r.path ? ` at ${r.path}` : ""}; not cloned)`,
+      );
+    return {
+      roots: [project, ...references.roots, ...extraRoots],
+      extraRoots,
+      urlOnlyReferences: references.urlOnly,
+    };
   }
   const roots: Root[] = [];
   for (const dir of config.directories) {
@@ -69,7 +84,7 @@ export async function resolveStartupRoots(
   }
   if (config.directories.length > 0 && roots.length === 0)
     throw new StartupError("Error: None of the specified directories are accessible");
-  return { roots: [...roots, ...extraRoots], extraRoots };
+  return { roots: [...roots, ...extraRoots], extraRoots, urlOnlyReferences: [] };
 }
 
 async function projectRoot(config: Config): Promise<Root> {

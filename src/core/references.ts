@@ -4,11 +4,36 @@ import path from "node:path";
 import { isWithin } from "./paths.js";
 import { makeRoot, type Root } from "./workspace.js";
 
-/** One `--reference-project` value, parsed. */
+/** One `--reference-project` value, parsed. `path` is absent only for the URL-only form `name=N,url=U`. */
 export interface ReferenceSpec {
   name: string;
-  path: string;
+  path?: string;
   url?: string;
+}
+
+/**
+ * A URL-only reference project: its directory is missing (or was never given) but `url=` names its repository.
+ * The GitHub tools reach it by URL (the seed: "no clone is performed, so a URL-only reference project works");
+ * the file tools and git() have nothing to read, so they refuse it with `noLocalCopyMessage`.
+ */
+export interface UrlOnlyReference {
+  readonly name: string;
+  readonly url: string;
+  /** The path the user gave, if any (reported, never created). */
+  readonly path?: string;
+}
+
+export interface ResolvedReferences {
+  /** References with a local directory: read-only roots. */
+  roots: Root[];
+  urlOnly: UrlOnlyReference[];
+}
+
+export function noLocalCopyMessage(ref: UrlOnlyReference): string {
+  return (
+    `Reference project '${ref.name}' is a URL-only reference project (${ref.url}) with no local copy: ` +
+    "the reference file tools and git() need a local directory; the GitHub tools accept it as reference_name"
+  );
 }
 
 /** A reference project whose explicit URL contradicts its `origin` remote: fatal at startup. */
@@ -18,8 +43,9 @@ const KNOWN_KEYS = new Set(["name", "path", "url"]);
 
 /**
  * Parses both spellings: mcp-workspace's README form `NAME=/path` and its code's key-value form
- * `name=N,path=P[,url=U]`. A value is the key-value form when any comma-separated piece has a known key;
- * otherwise everything after the first `=` is the path (so a path may contain commas or `=`).
+ * `name=N,path=P[,url=U]` (or URL-only `name=N,url=U`). A value is the key-value form when any
+ * comma-separated piece has a known key; otherwise everything after the first `=` is the path (so a path
+ * may contain commas or `=`).
  */
 export function parseReferenceArg(arg: string): ReferenceSpec | { warning: string } {
   const pairs = new Map<string, string>();
@@ -41,9 +67,11 @@ export function parseReferenceArg(arg: string): ReferenceSpec | { warning: strin
   const name = pairs.get("name")?.trim();
   if (!name) return { warning: `Invalid reference project format (missing 'name' key): argument=${arg}` };
   const p = pairs.get("path");
-  if (!p) return { warning: `Invalid reference project format (missing 'path' key): argument=${arg}` };
   const url = pairs.get("url")?.trim();
-  return url ? { name, path: p, url } : { name, path: p };
+  // Without a path only a URL can identify the project: `name=N,url=U` is the URL-only form.
+  if (!p && !url)
+    return { warning: `Invalid reference project format (missing 'path' key): argument=${arg}` };
+  return { name, ...(p ? { path: p } : {}), ...(url ? { url } : {}) };
 }
 
 /** `git@host:org/repo(.git)` and `https://host/org/repo(.git)(/)` compare equal; only the host is case-folded. */
@@ -81,25 +109,36 @@ export async function originUrl(dir: string): Promise<string | undefined> {
  * Turns the `--reference-project` values into read-only roots: invalid ones are reported through `warn` and
  * skipped; duplicate names become `docs`, `docs_2`, `docs_3`; a reference equal to, inside or above the
  * project is refused; the URL is the explicit `url=` (which must agree with the `origin` remote, when there
- * is one) or the `origin` remote. Relative paths resolve against `cwd`.
+ * is one) or the `origin` remote. Relative paths resolve against `cwd`. A reference whose path is missing
+ * (or not given) but which has a `url=` is kept as URL-only: it is never cloned.
  */
 export async function resolveReferenceProjects(
   args: readonly string[],
   project: Root,
   warn: (message: string) => void,
   cwd: string = process.cwd(),
-): Promise<Root[]> {
-  const out: Root[] = [];
+): Promise<ResolvedReferences> {
+  const out: ResolvedReferences = { roots: [], urlOnly: [] };
   const names = new Set<string>();
+  const uniqueName = (wanted: string): string => {
+    let name = wanted;
+    for (let n = 2; names.has(name); n++) name = `${wanted}_${n}`;
+    names.add(name);
+    return name;
+  };
   for (const arg of args) {
     const spec = parseReferenceArg(arg);
     if ("warning" in spec) {
       warn(spec.warning);
       continue;
     }
-    const abs = path.resolve(cwd, spec.path);
-    const st = await fs.stat(abs).catch(() => undefined);
-    if (!st) {
+    const abs = spec.path === undefined ? undefined : path.resolve(cwd, spec.path);
+    const st = abs === undefined ? undefined : await fs.stat(abs).catch(() => undefined);
+    if (!st || abs === undefined) {
+      if (spec.url) {
+        out.urlOnly.push({ name: uniqueName(spec.name), url: spec.url, ...(abs ? { path: abs } : {}) });
+        continue;
+      }
       warn(`Reference project path does not exist: name=${spec.name}, path=${abs}`);
       continue;
     }
@@ -128,10 +167,8 @@ export async function resolveReferenceProjects(
         `URL mismatch for '${spec.name}': explicit '${spec.url}' != detected '${detected}'`,
       );
     const url = spec.url ?? detected;
-    let name = spec.name;
-    for (let n = 2; names.has(name); n++) name = `${spec.name}_${n}`;
-    names.add(name);
-    out.push(await makeRoot(abs, "ro", "reference", url ? { name, url } : { name }));
+    const name = uniqueName(spec.name);
+    out.roots.push(await makeRoot(abs, "ro", "reference", url ? { name, url } : { name }));
   }
   return out;
 }

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "./errors.js";
 import { hasParentSegment, isWithin, printable, screenRequestedPath, segments } from "./paths.js";
+import type { UrlOnlyReference } from "./references.js";
 
 export type RootMode = "rw" | "ro";
 export type RootKind = "directory" | "project" | "reference";
@@ -83,6 +84,8 @@ export class Workspace {
   constructor(
     roots: readonly Root[],
     readonly style: PathStyle,
+    /** Reference projects without a local directory: never roots, so no path can resolve into them. */
+    readonly urlOnlyReferences: readonly UrlOnlyReference[] = [],
   ) {
     this.rootList = [...roots];
   }

@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
 import type { Logger } from "../core/log.js";
+import type { UrlOnlyReference } from "../core/references.js";
 import { type Root, Workspace } from "../core/workspace.js";
 import type { AnyToolDef } from "../surfaces/tool.js";
 import { ClientLog } from "./client-log.js";
@@ -18,6 +19,8 @@ export interface ServerDeps {
   roots: readonly Root[];
   /** Read-only directories that stay when client roots replace the command-line directories. */
   extraRoots: readonly Root[];
+  /** Workspace surface: reference projects known only by URL (GitHub tools only). */
+  urlOnlyReferences?: readonly UrlOnlyReference[];
   /** The process's file watcher; resource subscriptions are offered only when it is given. */
   watch?: FileWatchHub;
   /** The selected surface's tools (loaded once at startup). */
@@ -42,10 +45,13 @@ export interface ConnectionOptions {
 export function createServerFactory(deps: ServerDeps) {
   return ({ era, subscriptions = "none", lazyRoots = false }: ConnectionOptions): McpServer => {
     const { config, log } = deps;
-    const ws = new Workspace(deps.roots, config.surface);
+    const ws = new Workspace(deps.roots, config.surface, deps.urlOnlyReferences);
     const server = new McpServer(
       { name: "mcpfs", version: deps.version },
-      { capabilities: { tools: {}, logging: {} }, instructions: instructions(config, deps.roots) },
+      {
+        capabilities: { tools: {}, logging: {} },
+        instructions: instructions(config, deps.roots, deps.urlOnlyReferences ?? []),
+      },
     );
     const clientLog = new ClientLog(era);
     clientLog.attach(server);
@@ -72,10 +78,11 @@ export function createServerFactory(deps: ServerDeps) {
   };
 }
 
-function instructions(config: Config, roots: readonly Root[]): string {
+function instructions(config: Config, roots: readonly Root[], urlOnly: readonly UrlOnlyReference[]): string {
   const list = roots.map(
     (r) => `${r.name ? `${r.name}: ` : ""}${r.path}${r.mode === "ro" ? " (read-only)" : ""}`,
   );
+  for (const r of urlOnly) list.push(`${r.name}: ${r.url} (URL only, GitHub tools only)`);
   if (config.surface === "workspace") {
     return (
       "mcpfs gives safe, fast access to one project directory: read, search, edit and save files, " +

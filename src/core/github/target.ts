@@ -1,5 +1,6 @@
 import { isRepoRoot, remoteUrl } from "../git/repo.js";
 import { printable } from "../paths.js";
+import type { UrlOnlyReference } from "../references.js";
 import type { Root } from "../workspace.js";
 import { type GitHub, makeClient } from "./client.js";
 import { GitHubToolError } from "./errors.js";
@@ -15,12 +16,14 @@ export interface RepoTarget {
   settings: GitHubSettings;
   /** Set when the target is a reference project (messages name it). */
   referenceName?: string;
-  /** The local clone, when there is one (the project, or a reference project's directory). */
+  /** The local clone, when there is one (the project, or a reference project's directory; never URL-only). */
   dir?: string;
 }
 
 export interface TargetOptions {
   roots: readonly Root[];
+  /** Reference projects known only by URL: reachable by name, no directory. */
+  urlOnlyReferences?: readonly UrlOnlyReference[];
   referenceName?: string | null;
   env?: NodeJS.ProcessEnv;
   log?: { warn(msg: string): void };
@@ -39,9 +42,11 @@ export async function resolveTarget(opts: TargetOptions): Promise<RepoTarget> {
   const refName = opts.referenceName ?? undefined;
   if (refName !== undefined) {
     const ref = opts.roots.find((r) => r.kind === "reference" && r.name === refName);
-    if (!ref) throw new GitHubToolError(`Reference project '${printable(refName)}' not found`);
-    dir = ref.real;
-    const url = ref.url ?? (await remoteUrl(ref.real));
+    const urlOnly = ref ? undefined : opts.urlOnlyReferences?.find((r) => r.name === refName);
+    if (!ref && !urlOnly) throw new GitHubToolError(`Reference project '${printable(refName)}' not found`);
+    dir = ref?.real;
+    // Resolved from the configured URL, never by cloning (the seed's Cross-Repo GitHub Access).
+    const url = urlOnly?.url ?? ref?.url ?? (ref ? await remoteUrl(ref.real) : undefined);
     if (!url) throw new GitHubToolError(`Reference project '${printable(refName)}' has no URL configured`);
     id = parseRepoUrl(url);
     if (!id)

@@ -74,15 +74,10 @@ export async function grepWithJs(job: EngineJob): Promise<RawGrep> {
   const ctx = job.filesOnly ? 0 : Math.max(0, job.contextLines ?? 0);
   const matches: GrepMatch[] = [];
   const files: string[] = [];
-  let lastYield = Date.now();
+  const pace = pacer(job.signal);
   for (const t of targets) {
-    if (job.signal?.aborted) throw cancelledError();
-    if (Date.now() - lastYield > YIELD_EVERY_MS) {
-      await new Promise((r) => setImmediate(r));
-      if (job.signal?.aborted) throw cancelledError();
-      lastYield = Date.now();
-    }
-    const hits = scanFile(t.real, t.rel, matcher, ctx, job.filesOnly === true);
+    await pace();
+    const hits = await scanFile(t.real, t.rel, matcher, ctx, job.filesOnly === true, pace);
     if (!hits || hits.length === 0) continue;
     files.push(t.rel);
     matches.push(...hits);
@@ -93,14 +88,34 @@ export async function grepWithJs(job: EngineJob): Promise<RawGrep> {
   return { matches, files, capped: false };
 }
 
-/** Scans one file chunk by chunk (memory stays flat whatever its size). Undefined for unreadable or binary. */
-function scanFile(
+/**
+ * Yields to the event loop once per YIELD_EVERY_MS of synchronous scanning and then throws if the request was
+ * cancelled: the abort (a client's notifications/cancelled) can only arrive while the loop turns, so without
+ * this a large file would be scanned to its end after the client gave up, blocking every other session too.
+ */
+function pacer(signal: AbortSignal | undefined): () => Promise<void> {
+  let last = Date.now();
+  return async () => {
+    if (signal?.aborted) throw cancelledError();
+    if (Date.now() - last <= YIELD_EVERY_MS) return;
+    await new Promise((r) => setImmediate(r));
+    if (signal?.aborted) throw cancelledError();
+    last = Date.now();
+  };
+}
+
+/**
+ * Scans one file chunk by chunk (memory stays flat whatever its size), calling `pace` between chunks.
+ * Undefined for unreadable or binary.
+ */
+async function scanFile(
   real: string,
   rel: string,
   m: Matcher,
   ctx: number,
   firstOnly: boolean,
-): GrepMatch[] | undefined {
+  pace: () => Promise<void>,
+): Promise<GrepMatch[] | undefined> {
   let fd: number;
   try {
     fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
@@ -177,6 +192,7 @@ function scanFile(
     };
 
     for (;;) {
+      await pace();
       const buf = Buffer.allocUnsafe(CHUNK);
       const n = fs.readSync(fd, buf, 0, CHUNK, null);
       if (n === 0) break;

@@ -139,6 +139,8 @@ function run(
       if (err) reject(err);
       else resolve({ matches, files, capped });
     };
+    // A cancel that landed while the engine was being picked fires no event: stop at once.
+    if (job.signal?.aborted) onAbort();
 
     const endFile = () => {
       if (!current) return;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { isGitIgnored } from "../../core/ignore.js";
 import { hasParentSegment, printable } from "../../core/paths.js";
+import { noLocalCopyMessage } from "../../core/references.js";
 import type { Intent, ResolvedPath, Root } from "../../core/workspace.js";
 import type { ToolContext, ToolReply } from "../tool.js";
 
@@ -17,10 +18,13 @@ export function referenceRoots(ctx: ToolContext): Root[] {
   return ctx.ws.roots.filter((r) => r.kind === "reference");
 }
 
+/** The local directory of a reference project; a URL-only reference has none and is refused by name. */
 export function referenceRoot(ctx: ToolContext, name: string): Root {
   const root = referenceRoots(ctx).find((r) => r.name === name);
-  if (!root) throw new ToolError(`Reference project '${name}' not found`, "not_found");
-  return root;
+  if (root) return root;
+  const urlOnly = ctx.ws.urlOnlyReferences.find((r) => r.name === name);
+  if (urlOnly) throw new ToolError(noLocalCopyMessage(urlOnly), "not_found");
+  throw new ToolError(`Reference project '${name}' not found`, "not_found");
 }
 
 /** How Python prints `type(x)` in mcp-workspace's parameter messages. */

@@ -25,6 +25,7 @@ async function github(
   try {
     const t = await resolveTarget({
       roots: ctx.ws.roots,
+      urlOnlyReferences: ctx.ws.urlOnlyReferences,
       referenceName: reference,
       log: { warn: (m) => ctx.log.warn(m) },
     });

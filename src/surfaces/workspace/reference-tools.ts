@@ -23,7 +23,7 @@ export const getReferenceProjectsTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(_args, ctx) {
-    const refs = referenceRoots(ctx);
+    const refs = [...referenceRoots(ctx), ...ctx.ws.urlOnlyReferences];
     if (refs.length === 0) {
       ctx.log.info("No reference projects configured");
       return dictReply({ count: 0, projects: [], usage: "No reference projects available" });
