@@ -2,7 +2,31 @@
 // of modules, which is most of cold-start time. Rarely used parts (HTTP, the workspace surface, grep
 // engines) stay in lazily loaded chunks. Packages that locate files relative to themselves stay external.
 import { rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Keeps code that a stdio start never runs out of the startup chunks:
+ * - zod's namespace re-exports every locale (~250 KiB); mcpfs only uses the English messages.
+ * - the SDK's Node shim evaluates ajv at import for elicitation, which mcpfs never does; the shim
+ *   below loads the SDK's own ajv validator on first use instead.
+ */
+const startupDiet = {
+  name: "startup-diet",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}zod${path.sep}`)
+        ? { path: path.join(here, "shims/zod-locales.mjs") }
+        : undefined,
+    );
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: path.join(here, "shims/sdk-node.mjs"),
+    }));
+  },
+};
 
 rmSync("dist/bundle", { recursive: true, force: true });
 
@@ -14,7 +38,8 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  external: ["@vscode/ripgrep", "chokidar"],
+  external: ["@vscode/ripgrep", "chokidar", "@modelcontextprotocol/server/validators/ajv"],
+  plugins: [startupDiet],
   // CommonJS dependencies inside the ESM bundle still call require().
   banner: {
     js: "import { createRequire as __mcpfsCreateRequire } from 'node:module'; const require = __mcpfsCreateRequire(import.meta.url);",
