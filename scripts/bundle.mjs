@@ -28,6 +28,33 @@ const startupDiet = {
   },
 };
 
+/**
+ * The tool catalogs (names, texts, JSON Schemas) computed now from the compiled surfaces, so a bundled start
+ * answers `tools/list` without loading the surface or building its zod schemas (see src/surfaces/catalog.ts).
+ */
+async function catalogs() {
+  const { catalogOf } = await import("../dist/surfaces/catalog.js");
+  const { surfaceTools } = await import("../dist/surfaces/index.js");
+  return {
+    filesystem: catalogOf(await surfaceTools({ surface: "filesystem" })),
+    workspace: catalogOf(await surfaceTools({ surface: "workspace" })),
+  };
+}
+
+const prebuilt = {
+  name: "prebuilt-catalogs",
+  setup(b) {
+    // A JSON string per surface, parsed only for the surface a run selects (JSON.parse beats a JS literal).
+    b.onLoad({ filter: /[\\/]dist[\\/]surfaces[\\/]prebuilt\.js$/ }, async () => {
+      const getters = Object.entries(await catalogs()).map(
+        ([surface, entries]) =>
+          `get ${surface}() { return JSON.parse(${JSON.stringify(JSON.stringify(entries))}); }`,
+      );
+      return { contents: `export const prebuiltCatalogs = { ${getters.join(", ")} };`, loader: "js" };
+    });
+  },
+};
+
 rmSync("dist/bundle", { recursive: true, force: true });
 
 await build({
@@ -39,7 +66,7 @@ await build({
   platform: "node",
   target: "node20",
   external: ["@vscode/ripgrep", "chokidar", "@modelcontextprotocol/server/validators/ajv"],
-  plugins: [startupDiet],
+  plugins: [startupDiet, prebuilt],
   // CommonJS dependencies inside the ESM bundle still call require().
   banner: {
     js: "import { createRequire as __mcpfsCreateRequire } from 'node:module'; const require = __mcpfsCreateRequire(import.meta.url);",
