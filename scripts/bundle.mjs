@@ -55,6 +55,29 @@ const prebuilt = {
   },
 };
 
+/**
+ * pino requires sonic-boom (file destinations) and thread-stream (worker transports, never used here) at
+ * load, and with them assert and worker_threads. These stand-ins construct the real class on first use.
+ */
+const lazyClasses = {
+  name: "lazy-classes",
+  setup(b) {
+    b.onResolve({ filter: /^(sonic-boom|thread-stream)$/ }, (args) =>
+      args.namespace === "lazy-class"
+        ? undefined
+        : { path: args.path, namespace: "lazy-class", pluginData: args.resolveDir },
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-class" }, (args) => ({
+      contents: `let Real;
+function Lazy(...a) { Real ??= require(${JSON.stringify(args.path)}); return new Real(...a); }
+Object.defineProperty(Lazy, Symbol.hasInstance, { value: (x) => Real !== undefined && x instanceof Real });
+module.exports = Lazy;`,
+      resolveDir: args.pluginData,
+      loader: "js",
+    }));
+  },
+};
+
 rmSync("dist/bundle", { recursive: true, force: true });
 
 await build({
@@ -66,7 +89,7 @@ await build({
   platform: "node",
   target: "node20",
   external: ["@vscode/ripgrep", "chokidar", "@modelcontextprotocol/server/validators/ajv"],
-  plugins: [startupDiet, prebuilt],
+  plugins: [startupDiet, prebuilt, lazyClasses],
   // CommonJS dependencies inside the ESM bundle still call require().
   banner: {
     js: "import { createRequire as __mcpfsCreateRequire } from 'node:module'; const require = __mcpfsCreateRequire(import.meta.url);",
