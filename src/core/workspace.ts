@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "./errors.js";
@@ -223,7 +224,7 @@ async function realLocation(
   };
   hops: for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
     try {
-      return { real: await fs.realpath(target), exists: true };
+      return { real: realpathSync.native(target), exists: true };
     } catch (err) {
       if (!isErrno(err, ...WALK_UP)) throw fsErrorFor(err, shown);
     }
