@@ -224,6 +224,7 @@ async function realLocation(
   };
   hops: for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
     try {
+      // Synchronous on purpose: the same realpath(3), without a thread-pool round trip on every call.
       return { real: realpathSync.native(target), exists: true };
     } catch (err) {
       if (!isErrno(err, ...WALK_UP)) throw fsErrorFor(err, shown);
