@@ -2,7 +2,81 @@
 // of modules, which is most of cold-start time. Rarely used parts (HTTP, the workspace surface, grep
 // engines) stay in lazily loaded chunks. Packages that locate files relative to themselves stay external.
 import { rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Keeps code that a stdio start never runs out of the startup chunks:
+ * - zod's namespace re-exports every locale (~250 KiB); mcpfs only uses the English messages.
+ * - the SDK's Node shim evaluates ajv at import for elicitation, which mcpfs never does; the shim
+ *   below loads the SDK's own ajv validator on first use instead.
+ */
+const startupDiet = {
+  name: "startup-diet",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}zod${path.sep}`)
+        ? { path: path.join(here, "shims/zod-locales.mjs") }
+        : undefined,
+    );
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: path.join(here, "shims/sdk-node.mjs"),
+    }));
+  },
+};
+
+/**
+ * The tool catalogs (names, texts, JSON Schemas) computed now from the compiled surfaces, so a bundled start
+ * answers `tools/list` without loading the surface or building its zod schemas (see src/surfaces/catalog.ts).
+ */
+async function catalogs() {
+  const { catalogOf } = await import("../dist/surfaces/catalog.js");
+  const { surfaceTools } = await import("../dist/surfaces/index.js");
+  return {
+    filesystem: catalogOf(await surfaceTools({ surface: "filesystem" })),
+    workspace: catalogOf(await surfaceTools({ surface: "workspace" })),
+  };
+}
+
+const prebuilt = {
+  name: "prebuilt-catalogs",
+  setup(b) {
+    // A JSON string per surface, parsed only for the surface a run selects (JSON.parse beats a JS literal).
+    b.onLoad({ filter: /[\\/]dist[\\/]surfaces[\\/]prebuilt\.js$/ }, async () => {
+      const getters = Object.entries(await catalogs()).map(
+        ([surface, entries]) =>
+          `get ${surface}() { return JSON.parse(${JSON.stringify(JSON.stringify(entries))}); }`,
+      );
+      return { contents: `export const prebuiltCatalogs = { ${getters.join(", ")} };`, loader: "js" };
+    });
+  },
+};
+
+/**
+ * pino requires sonic-boom (file destinations) and thread-stream (worker transports, never used here) at
+ * load, and with them assert and worker_threads. These stand-ins construct the real class on first use.
+ */
+const lazyClasses = {
+  name: "lazy-classes",
+  setup(b) {
+    b.onResolve({ filter: /^(sonic-boom|thread-stream)$/ }, (args) =>
+      args.namespace === "lazy-class"
+        ? undefined
+        : { path: args.path, namespace: "lazy-class", pluginData: args.resolveDir },
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-class" }, (args) => ({
+      contents: `let Real;
+function Lazy(...a) { Real ??= require(${JSON.stringify(args.path)}); return new Real(...a); }
+Object.defineProperty(Lazy, Symbol.hasInstance, { value: (x) => Real !== undefined && x instanceof Real });
+module.exports = Lazy;`,
+      resolveDir: args.pluginData,
+      loader: "js",
+    }));
+  },
+};
 
 rmSync("dist/bundle", { recursive: true, force: true });
 
@@ -14,7 +88,8 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  external: ["@vscode/ripgrep", "chokidar"],
+  external: ["@vscode/ripgrep", "chokidar", "@modelcontextprotocol/server/validators/ajv"],
+  plugins: [startupDiet, prebuilt, lazyClasses],
   // CommonJS dependencies inside the ESM bundle still call require().
   banner: {
     js: "import { createRequire as __mcpfsCreateRequire } from 'node:module'; const require = __mcpfsCreateRequire(import.meta.url);",

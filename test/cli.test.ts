@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseArgs } from "../src/cli/args.js";
+import { plainDirectories } from "../src/cli/plain-args.js";
 import { Workspace } from "../src/core/workspace.js";
 import { exposedTools } from "../src/server/register-tools.js";
 import { filesystemTools } from "../src/surfaces/filesystem/index.js";
@@ -48,6 +49,16 @@ function startupLog(cwd: string): string {
 }
 
 describe("official style: mcpfs DIR [DIR...]", () => {
+  it("takes plain directories without commander, with the config commander would make", () => {
+    for (const argv of [[], ["/a"], ["/a", "b", "-", "~/c", "x=y", ""]]) {
+      const full = parseArgs(argv, "1.0.0");
+      expect(full.kind).toBe("config");
+      expect(plainDirectories(argv)).toEqual(full.kind === "config" ? full.config : undefined);
+    }
+    for (const argv of [["--read-only", "/a"], ["/a", "-x"], ["--", "/a"], ["--help"]])
+      expect(plainDirectories(argv)).toBeUndefined();
+  });
+
   it("expands ~ and ~/… with the home directory", async () => {
     const conn = await start(["~/proj", "~"], { env: { HOME: home } });
     expect(await allowedText(conn)).toBe(`Allowed directories:\n${path.join(home, "proj")}\n${home}`);

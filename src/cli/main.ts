@@ -3,11 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { createLogger, type LevelName, type Logger } from "../core/log.js";
 import { FileWatchHub } from "../server/file-watch.js";
-import { bindRefusal } from "../server/http-guard.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { loadTools } from "../surfaces/index.js";
-import { parseArgs } from "./args.js";
 import type { Config } from "./config.js";
+import { plainDirectories } from "./plain-args.js";
 import { resolveStartupRoots, StartupError } from "./startup.js";
 import { packageVersion } from "./version.js";
 
@@ -49,7 +48,11 @@ function defaultLogFile(config: Config): string | undefined {
 
 async function main(): Promise<number | undefined> {
   const version = packageVersion();
-  const outcome = parseArgs(process.argv.slice(2), version);
+  const argv = process.argv.slice(2);
+  const plain = plainDirectories(argv);
+  const outcome = plain
+    ? ({ kind: "config", config: plain } as const)
+    : (await import("./args.js")).parseArgs(argv, version);
   if (outcome.kind === "exit") {
     if (outcome.stdout) process.stdout.write(outcome.stdout);
     if (outcome.stderr) process.stderr.write(outcome.stderr);
@@ -57,7 +60,9 @@ async function main(): Promise<number | undefined> {
     return outcome.code;
   }
   const config = outcome.config;
-  const refusal = config.http ? bindRefusal(config.http) : undefined;
+  const refusal = config.http
+    ? (await import("../server/http-guard.js")).bindRefusal(config.http)
+    : undefined;
   if (refusal) {
     stderr(refusal);
     return 1;

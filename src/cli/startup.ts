@@ -2,12 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../core/log.js";
 import { expandHome, isWithin } from "../core/paths.js";
-import {
-  ReferenceUrlMismatch,
-  type ResolvedReferences,
-  resolveReferenceProjects,
-  type UrlOnlyReference,
-} from "../core/references.js";
+import type { ResolvedReferences, UrlOnlyReference } from "../core/references.js";
 import { makeRoot, type Root } from "../core/workspace.js";
 import type { Config } from "./config.js";
 
@@ -44,6 +39,8 @@ export async function resolveStartupRoots(
   }
   if (config.surface === "workspace") {
     const project = await projectRoot(config);
+    // Loaded here: reference projects may run git (child_process), which the filesystem surface never needs.
+    const { ReferenceUrlMismatch, resolveReferenceProjects } = await import("../core/references.js");
     let references: ResolvedReferences;
     try {
       references = await resolveReferenceProjects(config.referenceProjectArgs, project, (m) => log.warn(m));

@@ -29,6 +29,12 @@ export class ClientLog {
     });
   }
 
+  /** Whether a line at `level` may reach the client (modern era: the SDK decides per request). */
+  wants(level: LoggingLevel): boolean {
+    if (this.era === "modern") return true;
+    return this.level !== undefined && SEVERITY.indexOf(level) >= SEVERITY.indexOf(this.level);
+  }
+
   async send(sctx: ServerContext, level: LoggingLevel, data: unknown): Promise<void> {
     try {
       if (this.era === "modern") {

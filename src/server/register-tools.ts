@@ -95,6 +95,12 @@ async function runTool(
   const ms = Math.round(performance.now() - started);
   const failed = reply.isError === true;
   if (tool.mutating) await audit.write(auditEntries(tool.name, mutations, ms, failure, requested, reply));
+  // The workspace seed promises every call at INFO; the filesystem surface keeps stderr quiet (DEBUG), as
+  // the official server does. The line is only built when someone will read it: this is the hot path.
+  const level = deps.config.surface === "workspace" || failed ? "info" : "debug";
+  const clientLevel = failed ? "warning" : "info";
+  const toClient = deps.clientLog?.wants(clientLevel) === true;
+  if (!toClient && !deps.log.isLevelEnabled(level)) return reply;
   const line = {
     tool: tool.name,
     params: summarizeParams(args),
@@ -103,14 +109,12 @@ async function runTool(
     outcome: failed ? "error" : "success",
     ...(failed ? { error: firstText(reply) } : {}),
   };
-  // The workspace seed promises every call at INFO; the filesystem surface keeps stderr quiet (DEBUG), as
-  // the official server does, which also spares the per-call formatting on its hot path.
-  const level = deps.config.surface === "workspace" || failed ? "info" : "debug";
   deps.log[level](line, `tool ${tool.name} ${failed ? "failed" : "ok"} (${ms}ms)`);
-  await deps.clientLog?.send(sctx, failed ? "warning" : "info", {
-    message: `tool ${tool.name} ${failed ? "failed" : "ok"}`,
-    ...line,
-  });
+  if (toClient)
+    await deps.clientLog?.send(sctx, clientLevel, {
+      message: `tool ${tool.name} ${failed ? "failed" : "ok"}`,
+      ...line,
+    });
   return reply;
 }
 

@@ -1,11 +1,21 @@
 import type { Config } from "../cli/config.js";
+import { lazyTools } from "./catalog.js";
+import { prebuiltCatalogs } from "./prebuilt.js";
 import type { AnyToolDef } from "./tool.js";
 
 /**
  * The tools of the surface a configuration selects, in a fixed order. Only that surface's modules are
- * loaded (the workspace surface brings git and GitHub clients a filesystem server never needs).
+ * loaded (the workspace surface brings git and GitHub clients a filesystem server never needs); with a
+ * prebuilt catalog (the bundle), not even those until a call or the first listing asks for them.
  */
 export async function loadTools(config: Config): Promise<readonly AnyToolDef[]> {
+  const load = () => surfaceTools(config);
+  const catalog = prebuiltCatalogs[config.surface];
+  return catalog ? lazyTools(catalog, load) : load();
+}
+
+/** The surface's real tool definitions. */
+export async function surfaceTools(config: Pick<Config, "surface">): Promise<readonly AnyToolDef[]> {
   if (config.surface === "workspace") return (await import("./workspace/index.js")).workspaceTools;
   return (await import("./filesystem/index.js")).filesystemTools;
 }

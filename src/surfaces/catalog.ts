@@ -1,0 +1,97 @@
+import type { AnyToolDef, ToolAnnotations } from "./tool.js";
+
+/** JSON Schema dialect the SDK asks schemas for (its `standardSchemaToJsonSchema`). */
+const TARGET = "draft-2020-12";
+
+/** What `tools/list` needs of a tool, as plain data: computed once at build time for the bundle. */
+export interface CatalogEntry {
+  name: string;
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+  mutating: boolean;
+  input: Record<string, unknown>;
+  output?: Record<string, unknown>;
+}
+
+/** The part of a Standard Schema (with JSON Schema) that the SDK uses; zod's schemas are ones. */
+interface WithJson {
+  "~standard": {
+    version: 1;
+    vendor: string;
+    validate(value: unknown): unknown;
+    jsonSchema: Record<"input" | "output", (options: { target: string }) => Record<string, unknown>>;
+  };
+}
+
+function jsonOf(schema: unknown, io: "input" | "output"): Record<string, unknown> {
+  return (schema as WithJson)["~standard"].jsonSchema[io]({ target: TARGET });
+}
+
+/** The catalog of a surface's tools, with their schemas as the SDK would convert them. */
+export function catalogOf(tools: readonly AnyToolDef[]): CatalogEntry[] {
+  return tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    annotations: t.annotations,
+    mutating: t.mutating,
+    input: jsonOf(t.input, "input"),
+    ...(t.output ? { output: jsonOf(t.output, "output") } : {}),
+  }));
+}
+
+/**
+ * Tools that answer `tools/list` from a catalog and load their modules (zod schemas, core code) only when a
+ * call needs them, or right after the first listing, so a cold start never builds 40 zod schemas or
+ * converts them to JSON Schema. Validation and handling are the real tool's, unchanged.
+ */
+export function lazyTools(
+  entries: readonly CatalogEntry[],
+  load: () => Promise<readonly AnyToolDef[]>,
+): AnyToolDef[] {
+  let loading: Promise<Map<string, AnyToolDef>> | undefined;
+  const real = async (name: string): Promise<AnyToolDef> => {
+    loading ??= load().then((tools) => new Map(tools.map((t) => [t.name, t])));
+    const tool = (await loading).get(name);
+    if (!tool) throw new Error(`tool ${name} is in the catalog but not in its surface`);
+    return tool;
+  };
+  // Listing happens once per connection; warm the modules after its reply is out, before the first call.
+  let warmed = false;
+  const warm = () => {
+    if (warmed) return;
+    warmed = true;
+    setTimeout(() => void real(entries[0]?.name ?? "").catch(() => {}), 0);
+  };
+  return entries.map((e) => {
+    const schema = (io: "input" | "output", json: Record<string, unknown>): WithJson => {
+      const listed = () => {
+        warm();
+        return json;
+      };
+      return {
+        "~standard": {
+          version: 1,
+          vendor: "mcpfs",
+          async validate(value: unknown) {
+            const target = (await real(e.name))[io];
+            return (target as WithJson)["~standard"].validate(value);
+          },
+          jsonSchema: { input: listed, output: listed },
+        },
+      };
+    };
+    return {
+      name: e.name,
+      title: e.title,
+      description: e.description,
+      annotations: e.annotations,
+      mutating: e.mutating,
+      input: schema("input", e.input),
+      ...(e.output ? { output: schema("output", e.output) } : {}),
+      handler: async (args: unknown, ctx: Parameters<AnyToolDef["handler"]>[1]) =>
+        (await real(e.name)).handler(args, ctx),
+    } as unknown as AnyToolDef;
+  });
+}
