@@ -1,7 +1,8 @@
-// Bundles the compiled server (dist/cli/main.js) into dist/bundle/: one file to load instead of hundreds
-// of modules, which is most of cold-start time. Rarely used parts (HTTP, the workspace surface, grep
-// engines) stay in lazily loaded chunks. Packages that locate files relative to themselves stay external.
-import { rmSync } from "node:fs";
+// Bundles the compiled server (dist/cli/main.js) into dist/bundle/mcpfs-main.cjs: one file to load instead
+// of hundreds of modules, which is most of cold-start time; dist/bundle/mcpfs.js (scripts/loader.mjs) runs
+// it through a V8 code cache. Packages that locate files relative to themselves stay external.
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -80,22 +81,30 @@ module.exports = Lazy;`,
 
 rmSync("dist/bundle", { recursive: true, force: true });
 
+// One CommonJS file, so the loader can run it through vm.Script with a V8 code cache (see loader.mjs).
+// Modules a run may never need stay lazily initialised inside it (esbuild wraps each one).
 await build({
-  entryPoints: { mcpfs: "dist/cli/main.js" },
+  entryPoints: { "mcpfs-main": "dist/cli/main.js" },
   outdir: "dist/bundle",
+  outExtension: { ".js": ".cjs" },
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   external: ["@vscode/ripgrep", "chokidar", "@modelcontextprotocol/server/validators/ajv"],
   plugins: [startupDiet, prebuilt, lazyClasses],
-  // CommonJS dependencies inside the ESM bundle still call require().
-  banner: {
-    js: "import { createRequire as __mcpfsCreateRequire } from 'node:module'; const require = __mcpfsCreateRequire(import.meta.url);",
-  },
+  define: { "import.meta.url": "__mcpfsUrl" },
+  banner: { js: "\"use strict\";var __mcpfsUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: "warning",
   legalComments: "none",
   minify: true,
   keepNames: false,
 });
+
+const mainFile = path.join("dist", "bundle", "mcpfs-main.cjs");
+// The loader wraps the source in a function, where a hashbang line would be a syntax error.
+const source = readFileSync(mainFile, "utf8").replace(/^#!.*\n/, "");
+writeFileSync(mainFile, source);
+const buildId = createHash("sha256").update(source).digest("hex").slice(0, 16);
+const loader = readFileSync(path.join(here, "loader.mjs"), "utf8").replace("__MCPFS_BUILD_ID__", buildId);
+writeFileSync(path.join("dist", "bundle", "mcpfs.js"), loader, { mode: 0o755 });

@@ -1,5 +1,11 @@
 import type { AnyToolDef, ToolAnnotations } from "./tool.js";
 
+/** Tells the bundle's loader (scripts/loader.mjs) that startup has run, so it may save its V8 code cache. */
+function startupComplete(): void {
+  const hook = (globalThis as Record<symbol, unknown>)[Symbol.for("mcpfs.startupComplete")];
+  if (typeof hook === "function") hook();
+}
+
 /** JSON Schema dialect the SDK asks schemas for (its `standardSchemaToJsonSchema`). */
 const TARGET = "draft-2020-12";
 
@@ -62,7 +68,13 @@ export function lazyTools(
   const warm = () => {
     if (warmed) return;
     warmed = true;
-    setTimeout(() => void real(entries[0]?.name ?? "").catch(() => {}), 0);
+    setTimeout(
+      () =>
+        void real(entries[0]?.name ?? "")
+          .catch(() => {})
+          .finally(startupComplete),
+      0,
+    );
   };
   return entries.map((e) => {
     const schema = (io: "input" | "output", json: Record<string, unknown>): WithJson => {

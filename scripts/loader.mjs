@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// The `mcpfs` executable: runs the bundled server (mcpfs-main.cjs beside this file) through a V8 code cache.
+// Node 20 has no module compile cache (module.enableCompileCache is Node 22), and compiling the bundle is
+// a large part of a cold start; with the cache V8 skips parsing and compiling what the last start ran.
+// The cache lives in the user's cache directory (owner-only), keyed by the bundle's build id; a missing,
+// foreign, corrupt or stale cache is simply not used. MCPFS_NO_COMPILE_CACHE=1 turns it off.
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
+
+const BUILD_ID = "__MCPFS_BUILD_ID__";
+const here = path.dirname(fileURLToPath(import.meta.url));
+const main = path.join(here, "mcpfs-main.cjs");
+const require = createRequire(main);
+const dynamicImport = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+
+function cacheFile() {
+  if (process.env.MCPFS_NO_COMPILE_CACHE === "1" || dynamicImport === undefined) return undefined;
+  const base =
+    process.env.MCPFS_CACHE_DIR ||
+    path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "mcpfs");
+  return path.join(base, `code-${BUILD_ID}-${process.version}-${process.arch}.bin`);
+}
+
+/** The cache's bytes, only when the file is a regular file of ours that no one else may write. */
+function readCache(file) {
+  try {
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      const st = fs.fstatSync(fd);
+      const mine = typeof process.getuid !== "function" || st.uid === process.getuid();
+      if (!st.isFile() || !mine || (st.mode & 0o022) !== 0) return undefined;
+      return fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written whole under a temp name and renamed in, so a concurrent start never reads half a cache. */
+function writeCache(file, data) {
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const temp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, data, { mode: 0o600, flag: "wx" });
+    fs.renameSync(temp, file);
+  } catch {
+    // A cache that cannot be written only costs the next start its speed-up.
+  }
+}
+
+const file = cacheFile();
+if (file === undefined) {
+  require(main);
+} else {
+  const cached = readCache(file);
+  const source = fs.readFileSync(main, "utf8");
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: main,
+    cachedData: cached,
+    importModuleDynamically: dynamicImport,
+  });
+  if (cached === undefined || script.cachedDataRejected) {
+    // Saved once startup code has run (the server signals it after its first tools/list; else a timer), so
+    // the cache holds the functions a start compiles, not just the top level.
+    let saved = false;
+    const save = () => {
+      if (saved) return;
+      saved = true;
+      writeCache(file, script.createCachedData());
+    };
+    globalThis[Symbol.for("mcpfs.startupComplete")] = save;
+    setTimeout(save, 5000).unref();
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, require, module, main, here);
+}
