@@ -29,6 +29,32 @@ export interface IgnoreLevel {
   readonly lines: readonly string[];
   /** Directory of the rules, relative to the root ("" for the root). */
   readonly dirFromRoot: string;
+  /**
+   * This level's rules alone on one path, its parent directories not consulted (a walk that never enters
+   * an ignored directory already knows them): what `ig.test` answers, minus its per-path cache and the
+   * parent recursion that were most of a walk's time.
+   */
+  readonly own: (path: string) => IgnoreVerdict;
+}
+
+export interface IgnoreVerdict {
+  readonly ignored: boolean;
+  readonly unignored: boolean;
+}
+
+/** The rule scan inside `ignore` (pinned version), which `ig.test` runs after checking the parents. */
+interface RuleScan {
+  test(path: string, mode: "regex"): IgnoreVerdict;
+}
+
+function ownRules(ig: Ignore): (path: string) => IgnoreVerdict {
+  const rules = (ig as unknown as { _rules?: Partial<RuleScan> })._rules;
+  if (rules && typeof rules.test === "function") {
+    const scan = rules as RuleScan;
+    return (p) => scan.test(p, "regex");
+  }
+  // Another `ignore` build: the public test, whose parent check is then merely redundant.
+  return (p) => ig.test(p);
 }
 
 /** Parses gitignore text into rule lines (comments and blanks dropped; ignore() does the rest). */
@@ -56,7 +82,8 @@ async function readRules(file: string): Promise<string[] | undefined> {
 }
 
 function makeLevel(lines: string[], prefix: string, strip: number, dirFromRoot: string): IgnoreLevel {
-  return { ig: newIgnore().add(lines), prefix, strip, lines, dirFromRoot };
+  const ig = newIgnore().add(lines);
+  return { ig, prefix, strip, lines, dirFromRoot, own: ownRules(ig) };
 }
 
 /**

@@ -2,7 +2,7 @@ import fs, { type Dirent } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./errors.js";
 import { TEMP_NAME } from "./files/safe-open.js";
-import { ancestorLevels, type IgnoreLevel, isIgnoredBy, levelsForDir } from "./ignore.js";
+import { ancestorLevels, type IgnoreLevel, levelsForDir } from "./ignore.js";
 import type { Root } from "./workspace.js";
 
 export interface WalkOptions {
@@ -45,11 +45,44 @@ export interface WalkResult {
   visited: number;
 }
 
-interface DirTask {
+export type WalkEachOptions = Omit<WalkOptions, "include" | "limit">;
+
+export interface WalkStats {
+  /** The visitor returned STOP. */
+  stopped: boolean;
+  timedOut: boolean;
+  visited: number;
+}
+
+/** A visitor's answer that ends the walk at once (the walk then reports `stopped`). */
+export const STOP: unique symbol = Symbol("stop");
+
+/**
+ * Called for every entry the ignore rules and `exclude` keep, in no particular order. `dirAbs` is the
+ * absolute path of the entry's directory (`start` for direct children). For a directory the walk will
+ * list, what the visitor returns comes back as `parent` for that directory's own entries, so a caller
+ * can build a tree without keeping paths.
+ */
+export type Visitor<T> = (
+  name: string,
+  rel: string,
+  type: WalkEntry["type"],
+  depth: number,
+  dirAbs: string,
+  parent: T | undefined,
+) => T | undefined | typeof STOP;
+
+interface DirTask<T> {
   abs: string;
   rel: string;
   depth: number;
   levels: readonly IgnoreLevel[];
+  /**
+   * Per level: an ancestor of this directory's entries (in that level's reach) is ignored by that level,
+   * so `ig.test` would answer "ignored" for them without looking at their own names. Undefined: none is.
+   */
+  blocked: Uint8Array | undefined;
+  tag: T | undefined;
 }
 
 /** Directory reads in flight: enough to keep libuv's pool busy without flooding it. */
@@ -67,39 +100,79 @@ function typeOf(d: Dirent): WalkEntry["type"] {
   return "other";
 }
 
+/** Levels inherited from above the start whose rules ignore the start itself (or a directory above it). */
+function startBlocked(levels: readonly IgnoreLevel[]): Uint8Array | undefined {
+  let out: Uint8Array | undefined;
+  levels.forEach((lv, i) => {
+    if (lv.prefix !== "" && lv.ig.test(lv.prefix).ignored) {
+      out ??= new Uint8Array(levels.length);
+      out[i] = 1;
+    }
+  });
+  return out;
+}
+
+/** `blocked` carried over to a directory's own level list (new levels start clear; a nested repo resets). */
+function realign(
+  old: readonly IgnoreLevel[],
+  levels: readonly IgnoreLevel[],
+  blocked: Uint8Array | undefined,
+): Uint8Array | undefined {
+  if (!blocked || levels === old) return blocked;
+  let out: Uint8Array | undefined;
+  for (let i = 0; i < levels.length && i < old.length; i++) {
+    if (blocked[i] && levels[i] === old[i]) {
+      out ??= new Uint8Array(levels.length);
+      out[i] = 1;
+    }
+  }
+  return out;
+}
+
 /**
- * Walks `start` breadth-first with a few directory reads in flight. Entries are plain children of
- * directories already inside the root and symlinks are reported, never followed, so no per-entry realpath
- * is needed: confinement holds by construction. Returns entries sorted by `rel` (code-unit order).
+ * Walks `start` with a few directory reads in flight, handing each kept entry to `visit`. Entries are
+ * plain children of directories already inside the root and symlinks are reported, never followed, so no
+ * per-entry realpath is needed: confinement holds by construction. Ignore rules are decided as `ig.test`
+ * would (a path under a directory a level ignores is ignored by that level; the deepest level with a
+ * verdict wins), but each level scans only the entry's own path: what the walk learnt about the
+ * directories above it travels down with each directory.
  */
-export function walk(opts: WalkOptions): Promise<WalkResult> {
-  const { start, gitignore, maxDepth, exclude, include, limit, signal, timeLimitMs, onProgress } = opts;
+export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<WalkStats> {
+  const { start, gitignore, maxDepth, exclude, signal, timeLimitMs, onProgress } = opts;
   if (signal?.aborted) return Promise.reject(cancelledError());
   const deadline = timeLimitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeLimitMs;
-  const entries: WalkEntry[] = [];
-  const queue: DirTask[] = [
-    { abs: start, rel: "", depth: 0, levels: gitignore ? ancestorLevels(opts.root, start) : [] },
+  const startLevels = gitignore ? ancestorLevels(opts.root, start) : [];
+  const queue: DirTask<T>[] = [
+    {
+      abs: start,
+      rel: "",
+      depth: 0,
+      levels: startLevels,
+      blocked: startBlocked(startLevels),
+      tag: undefined,
+    },
   ];
   let active = 0;
   let visited = 0;
-  let truncated = false;
+  let stopped = false;
   let timedOut = false;
   let done = false;
   let lastProgress = Date.now();
+  // Per-level verdicts of the entry at hand (reused: one entry at a time).
+  let hits = new Uint8Array(8);
 
-  return new Promise<WalkResult>((resolve, reject) => {
+  return new Promise<WalkStats>((resolve, reject) => {
     const finish = (err?: unknown) => {
       if (done) return;
       done = true;
       signal?.removeEventListener("abort", onAbort);
       if (err) return reject(err);
-      entries.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-      resolve({ entries, truncated, timedOut, visited });
+      resolve({ stopped, timedOut, visited });
     };
     const onAbort = () => finish(cancelledError());
     signal?.addEventListener("abort", onAbort, { once: true });
 
-    const handle = (task: DirTask, list: Dirent[]) => {
+    const handle = (task: DirTask<T>, list: Dirent[]) => {
       let levels = task.levels;
       if (gitignore) {
         let hasGitignore = false;
@@ -113,6 +186,9 @@ export function walk(opts: WalkOptions): Promise<WalkResult> {
           levels = levelsForDir(levels, task.abs, task.rel, fromRoot, hasGitignore, hasGit);
         }
       }
+      const blocked = realign(task.levels, levels, task.blocked);
+      const nLevels = levels.length;
+      if (hits.length < nLevels) hits = new Uint8Array(nLevels * 2);
       const depth = task.depth + 1;
       const descend = maxDepth === undefined || depth < maxDepth;
       for (const d of list) {
@@ -123,23 +199,47 @@ export function walk(opts: WalkOptions): Promise<WalkResult> {
         const type = typeOf(d);
         const isDir = type === "dir";
         const rel = task.rel === "" ? name : `${task.rel}/${name}`;
-        if (levels.length > 0 && isIgnoredBy(levels, rel, isDir)) continue;
-        if (exclude?.(rel, isDir)) continue;
-        const abs = task.abs === start ? path.join(start, name) : `${task.abs}/${name}`;
-        if (!include || include(rel, isDir)) {
-          if (limit !== undefined && entries.length >= limit) {
-            truncated = true;
-            return;
+        let childBlocked = blocked;
+        if (nLevels > 0) {
+          let ignored = false;
+          let anyHit = false;
+          for (let i = 0; i < nLevels; i++) {
+            hits[i] = 0;
+            if (blocked?.[i]) {
+              ignored = true;
+              continue;
+            }
+            const lv = levels[i]!;
+            const sub = lv.prefix + (lv.strip === 0 ? rel : rel.slice(lv.strip));
+            const r = lv.own(isDir ? `${sub}/` : sub);
+            if (r.ignored) {
+              ignored = true;
+              hits[i] = 1;
+              anyHit = true;
+            } else if (r.unignored) ignored = false;
           }
-          entries.push({ rel, real: abs, type, depth });
+          if (ignored) continue;
+          if (anyHit && isDir) {
+            childBlocked = blocked ? blocked.slice() : new Uint8Array(nLevels);
+            for (let i = 0; i < nLevels; i++) if (hits[i]) childBlocked[i] = 1;
+          }
         }
-        if (isDir && descend) queue.push({ abs, rel, depth, levels });
+        if (exclude?.(rel, isDir)) continue;
+        const tag = visit(name, rel, type, depth, task.abs, task.tag);
+        if (tag === STOP) {
+          stopped = true;
+          return;
+        }
+        if (isDir && descend) {
+          const abs = task.abs === start ? path.join(start, name) : `${task.abs}/${name}`;
+          queue.push({ abs, rel, depth, levels, blocked: childBlocked, tag });
+        }
       }
     };
 
     const pump = () => {
       if (done) return;
-      if (truncated) return finish();
+      if (stopped) return finish();
       if (Date.now() > deadline) {
         timedOut = true;
         return finish();
@@ -171,6 +271,21 @@ export function walk(opts: WalkOptions): Promise<WalkResult> {
     };
     pump();
   });
+}
+
+/** Every kept entry (filtered by `include`, at most `limit`), sorted by `rel` (code-unit order). */
+export async function walk(opts: WalkOptions): Promise<WalkResult> {
+  const { start, include, limit } = opts;
+  const entries: WalkEntry[] = [];
+  const stats = await walkEach<undefined>(opts, (name, rel, type, depth, dirAbs) => {
+    if (include && !include(rel, type === "dir")) return undefined;
+    if (limit !== undefined && entries.length >= limit) return STOP;
+    const real = dirAbs === start ? path.join(start, name) : `${dirAbs}/${name}`;
+    entries.push({ rel, real, type, depth });
+    return undefined;
+  });
+  entries.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return { entries, truncated: stats.stopped, timedOut: stats.timedOut, visited: stats.visited };
 }
 
 function startError(err: NodeJS.ErrnoException): Error {
