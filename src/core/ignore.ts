@@ -42,19 +42,40 @@ export interface IgnoreVerdict {
   readonly unignored: boolean;
 }
 
-/** The rule scan inside `ignore` (pinned version), which `ig.test` runs after checking the parents. */
-interface RuleScan {
-  test(path: string, mode: "regex"): IgnoreVerdict;
+/** A compiled rule inside `ignore` (pinned version): what its own scan loops over. */
+interface CompiledRule {
+  readonly negative: boolean;
+  readonly regex: RegExp;
 }
 
+const IGNORED: IgnoreVerdict = { ignored: true, unignored: false };
+const UNIGNORED: IgnoreVerdict = { ignored: false, unignored: true };
+const NO_MATCH: IgnoreVerdict = { ignored: false, unignored: false };
+
+/**
+ * The scan `ignore` runs once the parents are cleared: the last rule whose regex matches decides. Done
+ * here over its compiled rules so a walk allocates nothing per test (the library builds a result object
+ * for every path, a third of a whole-tree walk's garbage).
+ */
 function ownRules(ig: Ignore): (path: string) => IgnoreVerdict {
-  const rules = (ig as unknown as { _rules?: Partial<RuleScan> })._rules;
-  if (rules && typeof rules.test === "function") {
-    const scan = rules as RuleScan;
-    return (p) => scan.test(p, "regex");
+  const rules = (ig as unknown as { _rules?: { _rules?: unknown } })._rules?._rules;
+  if (Array.isArray(rules) && rules.every(isCompiledRule)) {
+    const list = rules as readonly CompiledRule[];
+    return (p) => {
+      for (let i = list.length - 1; i >= 0; i--) {
+        const rule = list[i]!;
+        if (rule.regex.test(p)) return rule.negative ? UNIGNORED : IGNORED;
+      }
+      return NO_MATCH;
+    };
   }
   // Another `ignore` build: the public test, whose parent check is then merely redundant.
   return (p) => ig.test(p);
+}
+
+function isCompiledRule(r: unknown): boolean {
+  const rule = r as Partial<CompiledRule> | null;
+  return typeof rule?.negative === "boolean" && rule.regex instanceof RegExp;
 }
 
 /** Parses gitignore text into rule lines (comments and blanks dropped; ignore() does the rest). */
