@@ -25,6 +25,11 @@ export interface WalkOptions {
   /** Stop early (result.timedOut = true). */
   timeLimitMs?: number;
   onProgress?: (visited: number) => void;
+  /**
+   * Read directories roughly level by level (default: deepest first, which keeps the queue short). A
+   * caller that can stop caring below some depth learns that depth early this way.
+   */
+  breadthFirst?: boolean;
 }
 
 export interface WalkEntry {
@@ -138,7 +143,7 @@ function realign(
  * directories above it travels down with each directory.
  */
 export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<WalkStats> {
-  const { start, gitignore, maxDepth, exclude, signal, timeLimitMs, onProgress } = opts;
+  const { start, gitignore, maxDepth, exclude, signal, timeLimitMs, onProgress, breadthFirst } = opts;
   if (signal?.aborted) return Promise.reject(cancelledError());
   const deadline = timeLimitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeLimitMs;
   const startLevels = gitignore ? ancestorLevels(opts.root, start) : [];
@@ -152,6 +157,7 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
       tag: undefined,
     },
   ];
+  let head = 0; // breadth first: the queue's front
   let active = 0;
   let visited = 0;
   let stopped = false;
@@ -248,8 +254,12 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
         lastProgress = Date.now();
         onProgress(visited);
       }
-      while (active < CONCURRENCY && queue.length > 0) {
-        const task = queue.pop()!;
+      while (active < CONCURRENCY && queue.length > head) {
+        const task = breadthFirst ? queue[head++]! : queue.pop()!;
+        if (head > 1024 && head * 2 > queue.length) {
+          queue.splice(0, head);
+          head = 0;
+        }
         active++;
         fs.readdir(task.abs, { withFileTypes: true }, (err, list) => {
           active--;
@@ -267,7 +277,7 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
           pump();
         });
       }
-      if (active === 0 && queue.length === 0) finish();
+      if (active === 0 && queue.length === head) finish();
     };
     pump();
   });

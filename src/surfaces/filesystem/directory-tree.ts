@@ -47,7 +47,8 @@ const byName = (a: Rec, b: Rec) => (a.name < b.name ? -1 : a.name > b.name ? 1 :
 /**
  * Walks the tree keeping records only down to the depth the budget can reach. The reply shows whole top
  * levels (breadth first), so once the estimated size of levels 1..d exceeds the budget nothing below d can
- * be shown: deeper entries are only counted, and the bound only ever rises as the walk goes on.
+ * be shown: deeper entries are only counted, and that depth only ever gets shallower as the walk goes on.
+ * Read level by level, the walk learns it before it meets the deep entries.
  */
 async function collect(opts: WalkEachOptions, budget: number) {
   const top: Rec[] = [];
@@ -159,6 +160,7 @@ export const directoryTreeTool = defineTool({
         exclude: compileExcludes(args.excludePatterns),
         signal: ctx.signal,
         timeLimitMs: WALK_TIME_LIMIT_MS,
+        breadthFirst: true,
         onProgress: (visited) => void ctx.progress(visited, undefined, "entries visited"),
       },
       budget,
