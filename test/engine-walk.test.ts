@@ -136,6 +136,20 @@ describe("walk", () => {
     }
   });
 
+  it("gives the same entries with reads in flight (the mode for slow storage) as with slices of sync reads", async () => {
+    for (const breadthFirst of [false, true]) {
+      const sync = await walk({ root, start: rootDir, gitignore: true, breadthFirst });
+      const inFlight = await walk({
+        root,
+        start: rootDir,
+        gitignore: true,
+        breadthFirst,
+        parallelReads: true,
+      });
+      expect(inFlight).toEqual(sync);
+    }
+  });
+
   it("applies the rules of directories between the root and the start", async () => {
     const list = rels(await walk({ root, start: path.join(rootDir, "src"), gitignore: true }));
     expect(list).toContain("index.ts");

@@ -30,6 +30,8 @@ export interface WalkOptions {
    * caller that can stop caring below some depth learns that depth early this way.
    */
   breadthFirst?: boolean;
+  /** Start with reads in flight, as the walk does on its own once reads turn out slow. */
+  parallelReads?: boolean;
 }
 
 export interface WalkEntry {
@@ -90,7 +92,14 @@ interface DirTask<T> {
   tag: T | undefined;
 }
 
-/** Directory reads in flight: enough to keep libuv's pool busy without flooding it. */
+/**
+ * Directories are first read synchronously in slices of SLICE_MS between event-loop turns: for cached
+ * directories that is about 1.5× faster than going through the thread pool (measured on the 100,000-file
+ * bench tree). A slice that manages fewer than SLOW_SLICE_READS reads means reads wait on a disk or the
+ * network; the walk then switches to CONCURRENCY reads in flight.
+ */
+const SLICE_MS = 10;
+const SLOW_SLICE_READS = 4;
 const CONCURRENCY = 8;
 const PROGRESS_EVERY_MS = 250;
 
@@ -135,7 +144,7 @@ function realign(
 }
 
 /**
- * Walks `start` with a few directory reads in flight, handing each kept entry to `visit`. Entries are
+ * Walks `start`, handing each kept entry to `visit`. Entries are
  * plain children of directories already inside the root and symlinks are reported, never followed, so no
  * per-entry realpath is needed: confinement holds by construction. Ignore rules are decided as `ig.test`
  * would (a path under a directory a level ignores is ignored by that level; the deepest level with a
@@ -158,6 +167,7 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
     },
   ];
   let head = 0; // breadth first: the queue's front
+  let parallel = opts.parallelReads === true;
   let active = 0;
   let visited = 0;
   let stopped = false;
@@ -243,6 +253,43 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
       }
     };
 
+    const next = (): DirTask<T> => {
+      const task = breadthFirst ? queue[head++]! : queue.pop()!;
+      if (head > 1024 && head * 2 > queue.length) {
+        queue.splice(0, head);
+        head = 0;
+      }
+      return task;
+    };
+
+    // Reads directories synchronously for a short slice, then yields to the event loop.
+    const readSlice = () => {
+      const started = Date.now();
+      let reads = 0;
+      while (queue.length > head && Date.now() - started < SLICE_MS) {
+        const task = next();
+        reads++;
+        let list: Dirent[];
+        try {
+          list = fs.readdirSync(task.abs, { withFileTypes: true });
+        } catch (err) {
+          // The start must be readable; a subdirectory that vanished or is unreadable is skipped.
+          if (task.depth === 0) return finish(startError(err as NodeJS.ErrnoException));
+          continue;
+        }
+        try {
+          handle(task, list);
+        } catch (e) {
+          return finish(e);
+        }
+        if (stopped) return finish();
+      }
+      if (queue.length === head) return finish();
+      // Reads this slow are waiting on a disk or the network: overlap them from now on.
+      if (reads < SLOW_SLICE_READS) parallel = true;
+      setImmediate(pump);
+    };
+
     const pump = () => {
       if (done) return;
       if (stopped) return finish();
@@ -254,12 +301,9 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
         lastProgress = Date.now();
         onProgress(visited);
       }
+      if (!parallel) return readSlice();
       while (active < CONCURRENCY && queue.length > head) {
-        const task = breadthFirst ? queue[head++]! : queue.pop()!;
-        if (head > 1024 && head * 2 > queue.length) {
-          queue.splice(0, head);
-          head = 0;
-        }
+        const task = next();
         active++;
         fs.readdir(task.abs, { withFileTypes: true }, (err, list) => {
           active--;
@@ -279,7 +323,8 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
       }
       if (active === 0 && queue.length === head) finish();
     };
-    pump();
+    // Never synchronously: the caller's own turn ends (an abort it sends can land) before any reading.
+    setImmediate(pump);
   });
 }
 
