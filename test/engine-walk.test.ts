@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { isGitIgnored } from "../src/core/ignore.js";
+import { createIgnoreOracle, isGitIgnored } from "../src/core/ignore.js";
 import { walk } from "../src/core/walk.js";
 import type { Root } from "../src/core/workspace.js";
 import { tempArea } from "./helpers/fixtures.js";
@@ -111,6 +111,43 @@ describe("walk", () => {
       .sort();
     const r = await walk({ root: { ...root, real: dir, path: dir }, start: dir, gitignore: true });
     expect(r.entries.filter((e) => e.type === "file").map((e) => e.rel)).toEqual(gitList);
+  });
+
+  it("decides as ig.test does, parents included, at every level and from a start below the root", async () => {
+    // A directory one level ignores and a deeper level re-includes: its entries stay ignored by the first.
+    const dir = area.tree("levels", {
+      ".gitignore": "build/\n*.log\n!keep/\n",
+      "pkg/.gitignore": "!build/\nkeep/\n!*.log\n",
+      "pkg/build/out.js": "",
+      "pkg/build/x.log": "",
+      "pkg/keep/a.txt": "",
+      "pkg/keep/b.log": "",
+      "pkg/src/c.log": "",
+      "build/d.js": "",
+      "keep/e.log": "",
+      "keep/f.txt": "",
+    });
+    const r: Root = { path: dir, real: dir, mode: "rw", kind: "directory" };
+    for (const start of [dir, path.join(dir, "pkg"), path.join(dir, "pkg/build")]) {
+      const all = (await walk({ root: r, start, gitignore: false })).entries;
+      const ignored = createIgnoreOracle(r, start);
+      const expected = all.filter((e) => !ignored(e.rel, e.type === "dir")).map((e) => e.rel);
+      expect(rels(await walk({ root: r, start, gitignore: true })), start).toEqual(expected);
+    }
+  });
+
+  it("gives the same entries with reads in flight (the mode for slow storage) as with slices of sync reads", async () => {
+    for (const breadthFirst of [false, true]) {
+      const sync = await walk({ root, start: rootDir, gitignore: true, breadthFirst });
+      const inFlight = await walk({
+        root,
+        start: rootDir,
+        gitignore: true,
+        breadthFirst,
+        parallelReads: true,
+      });
+      expect(inFlight).toEqual(sync);
+    }
   });
 
   it("applies the rules of directories between the root and the start", async () => {

