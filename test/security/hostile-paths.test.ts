@@ -97,7 +97,12 @@ describe.each([
   let conn: Connection;
   let tools: Tool[];
   beforeAll(async () => {
-    conn = await startServer([arena.root], { client, cwd: arena.cwd, env: { HOME: arena.home } });
+    // No code cache: it is the executable's own file under HOME, and this test watches HOME for escapes.
+    conn = await startServer([arena.root], {
+      client,
+      cwd: arena.cwd,
+      env: { HOME: arena.home, MCPFS_NO_COMPILE_CACHE: "1" },
+    });
     tools = (await conn.client.listTools()).tools;
   });
   afterAll(async () => {
@@ -144,7 +149,7 @@ describe("workspace surface (--project-dir): any '..' segment is refused", () =>
   beforeAll(async () => {
     conn = await startServer(["--project-dir", arena.root, "--console-only"], {
       cwd: arena.cwd,
-      env: { HOME: arena.home },
+      env: { HOME: arena.home, MCPFS_NO_COMPILE_CACHE: "1" },
     });
     tools = (await conn.client.listTools()).tools;
   });
