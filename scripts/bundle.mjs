@@ -94,7 +94,9 @@ await build({
   external: ["@vscode/ripgrep", "chokidar", "@modelcontextprotocol/server/validators/ajv"],
   plugins: [startupDiet, prebuilt, lazyClasses],
   define: { "import.meta.url": "__mcpfsUrl" },
-  banner: { js: "\"use strict\";var __mcpfsUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: {
+    js: "\"use strict\";var __mcpfsUrl = require('node:url').pathToFileURL(__filename).href;var __mcpfsImport = (s) => globalThis[Symbol.for('mcpfs.import')](s);",
+  },
   logLevel: "warning",
   legalComments: "none",
   minify: true,
@@ -103,7 +105,13 @@ await build({
 
 const mainFile = path.join("dist", "bundle", "mcpfs-main.cjs");
 // The loader wraps the source in a function, where a hashbang line would be a syntax error.
-const source = readFileSync(mainFile, "utf8").replace(/^#!.*\n/, "");
+// Dynamic imports of the external packages go through the loader's own import() (see loader.mjs): one
+// compiled from a V8 code cache inside vm.Script loses its import callback.
+const source = readFileSync(mainFile, "utf8")
+  .replace(/^#!.*\n/, "")
+  .replace(/\bimport\((?=")/g, "__mcpfsImport(");
+if (/\bimport\(/.test(source))
+  throw new Error("bundle: a dynamic import() is left that the loader cannot serve");
 writeFileSync(mainFile, source);
 const buildId = createHash("sha256").update(source).digest("hex").slice(0, 16);
 const loader = readFileSync(path.join(here, "loader.mjs"), "utf8").replace("__MCPFS_BUILD_ID__", buildId);

@@ -15,10 +15,12 @@ const BUILD_ID = "__MCPFS_BUILD_ID__";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const main = path.join(here, "mcpfs-main.cjs");
 const require = createRequire(main);
-const dynamicImport = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+// The bundle's dynamic imports of external packages (ESM-only ones among them) are served from here: this
+// module sits beside the bundle, so they resolve the same way.
+globalThis[Symbol.for("mcpfs.import")] = (specifier) => import(specifier);
 
 function cacheFile() {
-  if (process.env.MCPFS_NO_COMPILE_CACHE === "1" || dynamicImport === undefined) return undefined;
+  if (process.env.MCPFS_NO_COMPILE_CACHE === "1") return undefined;
   const base =
     process.env.MCPFS_CACHE_DIR ||
     path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "mcpfs");
@@ -49,8 +51,19 @@ function writeCache(file, data) {
     const temp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(temp, data, { mode: 0o600, flag: "wx" });
     fs.renameSync(temp, file);
+    pruneOld(path.dirname(file), path.basename(file));
   } catch {
     // A cache that cannot be written only costs the next start its speed-up.
+  }
+}
+
+/** Caches of other builds not rewritten for a week are dropped, so upgrades do not pile them up. */
+function pruneOld(dir, keep) {
+  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+  for (const name of fs.readdirSync(dir)) {
+    if (name === keep || !/^code-.*\.bin$/.test(name)) continue;
+    const p = path.join(dir, name);
+    if (fs.lstatSync(p).mtimeMs < weekAgo) fs.rmSync(p, { force: true });
   }
 }
 
@@ -63,7 +76,6 @@ if (file === undefined) {
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: main,
     cachedData: cached,
-    importModuleDynamically: dynamicImport,
   });
   if (cached === undefined || script.cachedDataRejected) {
     // Saved once startup code has run (the server signals it after its first tools/list; else a timer), so

@@ -25,11 +25,15 @@ async function cacheFiles(dir: string, timeoutMs = 15_000): Promise<string[]> {
 
 /** Starts the server, lists its tools, calls one, and stops it. */
 async function run(env: Record<string, string>, keepMs = 0): Promise<string[]> {
-  const conn = await startServer([root], { env });
+  const conn = await startServer([root], { env: { MCPFS_GREP_ENGINE: "rg", ...env } });
   try {
     const { tools } = await conn.client.listTools();
     const r = await conn.call("read_text_file", { path: path.join(root, "a.txt") });
     expect(r.text).toBe("a\n");
+    // ripgrep is an external package reached by dynamic import, which must work from cached code too.
+    const g = await conn.call("grep", { path: root, pattern: "a" });
+    expect(g.isError).toBe(false);
+    expect(g.text).toContain("a.txt");
     if (keepMs > 0) await new Promise((r) => setTimeout(r, keepMs));
     return tools.map((t: { name: string }) => t.name);
   } finally {
