@@ -112,6 +112,9 @@ const source = readFileSync(mainFile, "utf8")
   .replace(/\bimport\((?=")/g, "__mcpfsImport(");
 if (/\bimport\(/.test(source))
   throw new Error("bundle: a dynamic import() is left that the loader cannot serve");
+// The loader reads the bundle as latin1 (fast); esbuild escapes non-ASCII characters, so none may be left.
+if (/[^\x00-\x7f]/.test(source))
+  throw new Error("bundle: non-ASCII characters would be misread by the loader");
 writeFileSync(mainFile, source);
 const buildId = createHash("sha256").update(source).digest("hex").slice(0, 16);
 const loader = readFileSync(path.join(here, "loader.mjs"), "utf8").replace("__MCPFS_BUILD_ID__", buildId);
