@@ -31,7 +31,10 @@ class LineTransport {
         start = nl + 1;
         this.lastBytes = line.length;
         try {
-          this.onmessage?.(JSON.parse(line));
+          const msg = JSON.parse(line);
+          // When the tools/list answer arrived, before the client's own validation of it.
+          if (msg?.result?.tools && this.toolsAt === undefined) this.toolsAt = performance.now();
+          this.onmessage?.(msg);
         } catch (err) {
           this.onerror?.(err);
         }
@@ -65,7 +68,9 @@ export function memOf(pid) {
 }
 
 /**
- * Starts a server and connects; `startMs` is spawn → tools/list answered. `call` returns the client wall
+ * Starts a server and connects; `startMs` is spawn → tools/list answer received, `listedMs` spawn → the SDK
+ * client done with it (it validates the list and compiles a validator per output schema, which costs the
+ * client more for a server with more and richer schemas). `call` returns the client wall
  * time and the reply's size on the wire.
  */
 export async function connect(bin, args, env = {}) {
@@ -74,11 +79,13 @@ export async function connect(bin, args, env = {}) {
   const client = new Client({ name: "mcpfs-bench", version: "1.0.0" }, { capabilities: {} });
   await client.connect(transport);
   const { tools } = await client.listTools();
-  const startMs = performance.now() - t0;
+  const listedMs = performance.now() - t0;
+  const startMs = transport.toolsAt - t0;
   const names = new Set(tools.map((t) => t.name));
   return {
     pid: transport.pid,
     startMs,
+    listedMs,
     has: (name) => names.has(name),
     mem: () => memOf(transport.pid),
     stderr: () => transport.stderr,
