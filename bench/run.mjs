@@ -1,15 +1,19 @@
 // npm run bench: mcpfs vs the official filesystem server vs OS tools, side by side on the same fixtures.
 // Usage: node bench/run.mjs [--only id,id] [--runs N]
 // Cases are the modules in bench/cases/ (run in file-name order); add one by dropping a module there.
+
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { SERVER_NODE } from "./lib/client.mjs";
 import { ensureFixtures } from "./lib/fixtures.mjs";
 import { formatTable, verdictLine } from "./lib/report.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
+const serverNodeVersion = execFileSync(SERVER_NODE, ["-v"], { encoding: "utf8" }).trim();
 const argv = process.argv.slice(2);
 const opt = (name) => {
   const i = argv.indexOf(name);
@@ -77,7 +81,7 @@ for (const f of files) {
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 const header =
   `mcpfs bench — ${new Date().toISOString().slice(0, 10)} — ${os.cpus().length} × ${cpu}, ` +
-  `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.type()} ${os.release()}; ` +
+  `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${serverNodeVersion}, ${os.type()} ${os.release()}; ` +
   `load average at start ${os.loadavg()[0].toFixed(1)}; median of ${runs} runs after a warm-up ` +
   `(official heavy cases: fewer, see notes); total ${((Date.now() - started) / 1000).toFixed(0)} s`;
 const table = formatTable(rows);

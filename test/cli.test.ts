@@ -15,7 +15,7 @@ import { exposedTools } from "../src/server/register-tools.js";
 import { filesystemTools } from "../src/surfaces/filesystem/index.js";
 import { defineTool, textReply } from "../src/surfaces/tool.js";
 import { tempArea } from "./helpers/fixtures.js";
-import { type Connection, MCPFS_BIN, runCli, startServer } from "./helpers/server.js";
+import { type Connection, MCPFS_BIN, runCli, SERVER_NODE, startServer } from "./helpers/server.js";
 
 const area = tempArea("mcpfs-cli-");
 const dir = area.tree("dir", { "a.txt": "A\n" });
@@ -302,7 +302,7 @@ describe("common flags", () => {
 
 /** Speaks raw JSON-RPC over the server's stdio and returns every byte it wrote on stdout. */
 async function rawSession(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [MCPFS_BIN, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(SERVER_NODE, [MCPFS_BIN, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (d) => {

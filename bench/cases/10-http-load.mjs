@@ -10,11 +10,12 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { SERVER_NODE } from "../lib/client.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 function startServer(bin) {
-  const proc = spawn(process.execPath, [bin, "--http", "--host", "127.0.0.1", "--port", "0"], {
+  const proc = spawn(SERVER_NODE, [bin, "--http", "--host", "127.0.0.1", "--port", "0"], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let err = "";

@@ -56,6 +56,12 @@ class LineTransport {
   }
 }
 
+/**
+ * The Node the servers run on: the one that ran npm (the machine's), not the Node 22 of the conformance
+ * devDependency that `npm run` puts first on PATH.
+ */
+export const SERVER_NODE = process.env.npm_node_execpath || process.execPath;
+
 /** VmHWM (peak RSS) and VmRSS of a process, in MiB, from /proc. */
 export function memOf(pid) {
   try {
@@ -75,7 +81,7 @@ export function memOf(pid) {
  */
 export async function connect(bin, args, env = {}) {
   const t0 = performance.now();
-  const transport = new LineTransport(process.execPath, [bin, ...args], env);
+  const transport = new LineTransport(SERVER_NODE, [bin, ...args], env);
   const client = new Client({ name: "mcpfs-bench", version: "1.0.0" }, { capabilities: {} });
   await client.connect(transport);
   const { tools } = await client.listTools();

@@ -9,7 +9,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@mo
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { MCPFS_BIN, type TextResult } from "./server.js";
+import { MCPFS_BIN, SERVER_NODE, type TextResult } from "./server.js";
 
 export interface HttpServerProcess {
   url: string;
@@ -24,7 +24,7 @@ export async function startHttpServer(
   opts: { env?: Record<string, string>; host?: string; cwd?: string } = {},
 ): Promise<HttpServerProcess> {
   const host = opts.host ?? "127.0.0.1";
-  const proc = spawn(process.execPath, [MCPFS_BIN, "--http", "--host", host, "--port", "0", ...args], {
+  const proc = spawn(SERVER_NODE, [MCPFS_BIN, "--http", "--host", host, "--port", "0", ...args], {
     cwd: opts.cwd,
     env: { ...(process.env as Record<string, string>), ...(opts.env ?? {}) },
     stdio: ["ignore", "ignore", "pipe"],

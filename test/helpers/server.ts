@@ -12,6 +12,11 @@ import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const MCPFS_BIN = path.join(ROOT, "dist/bundle/mcpfs.js");
+/**
+ * The Node that runs the server under test: the one that ran npm (the machine's, Node >= 20, what users
+ * run), not the Node 22 of the conformance devDependency, which npm puts first on PATH as `node`.
+ */
+export const SERVER_NODE = process.env.npm_node_execpath || process.execPath;
 export const OFFICIAL_BIN = path.join(
   ROOT,
   "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
@@ -80,7 +85,7 @@ export async function startServer(args: string[], opts: StartOptions = {}): Prom
   const timeout = opts.timeoutMs ?? 30_000;
   if (opts.client === "v2") {
     const transport = new StdioV2({
-      command: process.execPath,
+      command: SERVER_NODE,
       args: [bin, ...args],
       cwd: opts.cwd,
       env,
@@ -106,7 +111,7 @@ export async function startServer(args: string[], opts: StartOptions = {}): Prom
     };
   }
   const transport = new StdioV1({
-    command: process.execPath,
+    command: SERVER_NODE,
     args: [bin, ...args],
     cwd: opts.cwd,
     env,
@@ -155,7 +160,7 @@ export async function runCli(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MCPFS_BIN, ...args], {
+    const child = spawn(SERVER_NODE, [MCPFS_BIN, ...args], {
       cwd: opts.cwd,
       env: { ...process.env, ...(opts.env ?? {}) },
       stdio: ["pipe", "pipe", "pipe"],
