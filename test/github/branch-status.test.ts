@@ -1,6 +1,6 @@
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { FakeGitHub } from "../helpers/fake-github.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectFakeClean, FakeGitHub, fakeGitHubEnv } from "../helpers/fake-github.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { commit, git, initRepo } from "../helpers/git-repo.js";
 import { type Author, fixtures } from "../helpers/github-fixtures.js";
@@ -256,20 +256,10 @@ function github(o: {
 beforeAll(async () => {
   await fake.start();
   conn = await startServer(["--project-dir", project, "--console-only"], {
-    env: {
-      GITHUB_TOKEN: "test-token",
-      GITHUB_API_URL: fake.url,
-      HOME: home,
-      MCPFS_GITHUB_TIMEOUT_MS: "5000",
-    },
+    env: fakeGitHubEnv(fake, home, { MCPFS_GITHUB_TIMEOUT_MS: "5000" }),
   });
 });
-afterEach(async () => {
-  await fake.settled();
-  const v = [...fake.violations];
-  fake.reset();
-  expect(v).toEqual([]);
-});
+expectFakeClean(fake);
 afterAll(async () => {
   await conn.close();
   await fake.close();

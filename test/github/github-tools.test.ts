@@ -1,6 +1,6 @@
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { FakeGitHub, type FakeRequest } from "../helpers/fake-github.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectFakeClean, FakeGitHub, type FakeRequest, fakeGitHubEnv } from "../helpers/fake-github.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { commit, git, initRepo } from "../helpers/git-repo.js";
 import { type Author, fixtures } from "../helpers/github-fixtures.js";
@@ -26,15 +26,7 @@ const fake = new FakeGitHub();
 const f = fixtures(fake);
 let conn: Connection;
 
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    GITHUB_TOKEN: "test-token",
-    GITHUB_API_URL: fake.url,
-    HOME: home,
-    MCPFS_GITHUB_TIMEOUT_MS: "1500",
-    ...extra,
-  };
-}
+const env = (extra: Record<string, string> = {}) => fakeGitHubEnv(fake, home, extra);
 
 /** Serves `all` in pages of two with GitHub's Link header, so the client must follow `next`. */
 function paged(req: FakeRequest, all: unknown[], size = 2) {
@@ -58,12 +50,7 @@ beforeAll(async () => {
     { env: env() },
   );
 });
-afterEach(async () => {
-  await fake.settled();
-  const v = [...fake.violations];
-  fake.reset();
-  expect(v).toEqual([]);
-});
+expectFakeClean(fake);
 afterAll(async () => {
   await conn.close();
   await fake.close();

@@ -5,8 +5,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { FakeGitHub } from "../helpers/fake-github.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectFakeClean, FakeGitHub, fakeGitHubEnv } from "../helpers/fake-github.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { commit, git, initRepo } from "../helpers/git-repo.js";
 import { fixtures } from "../helpers/github-fixtures.js";
@@ -43,22 +43,10 @@ beforeAll(async () => {
       "--reference-project",
       `name=gone,path=${path.join(area.base, "gone")}`,
     ],
-    {
-      env: {
-        GITHUB_TOKEN: "test-token",
-        GITHUB_API_URL: fake.url,
-        HOME: home,
-        MCPFS_GITHUB_TIMEOUT_MS: "1500",
-      },
-    },
+    { env: fakeGitHubEnv(fake, home) },
   );
 });
-afterEach(async () => {
-  await fake.settled();
-  const v = [...fake.violations];
-  fake.reset();
-  expect(v).toEqual([]);
-});
+expectFakeClean(fake);
 afterAll(async () => {
   await conn.close();
   await fake.close();

@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import formatsModule from "ajv-formats";
+import { afterEach, expect } from "vitest";
 import { ROOT } from "./server.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is untyped JSON
@@ -451,4 +452,29 @@ export class FakeGitHub {
     res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
     res.end(JSON.stringify(reply.body));
   }
+}
+
+/** The server environment that points its GitHub client at `fake` (with a token and a short timeout). */
+export function fakeGitHubEnv(
+  fake: FakeGitHub,
+  home: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    GITHUB_TOKEN: "test-token",
+    GITHUB_API_URL: fake.url,
+    HOME: home,
+    MCPFS_GITHUB_TIMEOUT_MS: "1500",
+    ...extra,
+  };
+}
+
+/** After each test: waits for the fake's pending replies, then fails on any request or reply off the API. */
+export function expectFakeClean(fake: FakeGitHub): void {
+  afterEach(async () => {
+    await fake.settled();
+    const v = [...fake.violations];
+    fake.reset();
+    expect(v).toEqual([]);
+  });
 }
