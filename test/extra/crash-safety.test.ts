@@ -19,7 +19,7 @@ const KILLS_PER_OPERATION = 50; // 200 kills in all
 const DIST = path.join(ROOT, "dist");
 const WORKER = path.join(ROOT, "test/extra/crash-worker.mjs");
 // A large body makes each write take long enough for kills to land mid-write.
-const BODY = Array.from({ length: 3000 }, (_, i) => `line ${i} ${"abcdefghij".repeat(3)}`).join("\n") + "\n";
+const BODY = `${Array.from({ length: 3000 }, (_, i) => `line ${i} ${"abcdefghij".repeat(3)}`).join("\n")}\n`;
 
 const area = tempArea("mcpfs-crash-");
 afterAll(() => area.cleanup());

@@ -20,7 +20,7 @@ const fs = await import("node:fs");
 const current = (name) => version(fs.readFileSync(path.join(dir, name), "utf8"));
 
 process.stdout.write("ready\n");
-for (let i = 0; ; i++) {
+for (;;) {
   if (op === "write") {
     const n = current("a.txt");
     await writeText(await w("a.txt"), `v${n + 1}\n${body}`);

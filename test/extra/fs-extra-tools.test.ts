@@ -60,7 +60,7 @@ describe.each(["v1", "v2"] as const)("filesystem additions with the %s client", 
   });
 
   it("read_text_file: line ranges, line numbers, and sha256/mtime/totalLines in every reply", async () => {
-    const text = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+    const text = `${Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
     put(f("lines.txt"), text);
     const r = await conn.call("read_text_file", {
       path: p(f("lines.txt")),

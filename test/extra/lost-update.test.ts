@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { type Connection, startServer } from "../helpers/server.js";
+import { startServer } from "../helpers/server.js";
 
 const ATTEMPTS = 100; // per surface
 const area = tempArea();
@@ -25,7 +25,6 @@ function sneakyChange(file: string, i: number): string {
 }
 
 async function attempt(
-  conn: Connection,
   file: string,
   hashOf: () => Promise<string>,
   mutate: (sha: string) => Promise<{ isError: boolean; text: string }>,
@@ -68,7 +67,6 @@ describe("0 silent overwrites", () => {
       ];
       for (let i = 0; i < ATTEMPTS; i++) {
         const r = await attempt(
-          conn,
           file,
           async () => (await conn.call("read_text_file", { path: file })).structured!.sha256 as string,
           (sha) => tools[Math.floor(i / 2) % tools.length]!(sha, i),
@@ -109,7 +107,6 @@ describe("0 silent overwrites", () => {
       ];
       for (let i = 0; i < ATTEMPTS; i++) {
         const r = await attempt(
-          conn,
           file,
           async () => (await conn.call("read_file", { file_path: "f.txt" })).structured!.sha256 as string,
           (sha) => tools[Math.floor(i / 2) % tools.length]!(sha, i),

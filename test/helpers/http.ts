@@ -9,7 +9,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@mo
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { MCPFS_BIN, SERVER_NODE, type TextResult } from "./server.js";
+import { MCPFS_BIN, SERVER_NODE, type TextResult, toText } from "./server.js";
 
 export interface HttpServerProcess {
   url: string;
@@ -64,23 +64,6 @@ export interface HttpConnection {
   close(): Promise<void>;
   /** 2025 era: the session id the server assigned. */
   sessionId?: string;
-}
-
-function toText(raw: {
-  content?: { type: string; text?: string }[];
-  isError?: boolean;
-  structuredContent?: unknown;
-}) {
-  const text = (raw.content ?? [])
-    .filter((c) => c.type === "text")
-    .map((c) => c.text ?? "")
-    .join("\n");
-  return {
-    text,
-    isError: raw.isError === true,
-    structured: raw.structuredContent as Record<string, unknown> | undefined,
-    raw,
-  };
 }
 
 export async function connectHttp(

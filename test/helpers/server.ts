@@ -61,7 +61,8 @@ export interface StartOptions {
   timeoutMs?: number;
 }
 
-function toText(raw: {
+/** A tool result as the tests read it: its text blocks joined, the error flag, the structured content. */
+export function toText(raw: {
   content?: { type: string; text?: string }[];
   isError?: boolean;
   structuredContent?: unknown;
