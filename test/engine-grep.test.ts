@@ -178,3 +178,35 @@ describe("both engines agree", () => {
     }
   });
 });
+
+describe("auto engine", () => {
+  const many = area.tree(
+    "many",
+    Object.fromEntries(
+      Array.from({ length: 250 }, (_, i) => [`f${String(i).padStart(3, "0")}.txt`, `x\nneedle ${i}\n`]),
+    ),
+  );
+  const manyRoot: Root = { path: many, real: many, mode: "rw", kind: "directory" };
+
+  it("searches a small scope in process, with ripgrep's results", async () => {
+    const auto = await grep({ root, gitignore: true, start: rootDir, pattern: "needle", engine: "auto" });
+    const rg = await run("rg", { pattern: "needle" });
+    expect(auto.engine).toBe("js");
+    expect(auto.matches).toEqual(rg.matches);
+    expect(auto.files).toEqual(rg.files);
+  });
+
+  it("hands a scope of more than 200 files to ripgrep", async () => {
+    const r = await grep({ root: manyRoot, gitignore: true, start: many, pattern: "needle", engine: "auto" });
+    expect(r.engine).toBe("rg");
+    expect(r.files).toHaveLength(250);
+  });
+
+  it("hands a single file over 2 MiB to ripgrep", async () => {
+    const big = path.join(many, "big.log");
+    fs.writeFileSync(big, `${"filler line\n".repeat(200_000)}needle at the end\n`);
+    const r = await grep({ root: manyRoot, gitignore: true, start: big, pattern: "needle", engine: "auto" });
+    expect(r.engine).toBe("rg");
+    expect(r.matches.map((m) => m.text)).toEqual(["needle at the end"]);
+  });
+});

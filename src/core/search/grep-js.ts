@@ -53,24 +53,39 @@ function compileMatcher(pattern: string, literal: boolean, caseSensitive: boolea
   };
 }
 
-/** The pure-TS engine: the walker's file list, scanned in path order with the same rules as ripgrep. */
-export async function grepWithJs(job: EngineJob): Promise<RawGrep> {
+export interface GrepTarget {
+  rel: string;
+  real: string;
+}
+
+/**
+ * The files a grep job searches, in path order: the start itself when it is a file, else the walker's files
+ * (ignore rules and globs applied). With `limit`, stops after that many (`more` tells that some were left).
+ */
+export async function listTargets(
+  job: EngineJob,
+  limit?: number,
+): Promise<{ targets: GrepTarget[]; more: boolean }> {
+  if (fs.statSync(job.start).isFile())
+    return { targets: [{ rel: path.basename(job.start), real: job.start }], more: false };
+  const globs = compileGlobs(job.globs);
+  const res = await walk({
+    root: job.root,
+    start: job.start,
+    gitignore: job.gitignore,
+    include: (rel, isDir) => !isDir && (!globs || globs.file(rel)),
+    exclude: globs ? (rel, isDir) => isDir && globs.prunes(rel) : undefined,
+    signal: job.signal,
+    limit,
+  });
+  const targets = res.entries.filter((e) => e.type === "file");
+  return { targets, more: limit !== undefined && targets.length >= limit && res.truncated };
+}
+
+/** The pure-TS engine: the walker's file list (or `given`), scanned in path order with ripgrep's rules. */
+export async function grepWithJs(job: EngineJob, given?: GrepTarget[]): Promise<RawGrep> {
   const matcher = compileMatcher(job.pattern, job.literal === true, job.caseSensitive !== false);
-  const targets: { rel: string; real: string }[] = [];
-  if (fs.statSync(job.start).isFile()) {
-    targets.push({ rel: path.basename(job.start), real: job.start });
-  } else {
-    const globs = compileGlobs(job.globs);
-    const res = await walk({
-      root: job.root,
-      start: job.start,
-      gitignore: job.gitignore,
-      include: (rel, isDir) => !isDir && (!globs || globs.file(rel)),
-      exclude: globs ? (rel, isDir) => isDir && globs.prunes(rel) : undefined,
-      signal: job.signal,
-    });
-    for (const e of res.entries) if (e.type === "file") targets.push(e);
-  }
+  const targets = given ?? (await listTargets(job)).targets;
   const ctx = job.filesOnly ? 0 : Math.max(0, job.contextLines ?? 0);
   const matches: GrepMatch[] = [];
   const files: string[] = [];

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { ToolError } from "../errors.js";
 import type { Root } from "../workspace.js";
+import type { GrepTarget } from "./grep-js.js";
 
 export interface GrepOptions {
   /** As for walk; `start` may also be a single file's real path. */
@@ -73,22 +74,42 @@ export async function grep(opts: GrepOptions): Promise<GrepResult> {
   // One extra so "exactly maxResults" can be told from "more than maxResults".
   const collectCap = Math.min(want + 1, HARD_CAP);
   const job: EngineJob = { ...opts, collectCap };
-  const raw = engine.rg
-    ? await grepWithRipgrep(job, engine.rg)
-    : await (await import("./grep-js.js")).grepWithJs(job);
-  return finish(raw, opts, engine.rg ? "rg" : "js");
+  const js = await import("./grep-js.js");
+  // Starting ripgrep costs ~20 ms; on a small scope the in-process engine is done sooner (same rules).
+  const small = engine.rg && engine.auto ? await smallScope(job, js.listTargets) : undefined;
+  const raw = engine.rg && !small ? await grepWithRipgrep(job, engine.rg) : await js.grepWithJs(job, small);
+  return finish(raw, opts, engine.rg && !small ? "rg" : "js");
+}
+
+/** Up to this many files and bytes, the auto engine searches in process rather than starting ripgrep. */
+const SMALL_SCOPE_FILES = 200;
+const SMALL_SCOPE_BYTES = 2 * 1024 * 1024;
+
+/** The scope's files when they are few and small enough for the in-process engine, else undefined. */
+async function smallScope(
+  job: EngineJob,
+  listTargets: (job: EngineJob, limit?: number) => Promise<{ targets: GrepTarget[]; more: boolean }>,
+): Promise<GrepTarget[] | undefined> {
+  const { targets, more } = await listTargets(job, SMALL_SCOPE_FILES + 1);
+  if (more || targets.length > SMALL_SCOPE_FILES) return undefined;
+  let bytes = 0;
+  for (const t of targets) {
+    bytes += fs.statSync(t.real, { throwIfNoEntry: false })?.size ?? 0;
+    if (bytes > SMALL_SCOPE_BYTES) return undefined;
+  }
+  return targets;
 }
 
 async function pickEngine(
   requested: GrepOptions["engine"],
   findRipgrep: () => Promise<string | undefined>,
-): Promise<{ rg?: string }> {
+): Promise<{ rg?: string; auto: boolean }> {
   const env = process.env.MCPFS_GREP_ENGINE;
   const choice = requested && requested !== "auto" ? requested : env === "js" || env === "rg" ? env : "auto";
-  if (choice === "js") return {};
+  if (choice === "js") return { auto: false };
   const rg = await findRipgrep();
   if (choice === "rg" && !rg) throw new ToolError("ripgrep is not available on this machine", "io");
-  return rg ? { rg } : {};
+  return rg ? { rg, auto: choice === "auto" } : { auto: choice === "auto" };
 }
 
 /** Whether a grep start is a single file (its matches then carry the file's base name as path). */
