@@ -15,7 +15,7 @@ import { exposedTools } from "../src/server/register-tools.js";
 import { filesystemTools } from "../src/surfaces/filesystem/index.js";
 import { defineTool, textReply } from "../src/surfaces/tool.js";
 import { tempArea } from "./helpers/fixtures.js";
-import { type Connection, MCPFS_BIN, runCli, SERVER_NODE, startServer } from "./helpers/server.js";
+import { type Connection, MCPFS_BIN, runCli, SERVER_NODE, serverPool } from "./helpers/server.js";
 
 const area = tempArea("mcpfs-cli-");
 const dir = area.tree("dir", { "a.txt": "A\n" });
@@ -26,15 +26,7 @@ const home = area.tree("home", { "proj/h.txt": "H\n" });
 const pkgVersion = JSON.parse(fs.readFileSync(path.join(__dirname, "../package.json"), "utf8")).version;
 afterAll(() => area.cleanup());
 
-const open: Connection[] = [];
-afterAll(async () => {
-  await Promise.all(open.map((c) => c.close()));
-});
-async function start(...args: Parameters<typeof startServer>): Promise<Connection> {
-  const c = await startServer(...args);
-  open.push(c);
-  return c;
-}
+const start = serverPool();
 
 async function allowedText(conn: Connection): Promise<string> {
   return (await conn.call("list_allowed_directories")).text;

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempArea } from "./helpers/fixtures.js";
 import { benignValue } from "./helpers/hostile.js";
-import { type Connection, startServer } from "./helpers/server.js";
+import { type Connection, serverPool } from "./helpers/server.js";
 
 const area = tempArea("mcpfs-roots-");
 const cliDir = area.tree("cli", { "c.txt": "from cli\n" });
@@ -18,15 +18,7 @@ const roDir = area.tree("ro", { "r.txt": "read-only\n" });
 const aFile = area.tree("not-a-dir-parent", { "file.txt": "x" });
 afterAll(() => area.cleanup());
 
-const open: Connection[] = [];
-afterAll(async () => {
-  await Promise.all(open.map((c) => c.close()));
-});
-async function start(...args: Parameters<typeof startServer>): Promise<Connection> {
-  const c = await startServer(...args);
-  open.push(c);
-  return c;
-}
+const start = serverPool();
 
 async function allowed(conn: Connection): Promise<string> {
   const r = await conn.call("list_allowed_directories");

@@ -9,6 +9,7 @@ import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/st
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll } from "vitest";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const MCPFS_BIN = path.join(ROOT, "dist/bundle/mcpfs.js");
@@ -182,4 +183,17 @@ export async function runCli(
     });
     if (opts.input !== undefined) child.stdin.end(opts.input);
   });
+}
+
+/** A `startServer` whose connections are all closed after the file's tests (for files that start many). */
+export function serverPool(): typeof startServer {
+  const open: Connection[] = [];
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.close()));
+  });
+  return async (...args) => {
+    const c = await startServer(...args);
+    open.push(c);
+    return c;
+  };
 }

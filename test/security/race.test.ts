@@ -4,12 +4,12 @@
  * server. The descriptor verification (O_NOFOLLOW + /proc/self/fd + fstat identity) must let zero bytes of
  * the secrets out.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
 import { type Connection, startServer } from "../helpers/server.js";
+import { startSwapper } from "../helpers/swapper.js";
 
 const ITERATIONS = 2000;
 const area = tempArea("mcpfs-race-");
@@ -56,20 +56,7 @@ describe("symlink swap race while reading", () => {
   });
 
   it(`${ITERATIONS} swaps, concurrent reads through the server, zero leaks`, async () => {
-    const child = spawn(process.execPath, ["-e", SWAPPER, root, outside, String(ITERATIONS)], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let done = false;
-    let iterations = "";
-    child.stdout.on("data", (d) => {
-      iterations += d;
-    });
-    const exited = new Promise<number | null>((resolve) => {
-      child.on("close", (code) => {
-        done = true;
-        resolve(code);
-      });
-    });
+    const swapper = startSwapper(SWAPPER, [root, outside, String(ITERATIONS)]);
     const stats = { reads: 0, safe: 0, refused: 0, leaks: 0 };
     const calls: [string, Record<string, unknown>][] = [
       ["read_text_file", { path: "target.txt" }],
@@ -79,7 +66,7 @@ describe("symlink swap race while reading", () => {
     ];
     const reader = async (k: number) => {
       let i = k;
-      while (!done) {
+      while (!swapper.done) {
         const [tool, args] = calls[i++ % calls.length]!;
         const r = await conn.call(tool, args);
         stats.reads++;
@@ -89,7 +76,8 @@ describe("symlink swap race while reading", () => {
       }
     };
     await Promise.all([0, 1, 2, 3].map(reader));
-    expect(await exited).toBe(0);
+    const { code, printed: iterations } = await swapper.finished;
+    expect(code).toBe(0);
     expect(iterations).toBe(String(ITERATIONS));
     process.stderr.write(`[race] ${iterations} swap iterations; ${JSON.stringify(stats)}\n`);
     expect(stats.leaks).toBe(0);

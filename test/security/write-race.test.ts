@@ -4,12 +4,12 @@
  * directories, deleting trees and moving below it. Nothing outside may be created, changed or removed — not even for an instant
  * (an inotify watch on the outside directories sees transient temp files too).
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { snapshot, tempArea } from "../helpers/fixtures.js";
 import { type Connection, startServer } from "../helpers/server.js";
+import { startSwapper } from "../helpers/swapper.js";
 
 const ITERATIONS = 1000;
 const area = tempArea("mcpfs-wrace-");
@@ -56,25 +56,12 @@ async function race(name: string, serverArgs: (root: string) => string[], calls:
       const dir = path.join(outsideDir, sub);
       return fs.watch(dir, (type, file) => events.push(`${type} ${dir}/${file}`));
     });
-    const child = spawn(process.execPath, ["-e", SWAPPER, root, outsideDir, String(ITERATIONS)], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let done = false;
-    let iterations = "";
-    child.stdout.on("data", (d) => {
-      iterations += d;
-    });
-    const exited = new Promise<number | null>((resolve) => {
-      child.on("close", (code) => {
-        done = true;
-        resolve(code);
-      });
-    });
+    const swapper = startSwapper(SWAPPER, [root, outsideDir, String(ITERATIONS)]);
     const list = calls(root);
     const stats = { calls: 0, ok: 0, refused: 0 };
     const worker = async (k: number) => {
       let i = k;
-      while (!done) {
+      while (!swapper.done) {
         const [tool, args] = list[i++ % list.length]!;
         const r = await conn.call(tool, args);
         stats.calls++;
@@ -83,7 +70,8 @@ async function race(name: string, serverArgs: (root: string) => string[], calls:
       }
     };
     await Promise.all([0, 3, 6].map(worker));
-    expect(await exited).toBe(0);
+    const { code, printed: iterations } = await swapper.finished;
+    expect(code).toBe(0);
     await new Promise((r) => setTimeout(r, 200)); // let the last inotify events arrive
     for (const w of watchers) w.close();
     process.stderr.write(`[write-race ${name}] ${iterations} swap iterations; ${JSON.stringify(stats)}\n`);

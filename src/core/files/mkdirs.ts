@@ -3,7 +3,7 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { isWithin, printable, segments } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { checkPathLength, type PinnedDir, pinDirectory, pinParent } from "./safe-open.js";
+import { checkPathLength, type PinnedDir, pinDirectory, withPinnedParent } from "./safe-open.js";
 
 /**
  * Creates the missing directories down to `dirReal` (`mkdir -p`), one component at a time from the root
@@ -60,12 +60,7 @@ export async function ensureParentDirs(target: ResolvedPath): Promise<string[]> 
 export async function removeMadeDirs(made: readonly string[], target: ResolvedPath): Promise<void> {
   for (const d of [...made].reverse()) {
     try {
-      const { dir, name } = await pinParent(d, target.root.real, target.requested);
-      try {
-        await fs.rmdir(dir.at(name));
-      } finally {
-        await dir.close();
-      }
+      await withPinnedParent({ ...target, real: d }, (dir, name) => fs.rmdir(dir.at(name)));
     } catch {
       // Best effort: a directory someone filled or moved meanwhile stays.
     }

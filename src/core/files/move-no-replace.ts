@@ -4,7 +4,7 @@ import { isErrno, ToolError } from "../errors.js";
 import { isWithin, printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { removeTree } from "./remove.js";
-import { pinParent, tempPathBeside } from "./safe-open.js";
+import { pinParent, tempPathBeside, withPinnedParent } from "./safe-open.js";
 
 export interface MoveNoReplaceOptions {
   /** Test hook: take the cross-device path (copy + remove) even on one device. */
@@ -74,12 +74,9 @@ export async function moveNoReplace(
       preserveTimestamps: true,
       verbatimSymlinks: true,
     });
-    const to = await pinParent(dst.real, dst.root.real, dst.requested);
-    try {
-      await renameNoReplace(to.dir.at(path.basename(temp)), to.dir.at(to.name), type);
-    } finally {
-      await to.dir.close();
-    }
+    await withPinnedParent(dst, (dir, name) =>
+      renameNoReplace(dir.at(path.basename(temp)), dir.at(name), type),
+    );
   } catch (err) {
     await removeTree(tempEntry).catch(() => {});
     if (isErrno(err, "EEXIST"))

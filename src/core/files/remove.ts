@@ -3,7 +3,7 @@ import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
-import { type PinnedDir, pinParent } from "./safe-open.js";
+import { type PinnedDir, withPinnedParent } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
 import { type ChangeResult, commitChanges } from "./transaction.js";
 
@@ -49,14 +49,11 @@ export async function deleteFile(entry: EntryPath, opts: DeleteFileOptions = {})
       throw new ToolError(
         `An expected hash applies to regular files only; ${printable(entry.requested)} is a ${kind === "symlink" ? "symbolic link" : "special file"}`,
       );
-    const { dir, name } = await pinParent(entry.real, entry.root.real, entry.requested);
-    try {
+    await withPinnedParent(entry, async (dir, name) => {
       const st = await fs.lstat(dir.at(name));
       if (st.isDirectory()) throw new ToolError(`Is a directory: ${printable(entry.requested)}`, "not_file");
       await fs.unlink(dir.at(name));
-    } finally {
-      await dir.close();
-    }
+    });
     return { requested: entry.requested, kind: "delete", bytes: 0 };
   }
   const snap = await readSnapshot(entry);
@@ -144,9 +141,8 @@ export async function deleteDirectory(
     throw new ToolError(`No such directory: ${printable(entry.requested)}`, "not_found");
   if (kind !== "dir") throw new ToolError(`Not a directory: ${printable(entry.requested)}`, "not_directory");
   if (entry.relative === "") throw new ToolError("Refusing to delete a root directory", "denied");
-  const { dir: parent, name } = await pinParent(entry.real, entry.root.real, entry.requested);
-  try {
-    const inner: TreeEntry[] = [];
+  const inner: TreeEntry[] = [];
+  await withPinnedParent(entry, async (parent, name) => {
     await withChild(parent, name, async (top) => {
       await listPinned(top, entry.relative, inner, signal);
       if (inner.length > 0 && !recursive)
@@ -155,17 +151,14 @@ export async function deleteDirectory(
     });
     await fs.rmdir(parent.at(name));
     await parent.sync();
-    inner.sort((a, b) => comparePathParts(a.rel, b.rel));
-    return [{ rel: entry.relative, isDir: true }, ...inner];
-  } finally {
-    await parent.close();
-  }
+  });
+  inner.sort((a, b) => comparePathParts(a.rel, b.rel));
+  return [{ rel: entry.relative, isDir: true }, ...inner];
 }
 
 /** Removes a directory tree below a root through pinned directories (used where a move copied it away). */
 export async function removeTree(entry: EntryPath, signal?: AbortSignal): Promise<void> {
-  const { dir: parent, name } = await pinParent(entry.real, entry.root.real, entry.requested);
-  try {
+  await withPinnedParent(entry, async (parent, name) => {
     const st = await fs.lstat(parent.at(name));
     if (st.isDirectory()) {
       await withChild(parent, name, (top) => emptyPinned(top, signal));
@@ -173,7 +166,5 @@ export async function removeTree(entry: EntryPath, signal?: AbortSignal): Promis
     } else {
       await fs.unlink(parent.at(name));
     }
-  } finally {
-    await parent.close();
-  }
+  });
 }
