@@ -1,4 +1,5 @@
-import type { LoggingLevel, McpServer, ServerContext } from "@modelcontextprotocol/server";
+import type { LoggingLevel, McpServer } from "@modelcontextprotocol/server";
+import type { CallRequest } from "./register-tools.js";
 
 const SEVERITY: LoggingLevel[] = [
   "debug",
@@ -35,14 +36,14 @@ export class ClientLog {
     return this.level !== undefined && SEVERITY.indexOf(level) >= SEVERITY.indexOf(this.level);
   }
 
-  async send(sctx: ServerContext, level: LoggingLevel, data: unknown): Promise<void> {
+  async send(req: CallRequest, level: LoggingLevel, data: unknown): Promise<void> {
     try {
       if (this.era === "modern") {
-        await sctx.mcpReq.log(level, data, "mcpfs");
+        await req.log?.(level, data, "mcpfs");
         return;
       }
       if (!this.level || SEVERITY.indexOf(level) < SEVERITY.indexOf(this.level)) return;
-      await sctx.mcpReq.notify({ method: "notifications/message", params: { level, logger: "mcpfs", data } });
+      await req.notify({ method: "notifications/message", params: { level, logger: "mcpfs", data } });
     } catch {
       // A client that went away does not fail the call.
     }

@@ -6,7 +6,7 @@ import { type Root, Workspace } from "../core/workspace.js";
 import type { AnyToolDef } from "../surfaces/tool.js";
 import { ClientLog } from "./client-log.js";
 import type { FileWatchHub } from "./file-watch.js";
-import { registerTools } from "./register-tools.js";
+import { registerTools, type ToolRunner } from "./register-tools.js";
 import { registerResources } from "./resources.js";
 import { noRootsError, RootsSync } from "./roots-sync.js";
 
@@ -36,6 +36,8 @@ export interface ConnectionOptions {
   subscriptions?: "serve" | "advertise" | "none";
   /** Fetch client roots lazily, on the stream of the request that needs them (HTTP sessions). */
   lazyRoots?: boolean;
+  /** Hands over the connection's tool runner (the stdio fast path serves calls with it). */
+  onTools?: (runner: ToolRunner) => void;
 }
 
 /**
@@ -43,7 +45,7 @@ export interface ConnectionOptions {
  * Workspace, so one client's roots never leak into another's.
  */
 export function createServerFactory(deps: ServerDeps) {
-  return ({ era, subscriptions = "none", lazyRoots = false }: ConnectionOptions): McpServer => {
+  return ({ era, subscriptions = "none", lazyRoots = false, onTools }: ConnectionOptions): McpServer => {
     const { config, log } = deps;
     const ws = new Workspace(deps.roots, config.surface, deps.urlOnlyReferences);
     const server = new McpServer(
@@ -64,7 +66,8 @@ export function createServerFactory(deps: ServerDeps) {
       await sync?.ready(relatedRequestId);
       if (ws.roots.length === 0) throw noRootsError(era);
     };
-    registerTools(server, deps.tools, { ws, config, log, era, gate, clientLog });
+    const runner = registerTools(server, deps.tools, { ws, config, log, era, gate, clientLog });
+    onTools?.(runner);
     registerResources(server, {
       ws,
       config,

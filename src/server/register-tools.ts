@@ -1,4 +1,4 @@
-import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import type { LoggingLevel, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
 import { ToolError, toClientMessage } from "../core/errors.js";
@@ -25,9 +25,31 @@ export function exposedTools(tools: readonly AnyToolDef[], config: Config): AnyT
   return tools.filter((t) => !config.disableTools.includes(t.name) && !(config.readOnly && t.mutating));
 }
 
-export function registerTools(server: McpServer, tools: readonly AnyToolDef[], deps: RegisterDeps): void {
+/** What a tool call needs of its request, whoever received it (the SDK, or the stdio fast path). */
+export interface CallRequest {
+  readonly id: string | number;
+  readonly meta?: { progressToken?: string | number; [key: string]: unknown };
+  readonly signal: AbortSignal;
+  /** Sends a notification related to this request. */
+  notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  /** 2026 era: a log line the SDK routes by the level in the request's `_meta`. */
+  log?(level: LoggingLevel, data: unknown, logger: string): Promise<void>;
+}
+
+/** Runs the exposed tools of one connection: the SDK's registrations and the stdio fast path share it. */
+export interface ToolRunner {
+  tool(name: string): AnyToolDef | undefined;
+  run(tool: AnyToolDef, args: Record<string, unknown>, req: CallRequest): Promise<ToolReply>;
+}
+
+export function registerTools(
+  server: McpServer,
+  tools: readonly AnyToolDef[],
+  deps: RegisterDeps,
+): ToolRunner {
   const audit = createAuditSink({ file: deps.config.auditLog, log: deps.log });
-  for (const tool of exposedTools(tools, deps.config)) {
+  const exposed = exposedTools(tools, deps.config);
+  for (const tool of exposed) {
     server.registerTool(
       tool.name,
       {
@@ -38,33 +60,49 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
         annotations: { title: tool.title, ...tool.annotations },
       },
       // biome-ignore lint/suspicious/noExplicitAny: the SDK hands over the parsed arguments
-      (async (args: any, sctx: ServerContext) => runTool(tool, args, sctx, deps, audit)) as never,
+      (async (args: any, sctx: ServerContext) => runTool(tool, args, requestOf(sctx), deps, audit)) as never,
     );
   }
+  const byName = new Map(exposed.map((t) => [t.name, t]));
+  return {
+    tool: (name) => byName.get(name),
+    run: (tool, args, req) => runTool(tool, args, req, deps, audit),
+  };
+}
+
+function requestOf(sctx: ServerContext): CallRequest {
+  const r = sctx.mcpReq;
+  return {
+    id: r.id,
+    meta: r._meta as CallRequest["meta"],
+    signal: r.signal,
+    notify: (n) => r.notify(n as never),
+    log: (level, data, logger) => r.log(level, data, logger),
+  };
 }
 
 async function runTool(
   tool: AnyToolDef,
   args: Record<string, unknown>,
-  sctx: ServerContext,
+  req: CallRequest,
   deps: RegisterDeps,
   audit: AuditSink,
-) {
+): Promise<ToolReply> {
   const started = performance.now();
   const mutations: MutationRecord[] = [];
-  const progressToken = sctx.mcpReq._meta?.progressToken;
+  const progressToken = req.meta?.progressToken;
   const ctx: ToolContext = {
     ws: deps.ws,
     config: deps.config,
     log: deps.log,
-    signal: sctx.mcpReq.signal,
+    signal: req.signal,
     era: deps.era,
     recordMutation: (m) => {
       mutations.push(m);
     },
     progress: async (done, total, message) => {
       if (progressToken === undefined) return;
-      await sctx.mcpReq
+      await req
         .notify({
           method: "notifications/progress",
           params: {
@@ -81,7 +119,7 @@ async function runTool(
   let failure: unknown;
   const requested = PATH_KEYS.map((k) => args?.[k]).find((v): v is string => typeof v === "string");
   try {
-    await deps.gate(sctx.mcpReq.id);
+    await deps.gate(req.id);
     reply = await tool.handler(args, ctx);
   } catch (err) {
     failure = err;
@@ -111,7 +149,7 @@ async function runTool(
   };
   deps.log[level](line, `tool ${tool.name} ${failed ? "failed" : "ok"} (${ms}ms)`);
   if (toClient)
-    await deps.clientLog?.send(sctx, clientLevel, {
+    await deps.clientLog?.send(req, clientLevel, {
       message: `tool ${tool.name} ${failed ? "failed" : "ok"}`,
       ...line,
     });

@@ -57,8 +57,13 @@ export function lazyTools(
   load: () => Promise<readonly AnyToolDef[]>,
 ): AnyToolDef[] {
   let loading: Promise<Map<string, AnyToolDef>> | undefined;
+  // Once loaded, validation answers synchronously (the stdio fast path needs that; the SDK awaits either).
+  let loaded: Map<string, AnyToolDef> | undefined;
   const real = async (name: string): Promise<AnyToolDef> => {
-    loading ??= load().then((tools) => new Map(tools.map((t) => [t.name, t])));
+    loading ??= load().then((tools) => {
+      loaded = new Map(tools.map((t) => [t.name, t]));
+      return loaded;
+    });
     const tool = (await loading).get(name);
     if (!tool) throw new Error(`tool ${name} is in the catalog but not in its surface`);
     return tool;
@@ -86,9 +91,10 @@ export function lazyTools(
         "~standard": {
           version: 1,
           vendor: "mcpfs",
-          async validate(value: unknown) {
-            const target = (await real(e.name))[io];
-            return (target as WithJson)["~standard"].validate(value);
+          validate(value: unknown) {
+            const now = loaded?.get(e.name);
+            if (now) return (now[io] as WithJson)["~standard"].validate(value);
+            return real(e.name).then((t) => (t[io] as WithJson)["~standard"].validate(value));
           },
           jsonSchema: { input: listed, output: listed },
         },
@@ -102,8 +108,10 @@ export function lazyTools(
       mutating: e.mutating,
       input: schema("input", e.input),
       ...(e.output ? { output: schema("output", e.output) } : {}),
-      handler: async (args: unknown, ctx: Parameters<AnyToolDef["handler"]>[1]) =>
-        (await real(e.name)).handler(args, ctx),
+      handler: (args: unknown, ctx: Parameters<AnyToolDef["handler"]>[1]) => {
+        const now = loaded?.get(e.name);
+        return now ? now.handler(args, ctx) : real(e.name).then((t) => t.handler(args, ctx));
+      },
     } as unknown as AnyToolDef;
   });
 }
