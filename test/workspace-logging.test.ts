@@ -24,13 +24,17 @@ describe("structured logging", () => {
       await conn.call("read_file", { file_path: "a.txt" });
       await conn.call("read_file", { file_path: "missing.txt" });
       await conn.call("save_file", { file_path: "big.txt", content: "x".repeat(5000) });
+      await conn.call("edit_file", {
+        file_path: "big.txt",
+        edits: [{ old_text: "x".repeat(3000), new_text: "y".repeat(4000) }],
+      });
       const logs = fs.readdirSync(path.join(project, "logs"));
       expect(logs).toHaveLength(1);
       expect(logs[0]).toMatch(/^mcp_workspace_\d{8}_\d{6}\.log$/);
       const lines = jsonLines(path.join(project, "logs", logs[0]!));
       expect(String(lines[0]?.msg)).toContain("Logging initialized: file=");
       const calls = lines.filter((l) => l.tool !== undefined);
-      expect(calls).toHaveLength(3);
+      expect(calls).toHaveLength(4);
       expect(calls[0]).toMatchObject({
         tool: "read_file",
         params: { file_path: "a.txt" },
@@ -44,6 +48,12 @@ describe("structured logging", () => {
       const content = String((calls[2]?.params as Record<string, unknown> | undefined)?.content);
       expect(content.length).toBeLessThan(300);
       expect(content).toContain("(5000 chars)");
+      // Also inside nested parameters: edit_file's edits carry file contents too.
+      expect(calls[3]).toMatchObject({ tool: "edit_file", outcome: "success" });
+      expect(JSON.stringify(calls[3]?.params).length).toBeLessThan(600);
+      expect(calls[3]?.params).toMatchObject({
+        edits: [{ old_text: `${"x".repeat(200)}…(3000 chars)`, new_text: `${"y".repeat(200)}…(4000 chars)` }],
+      });
       // The human-readable form goes to stderr as well.
       expect(conn.stderr()).toMatch(/ - INFO - tool read_file ok \(\d+ms\)/);
     } finally {
