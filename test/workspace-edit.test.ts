@@ -219,6 +219,29 @@ describe("edit_file with edits: [{old_text, new_text}]", () => {
     expect(get("s.txt")).toBe("DEBUG = True\n");
   });
 
+  it("detects an edit already applied at its position, and gives the backslash hint in old_text's words", async () => {
+    put("pos.txt", "alpha beta\n");
+    expect(
+      (
+        await conn.call("edit_file", {
+          file_path: "pos.txt",
+          edits: [{ old_text: "alpha", new_text: "alpha beta" }],
+        })
+      ).text,
+    ).toBe("No changes needed - content already in desired state");
+    expect(get("pos.txt")).toBe("alpha beta\n");
+    put("bs.txt", 'p = "C:\\\\temp"\n');
+    const r = await conn.call("edit_file", {
+      file_path: "bs.txt",
+      edits: [{ old_text: 'p = "C:\\temp"', new_text: "x" }],
+    });
+    expect(r.text).toBe(
+      err(
+        'Text not found: p = "C:\\temp"\nHint: file may store backslashes as `\\\\` (double backslashes) — use double backslashes in both `old_text` and `new_text`.',
+      ),
+    );
+  });
+
   it("replace_all applies to each old_text; giving both shapes is refused", async () => {
     put("ra.txt", "a a a\n");
     await conn.call("edit_file", {

@@ -3,6 +3,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ToolError } from "../src/core/errors.js";
+import { simplifyMoveError } from "../src/surfaces/workspace/move-file.js";
 import { tempArea } from "./helpers/fixtures.js";
 import { type Connection, startServer } from "./helpers/server.js";
 
@@ -337,7 +339,34 @@ describe("move_file", () => {
     expect(
       (await conn.call("move_file", { source_path: "a.txt", destination_path: "a.log" })).text,
     ).toContain("'a.log' is excluded by .gitignore");
+    // A directory into itself (EINVAL), and an unexpected failure (a name over 255 bytes: ENAMETOOLONG).
+    expect((await conn.call("move_file", { source_path: "sub", destination_path: "sub/in/sub" })).text).toBe(
+      err("move_file", "Invalid operation"),
+    );
+    expect(
+      (await conn.call("move_file", { source_path: "a.txt", destination_path: `d/${"n".repeat(300)}/x` }))
+        .text,
+    ).toBe(err("move_file", "Move operation failed"));
     expect(fs.existsSync(p("a.txt"))).toBe(true);
+    expect(fs.existsSync(p("sub/kept.txt"))).toBe(true);
+  });
+
+  it("maps every other failure to the seed's words (Permission denied for EACCES/EPERM)", () => {
+    const errno = (code: string) => Object.assign(new Error(`${code}: failed`), { code });
+    const cases: [unknown, string][] = [
+      [errno("EACCES"), "Permission denied"],
+      [errno("EPERM"), "Permission denied"],
+      [new ToolError("Permission denied: 'x'", "denied"), "Permission denied"],
+      [new ToolError("Security error: Path 'x' is outside", "denied"), "Invalid path"],
+      [new ToolError("Path 'x' is in a read-only directory", "read_only"), "Invalid path"],
+      [errno("ENOENT"), "File not found"],
+      [errno("EEXIST"), "Destination already exists"],
+      [errno("ENOTEMPTY"), "Destination already exists"],
+      [errno("EINVAL"), "Invalid operation"],
+      [errno("EIO"), "Move operation failed"],
+      [new Error("boom"), "Move operation failed"],
+    ];
+    for (const [e, msg] of cases) expect(simplifyMoveError(e).message).toBe(msg);
   });
 
   it("moves a symlink itself", async () => {

@@ -20,10 +20,13 @@ const project = area.tree("project", {
 });
 fs.mkdirSync(path.join(project, ".git"));
 fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: TODO\n");
+// A nested repository's .git folder is never listed or searched either.
+area.tree("project/docs/vendored/.git", { HEAD: "ref: TODO\n", "config.txt": "TODO\n" });
 const ref = area.tree("ref", {
   ".gitignore": "secret/\n",
   "secret/k.txt": "k\n",
   "lib/a.ts": "export const TODO = 1;\n",
+  ".git/HEAD": "ref: TODO\n",
 });
 
 let conn: Connection;
@@ -45,7 +48,7 @@ const err = (tool: string, msg: string) => `Error executing tool ${tool}: ${msg}
 const blocks = (r: { raw: { content: { text: string }[] } }) => r.raw.content.map((c) => c.text);
 
 describe("list_directory", () => {
-  it("lists files as a tree (dirs first, sorted), one text block each, with root and nested .gitignore applied", async () => {
+  it("lists files as a tree (dirs first, sorted), one text block each, with root and nested .gitignore applied; .git never listed", async () => {
     const r = await conn.call("list_directory");
     const expected = [".gitignore", "README.md", "crlf.txt"];
     expect(blocks(r)).toEqual(["docs/guide.md", "src/.gitignore", "src/main.py", "src/util.py", ...expected]);
@@ -84,11 +87,20 @@ describe("list_directory", () => {
     const c = await startServer(["--project-dir", big, "--console-only"]);
     try {
       const lines = blocks(await c.call("list_directory"));
-      // 600 deep files collapse into `top/deepNN/ (20 files)` lines until the listing fits.
-      expect(lines.length).toBeLessThanOrEqual(250);
-      expect(lines).toContain("top/deep00/ (20 files)");
-      expect(lines.filter((l) => l.endsWith("/ (20 files)")).length).toBeGreaterThan(0);
+      // 610 lines: the depth-2 directories (score 20 × 2, ties by name) collapse one by one, each saving 19
+      // lines, until the listing fits: deep00..deep18 collapsed, 249 lines, no summary line.
+      expect(lines).toHaveLength(249);
+      expect(lines.slice(0, 19)).toEqual(
+        Array.from({ length: 19 }, (_, i) => `top/deep${String(i).padStart(2, "0")}/ (20 files)`),
+      );
+      expect(lines.slice(19, 22)).toEqual(["top/deep19/f0.txt", "top/deep19/f1.txt", "top/deep19/f10.txt"]);
       expect(lines.slice(-10)).toEqual(Array.from({ length: 10 }, (_, i) => `root${i}.txt`));
+      // dirs_only counts directory lines only: 31 here, nothing to collapse.
+      const dirs = blocks(await c.call("list_directory", { dirs_only: true }));
+      expect(dirs).toEqual([
+        "top/",
+        ...Array.from({ length: 30 }, (_, i) => `top/deep${String(i).padStart(2, "0")}/`),
+      ]);
 
       // Too many immediate entries to collapse: cut at 250 plus the summary line.
       const flat = area.tree(
@@ -174,6 +186,39 @@ describe("search_files", () => {
     });
   });
 
+  it("cuts a line at 500 characters and stops adding details at max_result_lines × 120 characters", async () => {
+    const dir = area.tree("wide", {
+      "long.txt": `${"y".repeat(600)} NEEDLE\nshort\n`,
+      "many.txt": Array.from({ length: 5 }, (_, i) => `NEEDLE ${"z".repeat(50)} ${i}`).join("\n"),
+    });
+    const cut = `${"y".repeat(500)} ... [truncated, line has 607 chars]`;
+    // Both content-search engines: in process (small scope) and ripgrep.
+    for (const engine of ["js", "rg"]) {
+      const c = await startServer(["--project-dir", dir, "--console-only"], {
+        env: { MCPFS_GREP_ENGINE: engine },
+      });
+      try {
+        const r = await c.call("search_files", { pattern: "NEEDLE", glob: "long.txt", context_lines: 1 });
+        expect(r.structured?.details, engine).toEqual([{ file: "long.txt", line: 1, text: `${cut}\nshort` }]);
+        // 120 characters: two 59-character lines fit, the third would not.
+        const b = await c.call("search_files", { pattern: "NEEDLE", glob: "many.txt", max_result_lines: 1 });
+        expect(b.structured, engine).toEqual({
+          mode: "content_search",
+          details: [0, 1].map((i) => ({
+            file: "many.txt",
+            line: i + 1,
+            text: `NEEDLE ${"z".repeat(50)} ${i}`,
+          })),
+          total_matches: 5,
+          truncated: true,
+          matched_files: [{ file: "many.txt", lines: [1, 2, 3, 4, 5] }],
+        });
+      } finally {
+        await c.close();
+      }
+    }
+  });
+
   it("requires glob or pattern", async () => {
     expect((await conn.call("search_files", {})).text).toBe(
       err("search_files", "At least one of 'glob' or 'pattern' must be provided"),
@@ -182,7 +227,7 @@ describe("search_files", () => {
 });
 
 describe("reference listing and search", () => {
-  it("lists a reference project flat, gitignore applied", async () => {
+  it("lists a reference project flat, gitignore applied, .git excluded", async () => {
     const r = await conn.call("list_reference_directory", { reference_name: "lib" });
     expect(blocks(r)).toEqual([".gitignore", "lib/a.ts"]);
     expect((await conn.call("list_reference_directory", { reference_name: "x" })).text).toBe(
@@ -240,6 +285,31 @@ describe("check_file_size", () => {
         "  - small.py",
       ].join("\n"),
     );
+  });
+
+  it("defaults to 600 lines without --file-size-limit; nested .gitignore files are not read", async () => {
+    const d = area.tree("sizes600", {
+      "at.py": "x\n".repeat(600),
+      "over.py": "x\n".repeat(601),
+      "nested/.gitignore": "*.py\n",
+      "nested/over.py": "x\n".repeat(602),
+    });
+    const s = await startServer(["--project-dir", d, "--console-only"]);
+    try {
+      expect((await s.call("check_file_size")).text).toBe(
+        [
+          "File size check failed: 2 file(s) exceed 600 lines",
+          "",
+          "Violations:",
+          "  - nested/over.py: 602 lines",
+          "  - over.py: 601 lines",
+          "",
+          "Consider refactoring these files or adding them to the allowlist.",
+        ].join("\n"),
+      );
+    } finally {
+      await s.close();
+    }
   });
 
   it("defaults to --file-size-limit, and passes when nothing exceeds", async () => {

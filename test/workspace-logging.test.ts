@@ -24,13 +24,17 @@ describe("structured logging", () => {
       await conn.call("read_file", { file_path: "a.txt" });
       await conn.call("read_file", { file_path: "missing.txt" });
       await conn.call("save_file", { file_path: "big.txt", content: "x".repeat(5000) });
+      await conn.call("edit_file", {
+        file_path: "big.txt",
+        edits: [{ old_text: "x".repeat(3000), new_text: "y".repeat(4000) }],
+      });
       const logs = fs.readdirSync(path.join(project, "logs"));
       expect(logs).toHaveLength(1);
       expect(logs[0]).toMatch(/^mcp_workspace_\d{8}_\d{6}\.log$/);
       const lines = jsonLines(path.join(project, "logs", logs[0]!));
       expect(String(lines[0]?.msg)).toContain("Logging initialized: file=");
       const calls = lines.filter((l) => l.tool !== undefined);
-      expect(calls).toHaveLength(3);
+      expect(calls).toHaveLength(4);
       expect(calls[0]).toMatchObject({
         tool: "read_file",
         params: { file_path: "a.txt" },
@@ -44,6 +48,12 @@ describe("structured logging", () => {
       const content = String((calls[2]?.params as Record<string, unknown> | undefined)?.content);
       expect(content.length).toBeLessThan(300);
       expect(content).toContain("(5000 chars)");
+      // Also inside nested parameters: edit_file's edits carry file contents too.
+      expect(calls[3]).toMatchObject({ tool: "edit_file", outcome: "success" });
+      expect(JSON.stringify(calls[3]?.params).length).toBeLessThan(600);
+      expect(calls[3]?.params).toMatchObject({
+        edits: [{ old_text: `${"x".repeat(200)}…(3000 chars)`, new_text: `${"y".repeat(200)}…(4000 chars)` }],
+      });
       // The human-readable form goes to stderr as well.
       expect(conn.stderr()).toMatch(/ - INFO - tool read_file ok \(\d+ms\)/);
     } finally {
@@ -91,21 +101,36 @@ describe("command line", () => {
       expect(conn.stderr()).toContain("Ignoring unrecognized argument: --bogus-flag");
       expect(conn.stderr()).toContain("Ignoring unrecognized argument: --project");
       expect(conn.client.getServerVersion()).toMatchObject({ name: "mcpfs" });
+      // mcp-workspace's tools in its registration order (tools/list order), and nothing else.
       const names = (await conn.client.listTools()).tools.map((t: { name: string }) => t.name);
-      for (const n of [
+      expect(names).toEqual([
         "get_reference_projects",
         "read_reference_file",
+        "list_reference_directory",
+        "search_reference_files",
+        "search_files",
+        "list_directory",
         "read_file",
         "save_file",
         "append_file",
         "delete_this_file",
         "delete_directory",
         "move_file",
-      ])
-        expect(names).toContain(n);
-      // None of the filesystem surface's tools.
-      for (const n of ["read_text_file", "list_allowed_directories", "write_file"])
-        expect(names).not.toContain(n);
+        "edit_file",
+        "git",
+        "github_issue_view",
+        "github_issue_list",
+        "github_pr_view",
+        "github_search",
+        "github_issue_create",
+        "github_issue_edit",
+        "github_issue_comment",
+        "github_label_list",
+        "github_pr_create",
+        "get_base_branch",
+        "check_file_size",
+        "check_branch_status",
+      ]);
       expect((await conn.call("read_file", { file_path: "a.txt" })).text).toBe("a\n");
     } finally {
       await conn.close();

@@ -7,7 +7,7 @@ import { snapshot, tempArea } from "./helpers/fixtures.js";
 import { type Connection, runCli, startServer } from "./helpers/server.js";
 
 const area = tempArea("mcpfs-ref-");
-const project = area.tree("project", { "main.txt": "main\n" });
+const project = area.tree("project", { "main.txt": "main\n", "inner/x.txt": "x\n" });
 const ref1 = area.tree("ref1", {
   "README.md": "# one\nsecond\nthird\n",
   ".gitignore": ".env\n",
@@ -41,6 +41,14 @@ beforeAll(async () => {
       "name=nopath",
       "--reference-project",
       `self=${project}`,
+      "--reference-project",
+      `inner=${path.join(project, "inner")}`,
+      "--reference-project",
+      `above=${area.base}`,
+      "--reference-project",
+      `afile=${path.join(project, "main.txt")}`,
+      "--reference-project",
+      "no-equals-sign",
     ],
     { cwd: area.base },
   );
@@ -73,9 +81,18 @@ describe("get_reference_projects", () => {
 
   it("warned about the invalid ones at startup and kept serving", async () => {
     const log = conn.stderr();
-    expect(log).toContain("Reference project path does not exist: name=gone");
-    expect(log).toContain("Invalid reference project format (missing 'path' key): argument=name=nopath");
-    expect(log).toContain("Reference project 'self' points to the same directory as the main project");
+    for (const warning of [
+      `Reference project path does not exist: name=gone, path=${path.join(area.base, "missing")}`,
+      "Invalid reference project format (missing 'path' key): argument=name=nopath",
+      "Reference project 'self' points to the same directory as the main project",
+      "Reference project 'inner' is a subdirectory of the main project",
+      "Reference project 'above' is a parent of the main project",
+      `Reference project path is not a directory: name=afile, path=${path.join(project, "main.txt")}`,
+      "Invalid reference project format (expected NAME=/path or name=<name>,path=<path>[,url=<url>]): argument=no-equals-sign",
+    ])
+      expect(log).toContain(`WARNING: ${warning}`);
+    // ...and kept the valid ones (get_reference_projects above lists exactly three).
+    expect((await conn.call("read_file", { file_path: "main.txt" })).text).toBe("main\n");
   });
 
   it("answers count 0 when none are configured", async () => {
@@ -150,6 +167,9 @@ describe("reference projects are strictly read-only", () => {
       ["move_file", { source_path: "ref-link/README.md", destination_path: "stolen.md" }],
       ["move_file", { source_path: "main.txt", destination_path: "ref-link/main.txt" }],
       ["move_file", { source_path: "main.txt", destination_path: path.join(ref1, "main.txt") }],
+      ["edit_file", { file_path: target, old_string: "# one", new_string: "x" }],
+      ["edit_file", { file_path: "ref-link/README.md", old_string: "# one", new_string: "x" }],
+      ["edit_file", { file_path: "ref-link/README.md", edits: [{ old_text: "# one", new_text: "x" }] }],
     ];
     for (const [tool, args] of attempts) {
       const r = await conn.call(tool, args);

@@ -186,11 +186,25 @@ function firstText(reply: ToolReply): string {
   return block && block.type === "text" ? block.text.slice(0, 500) : "";
 }
 
-/** Parameters for the log: long strings (file contents) cut to a short prefix. */
+/** Parameters for the log: long strings (file contents) cut to a short prefix, at any depth. */
 export function summarizeParams(args: Record<string, unknown> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(args ?? {})) {
-    out[k] = typeof v === "string" && v.length > 200 ? `${v.slice(0, 200)}…(${v.length} chars)` : v;
+  return summarize(args ?? {}, 0) as Record<string, unknown>;
+}
+
+const LOG_STRING_CHARS = 200;
+const LOG_ARRAY_ITEMS = 20;
+
+/** Nested values too (edit_file's `edits: [{old_text, new_text}]` carry file contents); long arrays cut. */
+function summarize(v: unknown, depth: number): unknown {
+  if (typeof v === "string")
+    return v.length > LOG_STRING_CHARS ? `${v.slice(0, LOG_STRING_CHARS)}…(${v.length} chars)` : v;
+  if (v === null || typeof v !== "object") return v;
+  if (depth >= 4) return "…";
+  if (Array.isArray(v)) {
+    const items = v.slice(0, LOG_ARRAY_ITEMS).map((x) => summarize(x, depth + 1));
+    return v.length > LOG_ARRAY_ITEMS ? [...items, `…(${v.length} items)`] : items;
   }
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = summarize(x, depth + 1);
   return out;
 }

@@ -90,9 +90,10 @@ export async function grepWithJs(job: EngineJob, given?: GrepTarget[]): Promise<
   const matches: GrepMatch[] = [];
   const files: string[] = [];
   const pace = pacer(job.signal);
+  const cut = job.formatLine ?? cutLine;
   for (const t of targets) {
     await pace();
-    const hits = await scanFile(t.real, t.rel, matcher, ctx, job.filesOnly === true, pace);
+    const hits = await scanFile(t.real, t.rel, matcher, ctx, job.filesOnly === true, pace, cut);
     if (!hits || hits.length === 0) continue;
     files.push(t.rel);
     matches.push(...hits);
@@ -130,6 +131,7 @@ async function scanFile(
   ctx: number,
   firstOnly: boolean,
   pace: () => Promise<void>,
+  cut: (text: string, col: number) => string,
 ): Promise<GrepMatch[] | undefined> {
   let fd: number;
   try {
@@ -149,7 +151,7 @@ async function scanFile(
     const lineOut = (s: string) => {
       lineNo++;
       if (pending.length > 0) {
-        for (const p of pending) p.after.push({ line: lineNo, text: cutLine(s) });
+        for (const p of pending) p.after.push({ line: lineNo, text: cut(s, 0) });
         while (pending.length > 0 && pending[0]!.line + ctx <= lineNo) pending.shift();
       }
       const col = m.line(s);
@@ -157,7 +159,7 @@ async function scanFile(
         const hit: GrepMatch = {
           path: rel,
           line: lineNo,
-          text: cutLine(s, col),
+          text: cut(s, col),
           before: [...ring],
           after: [],
         };
@@ -165,7 +167,7 @@ async function scanFile(
         if (ctx > 0) pending.push(hit);
       }
       if (ctx > 0) {
-        ring.push({ line: lineNo, text: cutLine(s) });
+        ring.push({ line: lineNo, text: cut(s, 0) });
         if (ring.length > ctx) ring.shift();
       }
     };
@@ -201,7 +203,7 @@ async function scanFile(
       const lines = buf.toString("utf8", lastLinesOffset(buf, count - tailStart, final)).split("\n");
       if (!final || lines[lines.length - 1] === "") lines.pop();
       for (let k = 0; k < lines.length; k++) {
-        ring.push({ line: base + tailStart + k + 1, text: cutLine(stripCr(lines[k]!)) });
+        ring.push({ line: base + tailStart + k + 1, text: cut(stripCr(lines[k]!), 0) });
         if (ring.length > ctx) ring.shift();
       }
     };

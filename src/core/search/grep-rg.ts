@@ -121,6 +121,7 @@ function run(
     let stderr = "";
     let settled = false;
     const ctx = job.contextLines && !job.filesOnly ? job.contextLines : 0;
+    const cut = job.formatLine ?? cutLine;
     // Lines of the current file (matches and context) to attach before/after context afterwards.
     let current: { path: string; skip: boolean; lines: Map<number, string>; hits: GrepMatch[] } | undefined;
 
@@ -185,14 +186,14 @@ function run(
       } else if ((msg.type === "match" || msg.type === "context") && current && !current.skip) {
         const text = lineText(d.lines);
         const no = d.line_number ?? 0;
-        if (ctx > 0) current.lines.set(no, cutLine(text));
+        if (ctx > 0) current.lines.set(no, cut(text, 0));
         if (msg.type === "match") {
           const byteCol = d.submatches?.[0]?.start ?? 0;
           const col = byteCol === 0 ? 0 : Buffer.from(text).subarray(0, byteCol).toString("utf8").length;
           current.hits.push({
             path: current.path,
             line: no,
-            text: cutLine(text, col),
+            text: cut(text, col),
             before: [],
             after: [],
           });

@@ -24,6 +24,11 @@ export interface GrepOptions {
   budgetBytes?: number;
   /** Default auto: ripgrep from @vscode/ripgrep, else pure TS. MCPFS_GREP_ENGINE=js|rg forces one. */
   engine?: "auto" | "rg" | "js";
+  /**
+   * How a returned line (match or context) is shortened; `col` is the match start (0 for context lines).
+   * Default `cutLine`: a 400-character window around the match.
+   */
+  formatLine?: (text: string, col: number) => string;
 }
 
 export interface GrepLine {

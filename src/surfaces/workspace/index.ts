@@ -1,8 +1,20 @@
 import type { AnyToolDef } from "../tool.js";
+import { checkBranchStatus, getBaseBranch } from "./branch-status.js";
 import { checkFileSizeTool } from "./check-file-size.js";
 import { deleteDirectoryTool, deleteThisFileTool } from "./delete-tools.js";
 import { editFileTool } from "./edit-file.js";
-import { gitAndGithubTools } from "./git-github-tools.js";
+import { gitTool } from "./git-tool.js";
+import {
+  githubIssueComment,
+  githubIssueCreate,
+  githubIssueEdit,
+  githubIssueList,
+  githubIssueView,
+  githubLabelList,
+  githubPrCreate,
+  githubPrView,
+  githubSearch,
+} from "./github-tools.js";
 import { listDirectoryTool, listReferenceDirectoryTool } from "./list-directory.js";
 import { moveFileTool } from "./move-file.js";
 import { readFileTool } from "./read-file.js";
@@ -10,7 +22,7 @@ import { getReferenceProjectsTool, readReferenceFileTool } from "./reference-too
 import { searchFilesTool, searchReferenceFilesTool } from "./search-files.js";
 import { appendFileTool, saveFileTool } from "./write-tools.js";
 
-/** mcp-workspace's tools, in its registration order. */
+/** mcp-workspace's tools, in its registration order (the order of its tools/list). */
 export const workspaceTools: readonly AnyToolDef[] = [
   // Reference projects (registered first in mcp-workspace).
   getReferenceProjectsTool,
@@ -27,7 +39,19 @@ export const workspaceTools: readonly AnyToolDef[] = [
   deleteDirectoryTool,
   moveFileTool,
   editFileTool,
+  // git and GitHub.
+  gitTool,
+  githubIssueView,
+  githubIssueList,
+  githubPrView,
+  githubSearch,
+  githubIssueCreate,
+  githubIssueEdit,
+  githubIssueComment,
+  githubLabelList,
+  githubPrCreate,
+  getBaseBranch,
+  // Checks: check_file_size sits between get_base_branch and check_branch_status there.
   checkFileSizeTool,
-  // git and GitHub tools (git, github_*, get_base_branch, check_branch_status).
-  ...gitAndGithubTools,
+  checkBranchStatus,
 ];

@@ -6,7 +6,7 @@ import { boolOutput, boolReply, gitignoreGate, resolveEntry } from "./common.js"
 import { expectedSha256 } from "./write-tools.js";
 
 /** mcp-workspace answers move failures with a few plain words an assistant can act on. */
-function simplified(err: unknown): ToolError {
+export function simplifyMoveError(err: unknown): ToolError {
   if (err instanceof ToolError) {
     if (err.code === "not_found") return new ToolError("File not found", "not_found");
     if (err.code === "exists") return new ToolError("Destination already exists", "exists");
@@ -51,7 +51,7 @@ export const moveFileTool = defineTool({
       source = await resolveEntry(ctx, args.source_path, "write");
       dest = await resolveEntry(ctx, args.destination_path, "write");
     } catch (err) {
-      throw simplified(err);
+      throw simplifyMoveError(err);
     }
     // The gitignore refusal keeps its full message, as in mcp-workspace.
     await gitignoreGate(source, args.source_path, "either");
@@ -69,7 +69,7 @@ export const moveFileTool = defineTool({
       });
       ctx.log.info(`Moved ${args.source_path} -> ${args.destination_path} (${r.method})`);
     } catch (err) {
-      throw simplified(err);
+      throw simplifyMoveError(err);
     }
     return boolReply(true);
   },

@@ -55,6 +55,7 @@ export interface SearchArgs {
   max_result_lines?: number;
 }
 
+/** mcp-workspace keeps the head of a long line and says how long it was (the engine's own cut is a window). */
 function cutLine(text: string): string {
   const line = text.replace(/\r$/, "");
   return line.length > MAX_LINE_CHARS
@@ -117,6 +118,7 @@ async function contentSearch(
       maxResults: COUNT_CAP,
       gitignore: true,
       signal: ctx.signal,
+      formatLine: cutLine,
     });
   let result: Awaited<ReturnType<typeof grep>>;
   try {
@@ -158,7 +160,7 @@ async function contentSearch(
 }
 
 function contextText(m: GrepMatch): string {
-  return [...m.before.map((l) => l.text), m.text, ...m.after.map((l) => l.text)].map(cutLine).join("\n");
+  return [...m.before.map((l) => l.text), m.text, ...m.after.map((l) => l.text)].join("\n");
 }
 
 /** search_files and search_reference_files: glob-only lists files, a pattern searches contents. */
