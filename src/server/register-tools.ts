@@ -1,7 +1,9 @@
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
-import { ToolError, toClientMessage } from "../core/errors.js";
+import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
+import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
+import { ReadMemory } from "../core/files/read-memory.js";
 import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
@@ -27,6 +29,8 @@ export function exposedTools(tools: readonly AnyToolDef[], config: Config): AnyT
 
 export function registerTools(server: McpServer, tools: readonly AnyToolDef[], deps: RegisterDeps): void {
   const audit = createAuditSink({ file: deps.config.auditLog, log: deps.log });
+  // One per connection (registerTools runs once per McpServer).
+  const reads = new ReadMemory();
   for (const tool of exposedTools(tools, deps.config)) {
     server.registerTool(
       tool.name,
@@ -38,7 +42,7 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
         annotations: { title: tool.title, ...tool.annotations },
       },
       // biome-ignore lint/suspicious/noExplicitAny: the SDK hands over the parsed arguments
-      (async (args: any, sctx: ServerContext) => runTool(tool, args, sctx, deps, audit)) as never,
+      (async (args: any, sctx: ServerContext) => runTool(tool, args, sctx, deps, audit, reads)) as never,
     );
   }
 }
@@ -49,6 +53,7 @@ async function runTool(
   sctx: ServerContext,
   deps: RegisterDeps,
   audit: AuditSink,
+  reads: ReadMemory,
 ) {
   const started = performance.now();
   const mutations: MutationRecord[] = [];
@@ -59,6 +64,7 @@ async function runTool(
     log: deps.log,
     signal: sctx.mcpReq.signal,
     era: deps.era,
+    reads,
     recordMutation: (m) => {
       mutations.push(m);
     },
@@ -86,7 +92,7 @@ async function runTool(
   } catch (err) {
     failure = err;
     if (!(err instanceof ToolError)) deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
-    const message = toClientMessage(err, requested);
+    const message = withReadDiffs(err, reads) ?? toClientMessage(err, requested);
     // mcp-workspace (FastMCP) words every tool failure this way; clients may match on it.
     const text =
       deps.config.surface === "workspace" ? `Error executing tool ${tool.name}: ${message}` : message;
@@ -116,6 +122,20 @@ async function runTool(
       ...line,
     });
   return reply;
+}
+
+/**
+ * A lost-update refusal (alone or among others) worded with a diff from the version this connection's
+ * client read, when it was read whole here; `undefined` for any other error.
+ */
+function withReadDiffs(err: unknown, reads: ReadMemory): string | undefined {
+  const one = (e: ToolError) => {
+    const read = e instanceof ConflictError ? reads.recall(e.expected) : undefined;
+    return read !== undefined ? conflictWithDiff(e as ConflictError, read) : e.message;
+  };
+  if (err instanceof ToolErrorGroup) return err.compose(err.errors.map(one));
+  if (err instanceof ConflictError) return one(err);
+  return undefined;
 }
 
 /** The audit lines of one call of a mutating tool: one per change, or one for a refused/failed call. */
