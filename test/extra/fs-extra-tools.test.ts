@@ -248,7 +248,7 @@ describe.each(["v1", "v2"] as const)("filesystem additions with the %s client", 
 
 describe("read-only roots and --read-only", () => {
   it("refuses every mutating tool in a read-only root with one clear message", async () => {
-    const rw = area.tree("rw", {});
+    const rw = area.tree("rw", { "in-rw.txt": "rw\n" });
     const ro = area.tree("ro", { "f.txt": "keep\n", "d/x": "x" });
     const conn = await startServer([rw, "--read-only-dir", ro]);
     try {
@@ -256,6 +256,10 @@ describe("read-only roots and --read-only", () => {
       const sha = sha256Of("keep\n");
       const f = path.join(ro, "f.txt");
       const calls: [string, Record<string, unknown>][] = [
+        ["write_file", { path: f, content: "x", expectedSha256: sha }],
+        ["move_file", { source: f, destination: path.join(ro, "moved.txt"), expectedSha256: sha }],
+        ["move_file", { source: path.join(rw, "in-rw.txt"), destination: path.join(ro, "in.txt") }],
+        ["create_directory", { path: path.join(ro, "new-dir") }],
         ["edit_file", { path: f, edits: [{ oldText: "keep", newText: "x" }], expectedSha256: sha }],
         ["append_file", { path: f, content: "x" }],
         ["copy_file", { source: f, destination: path.join(ro, "copy.txt") }],
@@ -270,6 +274,7 @@ describe("read-only roots and --read-only", () => {
         expect(r.text, name).toContain("Access denied - read-only location");
       }
       expect(snapshot(ro)).toEqual(before);
+      expect(fs.readFileSync(path.join(rw, "in-rw.txt"), "utf8")).toBe("rw\n");
     } finally {
       await conn.close();
     }

@@ -396,3 +396,25 @@ describe("workspace surface", () => {
     });
   });
 });
+
+describe("workspace surface with --read-only", () => {
+  it("lists none of the file-changing tools and refuses a call to one, changing nothing", async () => {
+    const project = area.tree("ws-ro", { "f.txt": "keep\n" });
+    const conn = await startServer(["--project-dir", project, "--console-only", "--read-only"]);
+    try {
+      expect(await mutatingTools(conn)).toEqual([]);
+      const names = (await conn.client.listTools()).tools.map((t: { name: string }) => t.name);
+      expect(names).toContain("read_file");
+      for (const tool of ["save_file", "append_file", "edit_file", "delete_this_file", "move_file"]) {
+        const refused = await conn.call(tool, { file_path: "f.txt", content: "x" }).then(
+          (r) => r.isError,
+          (err: Error) => new RegExp(`Tool ${tool} not found`).test(err.message),
+        );
+        expect(refused, tool).toBe(true);
+      }
+      expect(fs.readFileSync(path.join(project, "f.txt"), "utf8")).toBe("keep\n");
+    } finally {
+      await conn.close();
+    }
+  });
+});
