@@ -77,7 +77,14 @@ describe.each(["v1", "v2"] as const)("every tool with the %s client", (client) =
     expect(r.structured).toMatchObject({ size: 8, truncated: false, sha256: sha, lines: 1 });
     const m = await conn.call("read_multiple_files", { paths: [path.join(root, "h.txt")] });
     expect(m.structured?.files).toEqual([
-      { path: path.join(root, "h.txt"), ok: true, size: 8, truncated: false, sha256: sha },
+      {
+        path: path.join(root, "h.txt"),
+        ok: true,
+        size: 8,
+        truncated: false,
+        sha256: sha,
+        mtime: new Date(Math.trunc(fs.statSync(path.join(root, "h.txt")).mtimeMs)).toISOString(),
+      },
     ]);
   });
 

@@ -12,6 +12,21 @@ export class ToolError extends Error {
   }
 }
 
+/**
+ * Several per-item errors reported as one (e.g. every file of an all-or-nothing edit that failed). Keeps
+ * the items so a caller can re-render each (say, a conflict with a diff) under the same wording.
+ */
+export class ToolErrorGroup extends ToolError {
+  constructor(
+    readonly errors: readonly ToolError[],
+    readonly compose: (messages: readonly string[]) => string,
+    code: ToolErrorCode = "invalid",
+  ) {
+    super(compose(errors.map((e) => e.message)), code);
+    this.name = "ToolErrorGroup";
+  }
+}
+
 export type ToolErrorCode =
   | "invalid"
   | "denied"

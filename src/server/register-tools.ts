@@ -1,7 +1,9 @@
 import type { LoggingLevel, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
-import { ToolError, toClientMessage } from "../core/errors.js";
+import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
+import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
+import { ReadMemory } from "../core/files/read-memory.js";
 import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
@@ -20,9 +22,19 @@ export interface RegisterDeps {
 
 const PATH_KEYS = ["path", "file_path", "dir_path", "source", "source_path", "destination_path"];
 
-/** Which tools a configuration exposes: `--disable-tools` hides some, `--read-only` hides the mutating ones. */
+/** Which tools a configuration lists: `--disable-tools` hides some, `--read-only` hides the mutating ones. */
 export function exposedTools(tools: readonly AnyToolDef[], config: Config): AnyToolDef[] {
   return tools.filter((t) => !config.disableTools.includes(t.name) && !(config.readOnly && t.mutating));
+}
+
+/**
+ * Which tools answer a call: all but the disabled ones. Under `--read-only` the mutating tools are not
+ * listed but still answer, so a client that calls one anyway (an official client's fixed tool list, a
+ * model's habit) gets the same clear refusal as in a read-only root — every root is read-only then —
+ * instead of an unknown-tool protocol error.
+ */
+export function callableTools(tools: readonly AnyToolDef[], config: Config): AnyToolDef[] {
+  return tools.filter((t) => !config.disableTools.includes(t.name));
 }
 
 /** What a tool call needs of its request, whoever received it (the SDK, or the stdio fast path). */
@@ -48,8 +60,10 @@ export function registerTools(
   deps: RegisterDeps,
 ): ToolRunner {
   const audit = createAuditSink({ file: deps.config.auditLog, log: deps.log });
-  const exposed = exposedTools(tools, deps.config);
-  for (const tool of exposed) {
+  // One per connection (registerTools runs once per McpServer).
+  const reads = new ReadMemory();
+  const callable = callableTools(tools, deps.config);
+  for (const tool of callable) {
     server.registerTool(
       tool.name,
       {
@@ -60,14 +74,32 @@ export function registerTools(
         annotations: { title: tool.title, ...tool.annotations },
       },
       // biome-ignore lint/suspicious/noExplicitAny: the SDK hands over the parsed arguments
-      (async (args: any, sctx: ServerContext) => runTool(tool, args, requestOf(sctx), deps, audit)) as never,
+      (async (args: any, sctx: ServerContext) =>
+        runTool(tool, args, requestOf(sctx), deps, audit, reads)) as never,
     );
   }
-  const byName = new Map(exposed.map((t) => [t.name, t]));
+  const listed = new Set(exposedTools(callable, deps.config).map((t) => t.name));
+  if (listed.size < callable.length) hideFromListing(server, listed);
+  const byName = new Map(callable.map((t) => [t.name, t]));
   return {
     tool: (name) => byName.get(name),
-    run: (tool, args, req) => runTool(tool, args, req, deps, audit),
+    run: (tool, args, req) => runTool(tool, args, req, deps, audit, reads),
   };
+}
+
+/** Keeps only `listed` tools in `tools/list` answers (the SDK lists every registered, enabled tool). */
+function hideFromListing(server: McpServer, listed: ReadonlySet<string>): void {
+  type Handler = (request: unknown, ctx: unknown) => Promise<{ tools: { name: string }[] }>;
+  // The SDK's own tools/list handler, kept and filtered: the listing stays the SDK's in every other respect.
+  const sdkList = (
+    server.server as unknown as { _getRequestHandler(m: string): Handler | undefined }
+  )._getRequestHandler("tools/list");
+  if (!sdkList) throw new Error("tools/list handler missing after tool registration");
+  server.server.removeRequestHandler("tools/list");
+  server.server.setRequestHandler("tools/list", async (request, ctx) => {
+    const result = await sdkList(request, ctx);
+    return { ...result, tools: result.tools.filter((t) => listed.has(t.name)) } as never;
+  });
 }
 
 function requestOf(sctx: ServerContext): CallRequest {
@@ -87,6 +119,7 @@ async function runTool(
   req: CallRequest,
   deps: RegisterDeps,
   audit: AuditSink,
+  reads: ReadMemory,
 ): Promise<ToolReply> {
   const started = performance.now();
   const mutations: MutationRecord[] = [];
@@ -97,6 +130,7 @@ async function runTool(
     log: deps.log,
     signal: req.signal,
     era: deps.era,
+    reads,
     recordMutation: (m) => {
       mutations.push(m);
     },
@@ -124,7 +158,7 @@ async function runTool(
   } catch (err) {
     failure = err;
     if (!(err instanceof ToolError)) deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
-    const message = toClientMessage(err, requested);
+    const message = withReadDiffs(err, reads) ?? toClientMessage(err, requested);
     // mcp-workspace (FastMCP) words every tool failure this way; clients may match on it.
     const text =
       deps.config.surface === "workspace" ? `Error executing tool ${tool.name}: ${message}` : message;
@@ -154,6 +188,20 @@ async function runTool(
       ...line,
     });
   return reply;
+}
+
+/**
+ * A lost-update refusal (alone or among others) worded with a diff from the version this connection's
+ * client read, when it was read whole here; `undefined` for any other error.
+ */
+function withReadDiffs(err: unknown, reads: ReadMemory): string | undefined {
+  const one = (e: ToolError) => {
+    const read = e instanceof ConflictError ? reads.recall(e.expected) : undefined;
+    return read !== undefined ? conflictWithDiff(e as ConflictError, read) : e.message;
+  };
+  if (err instanceof ToolErrorGroup) return err.compose(err.errors.map(one));
+  if (err instanceof ConflictError) return one(err);
+  return undefined;
 }
 
 /** The audit lines of one call of a mutating tool: one per change, or one for a refused/failed call. */

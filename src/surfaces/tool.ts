@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Config } from "../cli/config.js";
 import type { AuditEntry } from "../core/audit.js";
+import type { ReadMemory } from "../core/files/read-memory.js";
 import type { ChangeResult } from "../core/files/transaction.js";
 import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
@@ -16,6 +17,11 @@ export interface ToolContext {
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** The protocol era of this connection. */
   readonly era: "legacy" | "modern";
+  /**
+   * What this connection's client was shown by whole-file reads (by sha256): read tools remember, and a
+   * lost-update refusal shows the diff from the version read to the current one.
+   */
+  readonly reads: ReadMemory;
   /** Notes one change a mutating tool made, for the audit log (tool name and duration are added). */
   recordMutation(m: MutationRecord): void;
 }

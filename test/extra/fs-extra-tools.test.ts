@@ -248,7 +248,7 @@ describe.each(["v1", "v2"] as const)("filesystem additions with the %s client", 
 
 describe("read-only roots and --read-only", () => {
   it("refuses every mutating tool in a read-only root with one clear message", async () => {
-    const rw = area.tree("rw", {});
+    const rw = area.tree("rw", { "in-rw.txt": "rw\n" });
     const ro = area.tree("ro", { "f.txt": "keep\n", "d/x": "x" });
     const conn = await startServer([rw, "--read-only-dir", ro]);
     try {
@@ -256,6 +256,10 @@ describe("read-only roots and --read-only", () => {
       const sha = sha256Of("keep\n");
       const f = path.join(ro, "f.txt");
       const calls: [string, Record<string, unknown>][] = [
+        ["write_file", { path: f, content: "x", expectedSha256: sha }],
+        ["move_file", { source: f, destination: path.join(ro, "moved.txt"), expectedSha256: sha }],
+        ["move_file", { source: path.join(rw, "in-rw.txt"), destination: path.join(ro, "in.txt") }],
+        ["create_directory", { path: path.join(ro, "new-dir") }],
         ["edit_file", { path: f, edits: [{ oldText: "keep", newText: "x" }], expectedSha256: sha }],
         ["append_file", { path: f, content: "x" }],
         ["copy_file", { source: f, destination: path.join(ro, "copy.txt") }],
@@ -270,12 +274,13 @@ describe("read-only roots and --read-only", () => {
         expect(r.text, name).toContain("Access denied - read-only location");
       }
       expect(snapshot(ro)).toEqual(before);
+      expect(fs.readFileSync(path.join(rw, "in-rw.txt"), "utf8")).toBe("rw\n");
     } finally {
       await conn.close();
     }
   });
 
-  it("--read-only hides every mutating tool", async () => {
+  it("--read-only hides every mutating tool and refuses a call to one with the read-only message", async () => {
     const conn = await startServer([root, "--read-only"]);
     put("kept.txt", "kept\n");
     try {
@@ -291,12 +296,28 @@ describe("read-only roots and --read-only", () => {
       ])
         expect(names).not.toContain(n);
       expect(names).toContain("read_text_file");
-      // Not registered at all: the call is refused at the protocol level and the file stays.
-      const refused = await conn.call("delete_file", { path: p("kept.txt") }).then(
-        (r) => r.isError,
-        (err: Error) => /not found/.test(err.message),
-      );
-      expect(refused).toBe(true);
+      // Unlisted, yet a client that calls one anyway gets the read-only refusal, and nothing changes.
+      const before = snapshot(root);
+      const calls: [string, Record<string, unknown>][] = [
+        ["write_file", { path: p("kept.txt"), content: "x" }],
+        ["edit_file", { path: p("kept.txt"), edits: [{ oldText: "kept", newText: "x" }] }],
+        ["append_file", { path: p("kept.txt"), content: "x" }],
+        ["create_directory", { path: p("new-dir") }],
+        ["move_file", { source: p("kept.txt"), destination: p("moved.txt") }],
+        ["copy_file", { source: p("kept.txt"), destination: p("copy.txt") }],
+        ["delete_file", { path: p("kept.txt") }],
+        ["edit_files", { files: [{ path: p("kept.txt"), edits: [{ oldText: "kept", newText: "x" }] }] }],
+        [
+          "apply_patch",
+          { patch: "--- a/kept.txt\n+++ b/kept.txt\n@@ -1 +1 @@\n-kept\n+x\n", directory: root },
+        ],
+      ];
+      for (const [name, args] of calls) {
+        const r = await conn.call(name, args);
+        expect(r.isError, name).toBe(true);
+        expect(r.text, name).toContain("Access denied - read-only location");
+      }
+      expect(snapshot(root)).toEqual(before);
       expect(read("kept.txt")).toBe("kept\n");
     } finally {
       await conn.close();

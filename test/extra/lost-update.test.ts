@@ -38,6 +38,9 @@ async function attempt(
   const silent = modify && !r.isError;
   if (modify) {
     expect(r.text).toContain("changed since it was read");
+    // The refusal shows what changed between the version read and the file now.
+    expect(r.text, `attempt ${i}`).toContain("What changed since your read:");
+    expect(r.text).toContain(`-v${i}\n+${theirs!.split("\n")[0]}`);
     expect(fs.readFileSync(file, "utf8")).toBe(theirs);
   } else expect(r.isError, r.text).toBe(false);
   return { silent, refused: modify && r.isError };
@@ -64,6 +67,13 @@ describe("0 silent overwrites", () => {
           conn.call("edit_files", {
             files: [{ path: file, edits: [{ oldText: "body", newText: "X" }], expectedSha256: sha }],
           }),
+        (sha, i) => conn.call("write_file", { path: file, content: `mine ${i}\n`, expectedSha256: sha }),
+        async (sha) => {
+          const dest = path.join(root, "g.txt");
+          const r = await conn.call("move_file", { source: file, destination: dest, expectedSha256: sha });
+          fs.rmSync(dest, { force: true });
+          return r;
+        },
       ];
       for (let i = 0; i < ATTEMPTS; i++) {
         const r = await attempt(
@@ -78,6 +88,9 @@ describe("0 silent overwrites", () => {
     } finally {
       await conn.close();
     }
+    process.stderr.write(
+      `lost-update (filesystem): ${ATTEMPTS} attempts, ${refused} refused, ${silent} silent overwrites\n`,
+    );
     expect(silent).toBe(0);
     expect(refused).toBe(ATTEMPTS / 2);
   });
@@ -104,6 +117,13 @@ describe("0 silent overwrites", () => {
           fs.rmSync(path.join(project, "g.txt"), { force: true });
           return r;
         },
+        (sha, i) =>
+          conn.call("edit_file", {
+            file_path: "f.txt",
+            old_string: "body line",
+            new_string: `mine ${i}`,
+            expected_sha256: sha,
+          }),
       ];
       for (let i = 0; i < ATTEMPTS; i++) {
         const r = await attempt(
@@ -118,6 +138,9 @@ describe("0 silent overwrites", () => {
     } finally {
       await conn.close();
     }
+    process.stderr.write(
+      `lost-update (workspace): ${ATTEMPTS} attempts, ${refused} refused, ${silent} silent overwrites\n`,
+    );
     expect(silent).toBe(0);
     expect(refused).toBe(ATTEMPTS / 2);
     // Every change and every refusal is in the audit log.
@@ -128,7 +151,7 @@ describe("0 silent overwrites", () => {
       .map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.op === "refused")).toHaveLength(ATTEMPTS / 2);
     expect(lines.filter((l) => l.ok).map((l) => l.tool)).toEqual(
-      expect.arrayContaining(["save_file", "append_file", "delete_this_file", "move_file"]),
+      expect.arrayContaining(["save_file", "append_file", "delete_this_file", "move_file", "edit_file"]),
     );
     expect(lines.find((l) => l.tool === "save_file" && l.ok)).toMatchObject({
       op: "write",

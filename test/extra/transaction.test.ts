@@ -3,7 +3,13 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/core/errors.js";
 import { fileState, sha256Of } from "../../src/core/files/hash.js";
-import { checkExpected, normalizeExpected } from "../../src/core/files/precondition.js";
+import {
+  ConflictError,
+  checkExpected,
+  conflictWithDiff,
+  normalizeExpected,
+} from "../../src/core/files/precondition.js";
+import { ReadMemory } from "../../src/core/files/read-memory.js";
 import { TEMP_NAME } from "../../src/core/files/safe-open.js";
 import { readSnapshot } from "../../src/core/files/snapshot.js";
 import { commitChanges, sweepStaleTemps } from "../../src/core/files/transaction.js";
@@ -29,7 +35,9 @@ describe("hash and precondition", () => {
     fs.writeFileSync(path.join(dir, "big.bin"), big);
     const st = await fileState(await w("big.bin"));
     expect(st).toMatchObject({ sha256: sha256Of(big), size: big.length });
-    expect(st!.mtime).toBe(fs.statSync(path.join(dir, "big.bin")).mtime.toISOString());
+    expect(st!.mtime).toBe(
+      new Date(Math.trunc(fs.statSync(path.join(dir, "big.bin")).mtimeMs)).toISOString(),
+    );
     expect(await fileState(await w("missing.txt"))).toBeUndefined();
   });
 
@@ -65,6 +73,52 @@ describe("hash and precondition", () => {
     expect(() =>
       checkExpected({ requested: "gone.txt", expected: current.sha256, current: undefined }),
     ).toThrow(/gone.txt no longer exists/);
+  });
+});
+
+describe("ReadMemory and the refusal's diff", () => {
+  it("recalls a text by hash or 8+ digit prefix, forgetting the oldest beyond its bounds", () => {
+    const m = new ReadMemory(3, 100, 50);
+    for (const t of ["a\n", "b\n", "c\n", "d\n"]) m.remember(sha256Of(t), t);
+    expect(m.recall(sha256Of("a\n"))).toBeUndefined();
+    expect(m.recall(sha256Of("d\n").slice(0, 8))).toBe("d\n");
+    m.remember(sha256Of("x".repeat(51)), "x".repeat(51));
+    expect(m.recall(sha256Of("x".repeat(51)))).toBeUndefined();
+    const big = "y".repeat(49);
+    m.remember(sha256Of(big), big);
+    m.remember(sha256Of(`${big}z`), `${big}z`);
+    // 100 characters at most: the two big texts fit only without the small ones.
+    expect(m.recall(sha256Of("d\n"))).toBeUndefined();
+    expect(m.recall(sha256Of(big))).toBe(big);
+  });
+
+  it("words a refusal with a short diff from the text read to the current one, CRLF and BOM aside", () => {
+    const current = { sha256: sha256Of("one\r\nTWO\r\n"), size: 10, mtime: "2026-01-01T00:00:00.000Z" };
+    let err: unknown;
+    try {
+      checkExpected({
+        requested: "f.txt",
+        expected: sha256Of("x"),
+        current: { ...current, data: Buffer.from("\uFEFFone\r\nTWO\r\n") },
+      });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConflictError);
+    const msg = conflictWithDiff(err as ConflictError, "one\ntwo\n");
+    expect(msg).toContain("What changed since your read:\n--- f.txt (as read)\n+++ f.txt (now)");
+    expect(msg).toContain(" one\n-two\n+TWO");
+    expect(msg).not.toContain("\r");
+    // Binary current content: no diff, the plain refusal.
+    try {
+      checkExpected({
+        requested: "b",
+        expected: sha256Of("x"),
+        current: { ...current, data: Buffer.from([0, 1]) },
+      });
+    } catch (e) {
+      expect(conflictWithDiff(e as ConflictError, "old")).toBe((e as Error).message);
+    }
   });
 });
 

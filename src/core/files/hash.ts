@@ -74,7 +74,7 @@ export async function fileState(target: ResolvedPath): Promise<FileState | undef
     const st = await fh.stat();
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
     const { sha256, size } = await hashHandle(fh);
-    return { sha256, size, mtime: st.mtime.toISOString() };
+    return { sha256, size, mtime: new Date(st.mtimeMs).toISOString() };
   } finally {
     await fh.close();
   }

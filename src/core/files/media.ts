@@ -74,6 +74,8 @@ export interface MediaRead {
   source: "content" | "extension" | "default";
   data: Buffer;
   size: number;
+  /** Last modification time of the file read (ISO 8601). */
+  mtime: string;
 }
 
 /**
@@ -97,7 +99,13 @@ export async function readMedia(target: ResolvedPath, maxBytes: number): Promise
     const sniffed = sniffMime(data.subarray(0, 1024));
     const byExt = mimeFromExtension(target.real);
     const mimeType = sniffed ?? byExt ?? "application/octet-stream";
-    return { mimeType, source: sniffed ? "content" : byExt ? "extension" : "default", data, size: st.size };
+    return {
+      mimeType,
+      source: sniffed ? "content" : byExt ? "extension" : "default",
+      data,
+      size: st.size,
+      mtime: new Date(st.mtimeMs).toISOString(),
+    };
   } finally {
     await fh.close();
   }

@@ -3,11 +3,15 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
-import { fileState } from "./hash.js";
+import { type FileState, fileState } from "./hash.js";
 import { ensureParentDirs } from "./mkdirs.js";
 import { moveNoReplace } from "./move-no-replace.js";
 import { checkExpected } from "./precondition.js";
 import { type EntryPath, entryKind } from "./remove.js";
+import { readSnapshot } from "./snapshot.js";
+
+/** Sources up to this size are read whole under a precondition, for the refusal's diff. */
+const SMALL_FOR_DIFF = 512 * 1024;
 
 function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
   return new Promise((resolve) => {
@@ -79,7 +83,10 @@ export async function checkMoveSource(
       checkExpected({ requested: source.requested, expected: expectedSha256, current: undefined });
     return undefined;
   }
-  const state = await fileState(source);
+  // With a precondition, a small file is read whole so a refusal can show what changed.
+  let state: FileState | undefined = await fileState(source);
+  if (expectedSha256 !== undefined && state && state.size <= SMALL_FOR_DIFF)
+    state = (await readSnapshot(source)) ?? state;
   checkExpected({ requested: source.requested, expected: expectedSha256, current: state });
   return state?.sha256;
 }

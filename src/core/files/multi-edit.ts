@@ -1,5 +1,5 @@
 import { createTwoFilesPatch } from "diff";
-import { ToolError } from "../errors.js";
+import { ToolError, ToolErrorGroup } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
@@ -39,7 +39,8 @@ export async function editFiles<E>(
   } = {},
 ): Promise<MultiEditResult> {
   if (files.length === 0) throw new ToolError("No files to edit");
-  const errors: string[] = [];
+  const errors: ToolError[] = [];
+  const who: string[] = [];
   const changes: Change[] = [];
   const diffs: string[] = [];
   for (const f of files) {
@@ -58,16 +59,24 @@ export async function editFiles<E>(
       if (after !== before) changes.push({ kind: "write", target: f.target, data: after, base: snap });
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      const who = printable(f.target.requested);
-      errors.push(err.message.includes(who) ? err.message : `${who}: ${err.message}`);
+      errors.push(err);
+      who.push(printable(f.target.requested));
     }
   }
-  if (errors.length === 1) throw new ToolError(`${errors[0]}\nNo file was changed.`, "conflict");
-  if (errors.length > 1)
-    throw new ToolError(
-      `${errors.length} of ${files.length} files could not be edited; no file was changed:\n${errors.map((e) => `- ${e}`).join("\n")}`,
+  if (errors.length > 0) {
+    const named = (msgs: readonly string[]) =>
+      msgs.map((m, i) => (m.includes(who[i]!) ? m : `${who[i]}: ${m}`));
+    throw new ToolErrorGroup(
+      errors,
+      (msgs) =>
+        msgs.length === 1
+          ? `${named(msgs)[0]}\nNo file was changed.`
+          : `${msgs.length} of ${files.length} files could not be edited; no file was changed:\n${named(msgs)
+              .map((e) => `- ${e}`)
+              .join("\n")}`,
       "conflict",
     );
+  }
   const diff = diffs.join("");
   if (opts.dryRun) return { diff, changes: [] };
   return { diff, changes: await commitChanges(changes) };

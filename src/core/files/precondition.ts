@@ -6,6 +6,35 @@ import type { FileState } from "./hash.js";
 /** Shortest hash prefix accepted: long enough that an accidental match is out of the question. */
 const MIN_PREFIX = 8;
 const DIFF_LINES = 40;
+/** Current content larger than this is not kept on a refusal for a diff. */
+const DIFF_TEXT_LIMIT = 512 * 1024;
+
+/**
+ * A lost-update refusal. Besides the message it carries the hash the client expected and the file's current
+ * text (when small and textual), so a layer that remembers what the client read can add a diff of what
+ * changed since (the core cannot: a hash does not give back the content).
+ */
+export class ConflictError extends ToolError {
+  constructor(
+    message: string,
+    readonly requested: string,
+    readonly expected: string,
+    readonly currentText?: string,
+  ) {
+    super(message, "conflict");
+    this.name = "ConflictError";
+  }
+}
+
+/** The current content as text for a diff: small, UTF-8, not binary. */
+export function textForDiff(data: Uint8Array | undefined): string | undefined {
+  if (!data || data.length > DIFF_TEXT_LIMIT || data.includes(0)) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(data);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Lower-cases a client's expected hash and drops an optional `sha256:` prefix; refuses anything else. */
 export function normalizeExpected(expected: string, requested: string): string {
@@ -25,9 +54,9 @@ export interface PreconditionInput {
   requested: string;
   /** The hash the client expects the file to have now (from an earlier read), if any. */
   expected?: string;
-  /** The file's current state (`undefined` when it does not exist). */
-  current: FileState | undefined;
-  /** Current text, for the diff. */
+  /** The file's current state (`undefined` when it does not exist); with its bytes when read whole. */
+  current: (FileState & { data?: Uint8Array }) | undefined;
+  /** Current text, for the diff (default: decoded from `current.data`). */
   currentText?: string;
   /** The text the client based its change on, when it sent one (e.g. the old side of its edits). */
   basedOn?: string;
@@ -43,22 +72,35 @@ export function checkExpected(input: PreconditionInput): void {
   const want = normalizeExpected(input.expected, input.requested);
   const shown = printable(input.requested);
   if (!input.current)
-    throw new ToolError(
+    throw new ConflictError(
       `Refused: ${shown} no longer exists (expected sha256 ${short(want)}). Nothing was changed.`,
-      "conflict",
+      input.requested,
+      want,
     );
   if (input.current.sha256.startsWith(want)) return;
   let msg =
     `Refused: ${shown} changed since it was read (expected sha256 ${short(want)}, now ${short(input.current.sha256)}; ` +
     `${input.current.size} bytes, modified ${input.current.mtime}). Nothing was changed. ` +
     "Read the file again and redo the change against its current content.";
-  if (input.basedOn !== undefined && input.currentText !== undefined)
-    msg += `\nWhat differs between the text your change was based on and the file now:\n${shortDiff(input.requested, input.basedOn, input.currentText)}`;
-  throw new ToolError(msg, "conflict");
+  const currentText = input.currentText ?? textForDiff(input.current.data);
+  if (input.basedOn !== undefined && currentText !== undefined)
+    msg += `\nWhat differs between the text your change was based on and the file now:\n${shortDiff(input.requested, input.basedOn, currentText)}`;
+  throw new ConflictError(msg, input.requested, want, input.basedOn === undefined ? currentText : undefined);
 }
 
 function short(h: string): string {
   return h.length > 12 ? `${h.slice(0, 12)}…` : h;
+}
+
+/**
+ * The refusal's message with a short diff from the version the client read (`readText`, remembered by the
+ * caller) to the current one. Line-ending and BOM differences are not shown: the read may have been
+ * returned with normalised line endings.
+ */
+export function conflictWithDiff(err: ConflictError, readText: string): string {
+  if (err.currentText === undefined) return err.message;
+  const norm = (t: string) => t.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  return `${err.message}\nWhat changed since your read:\n${shortDiff(err.requested, norm(readText), norm(err.currentText))}`;
 }
 
 /** A unified diff cut to a few dozen lines. */

@@ -21,6 +21,7 @@ const output = z.object({
   detectedBy: z.enum(["content", "extension", "default"]).optional().describe("how the type was decided"),
   size: z.number().optional().describe("size of the file in bytes"),
   sha256: z.string().optional().describe("sha256 of the file's bytes"),
+  mtime: z.string().optional().describe("last modification time of the file read, ISO 8601"),
 });
 
 export const readMediaFileTool = defineTool({
@@ -58,6 +59,7 @@ export const readMediaFileTool = defineTool({
         detectedBy: m.source,
         size: m.size,
         sha256: createHash("sha256").update(m.data).digest("hex"),
+        mtime: m.mtime,
       },
     };
   },

@@ -20,6 +20,7 @@ const fileSchema = z.object({
   truncated: z.boolean().optional().describe("only part of the file fit in the shared output budget"),
   skipped: z.boolean().optional().describe("not read: the output budget was used up by earlier files"),
   sha256: z.string().optional().describe("sha256 of the file's bytes (complete reads only)"),
+  mtime: z.string().optional().describe("last modification time of the file read, ISO 8601"),
   error: z.string().optional(),
 });
 
@@ -98,6 +99,7 @@ export const readMultipleFilesTool = defineTool({
           text +=
             `\n[mcpfs: output truncated: showing ${byteLength(text)} of ${read.size} bytes of this file; ` +
             "read the rest with read_text_file head/tail]";
+        if (read.sha256 && !truncated) ctx.reads.remember(read.sha256, read.text);
         add(`${p}:\n${text}\n`);
         files.push({
           path: p,
@@ -105,6 +107,7 @@ export const readMultipleFilesTool = defineTool({
           size: read.size,
           truncated,
           ...(read.sha256 && !truncated ? { sha256: read.sha256 } : {}),
+          ...(read.mtimeMs !== undefined ? { mtime: new Date(read.mtimeMs).toISOString() } : {}),
         });
       });
     }

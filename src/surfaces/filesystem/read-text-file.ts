@@ -109,6 +109,9 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
     budget: Math.max(1, budget - 400),
     withState: true,
   });
+  // A whole read: remembered, so a later refused change can show what changed since this version.
+  if (r.sha256 && !r.truncated && args.head === undefined && args.tail === undefined)
+    ctx.reads.remember(r.sha256, r.text);
   let text = r.text;
   const lines = countLines(text);
   if (args.lineNumbers && text !== "") {

@@ -76,6 +76,12 @@ export async function readForTool(
       throw new ToolError(`Path '${shown}' is not a file`, "not_file");
     throw err;
   }
+  // A whole read: remembered, so a later refused change can show what changed since this version.
+  if (!ranged && !r.truncated && r.state?.sha256)
+    ctx.reads.remember(
+      r.state.sha256,
+      r.lines.join("\n") + (r.lastNewline && r.lines.length > 0 ? "\n" : ""),
+    );
   const first = ranged ? args.start_line! : 1;
   const numbered = args.with_line_numbers ?? ranged;
   let lines = r.lines;
