@@ -67,6 +67,9 @@ export class FastCallWire implements Transport {
     this.stdin.on("end", this.onend);
     this.stdin.on("close", this.onend);
     this.stdout.on("error", this.onwriteerror);
+    // A client that closed stdin before we listened still ends the connection.
+    if ((this.stdin as NodeJS.ReadStream).readableEnded || (this.stdin as NodeJS.ReadStream).destroyed)
+      setImmediate(this.onend);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -149,8 +152,15 @@ export class FastCallWire implements Transport {
     } catch {
       return; // The SDK's transport skips lines that are not JSON.
     }
+    let taken = false;
     try {
-      if (this.intercept(raw)) return;
+      taken = this.intercept(raw);
+    } catch (err) {
+      // Whatever went wrong here, the SDK still gets the message: nothing is dropped unanswered.
+      this.onerror?.(asError(err));
+    }
+    if (taken) return;
+    try {
       this.onmessage?.(parseJSONRPCMessage(raw));
     } catch (err) {
       this.onerror?.(asError(err));
