@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
+import { ReadBudget } from "../core/files/read-memory.js";
 import type { Logger } from "../core/log.js";
 import type { UrlOnlyReference } from "../core/references.js";
 import { type Root, Workspace } from "../core/workspace.js";
@@ -45,6 +46,8 @@ export interface ConnectionOptions {
  * Workspace, so one client's roots never leak into another's.
  */
 export function createServerFactory(deps: ServerDeps) {
+  // Shared by every connection this factory makes.
+  const readBudget = new ReadBudget();
   return ({ era, subscriptions = "none", lazyRoots = false, onTools }: ConnectionOptions): McpServer => {
     const { config, log } = deps;
     const ws = new Workspace(deps.roots, config.surface, deps.urlOnlyReferences);
@@ -66,7 +69,7 @@ export function createServerFactory(deps: ServerDeps) {
       await sync?.ready(relatedRequestId);
       if (ws.roots.length === 0) throw noRootsError(era);
     };
-    const runner = registerTools(server, deps.tools, { ws, config, log, era, gate, clientLog });
+    const runner = registerTools(server, deps.tools, { ws, config, log, era, gate, clientLog, readBudget });
     onTools?.(runner);
     registerResources(server, {
       ws,

@@ -3,7 +3,7 @@ import type { Config } from "../cli/config.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
 import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
 import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
-import { ReadMemory } from "../core/files/read-memory.js";
+import { type ReadBudget, ReadMemory } from "../core/files/read-memory.js";
 import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
@@ -18,6 +18,8 @@ export interface RegisterDeps {
   gate: (relatedRequestId?: string | number) => Promise<void>;
   /** Log lines for clients that asked for them (besides stderr). */
   clientLog?: ClientLog;
+  /** What the remembered reads of all connections may hold together (one per process). */
+  readBudget?: ReadBudget;
 }
 
 const PATH_KEYS = ["path", "file_path", "dir_path", "source", "source_path", "destination_path"];
@@ -60,8 +62,14 @@ export function registerTools(
   deps: RegisterDeps,
 ): ToolRunner {
   const audit = createAuditSink({ file: deps.config.auditLog, log: deps.log });
-  // One per connection (registerTools runs once per McpServer).
-  const reads = new ReadMemory();
+  // One per connection (registerTools runs once per McpServer), released when it closes.
+  const reads = new ReadMemory(undefined, undefined, undefined, deps.readBudget);
+  const low = server.server;
+  const previous = low.onclose;
+  low.onclose = () => {
+    reads.clear();
+    previous?.();
+  };
   const callable = callableTools(tools, deps.config);
   for (const tool of callable) {
     server.registerTool(

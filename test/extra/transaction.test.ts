@@ -9,7 +9,7 @@ import {
   conflictWithDiff,
   normalizeExpected,
 } from "../../src/core/files/precondition.js";
-import { ReadMemory } from "../../src/core/files/read-memory.js";
+import { ReadBudget, ReadMemory } from "../../src/core/files/read-memory.js";
 import { TEMP_NAME } from "../../src/core/files/safe-open.js";
 import { readSnapshot } from "../../src/core/files/snapshot.js";
 import { commitChanges, sweepStaleTemps } from "../../src/core/files/transaction.js";
@@ -90,6 +90,30 @@ describe("ReadMemory and the refusal's diff", () => {
     // 100 characters at most: the two big texts fit only without the small ones.
     expect(m.recall(sha256Of("d\n"))).toBeUndefined();
     expect(m.recall(sha256Of(big))).toBe(big);
+  });
+
+  it("shares one budget between connections, evicting its own oldest first and giving back on clear", () => {
+    const budget = new ReadBudget(100);
+    const a = new ReadMemory(10, 1000, 1000, budget);
+    const b = new ReadMemory(10, 1000, 1000, budget);
+    const t = (c: string) => c.repeat(40);
+    a.remember(sha256Of(t("a")), t("a"));
+    a.remember(sha256Of(t("b")), t("b"));
+    expect(budget.used).toBe(80);
+    // b has nothing of its own to evict: the read is not remembered, a keeps its texts.
+    b.remember(sha256Of(t("c")), t("c"));
+    expect(b.recall(sha256Of(t("c")))).toBeUndefined();
+    expect(a.recall(sha256Of(t("a")))).toBe(t("a"));
+    // a evicts its own oldest to make room.
+    a.remember(sha256Of(t("d")), t("d"));
+    expect(a.recall(sha256Of(t("a")))).toBeUndefined();
+    expect(a.recall(sha256Of(t("d")))).toBe(t("d"));
+    expect(budget.used).toBe(80);
+    a.clear();
+    expect(budget.used).toBe(0);
+    b.remember(sha256Of(t("c")), t("c"));
+    expect(b.recall(sha256Of(t("c")))).toBe(t("c"));
+    expect(budget.used).toBe(40);
   });
 
   it("words a refusal with a short diff from the text read to the current one, CRLF and BOM aside", () => {
