@@ -1,3 +1,4 @@
+import type { Readable, Writable } from "node:stream";
 import {
   type JSONRPCMessage,
   parseJSONRPCMessage,
@@ -50,8 +51,8 @@ export class FastCallWire implements Transport {
   constructor(
     /** Called on the first call served here (a debug log line). */
     private readonly onFirstFastCall: () => void = () => {},
-    private readonly stdin: NodeJS.ReadableStream = process.stdin,
-    private readonly stdout: NodeJS.WritableStream = process.stdout,
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
   ) {}
 
   /** The 2025-era instance's runner; calls are served here once the client has sent `initialized`. */
@@ -62,14 +63,10 @@ export class FastCallWire implements Transport {
   async start(): Promise<void> {
     if (this.started) throw new Error("stdio wire already started");
     this.started = true;
-    this.stdin.on("data", this.ondata);
-    this.stdin.on("error", this.onreaderror);
-    this.stdin.on("end", this.onend);
-    this.stdin.on("close", this.onend);
+    for (const [event, listener] of this.stdinListeners) this.stdin.on(event, listener);
     this.stdout.on("error", this.onwriteerror);
     // A client that closed stdin before we listened still ends the connection.
-    if ((this.stdin as NodeJS.ReadStream).readableEnded || (this.stdin as NodeJS.ReadStream).destroyed)
-      setImmediate(this.onend);
+    if (this.stdin.readableEnded || this.stdin.destroyed) setImmediate(this.onend);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -92,10 +89,7 @@ export class FastCallWire implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.stdin.off("data", this.ondata);
-    this.stdin.off("error", this.onreaderror);
-    this.stdin.off("end", this.onend);
-    this.stdin.off("close", this.onend);
+    for (const [event, listener] of this.stdinListeners) this.stdin.off(event, listener);
     // Late write failures after close are nobody's business any more.
     this.stdout.off("error", this.onwriteerror);
     this.stdout.on("error", () => {});
@@ -142,6 +136,13 @@ export class FastCallWire implements Transport {
       this.pending.push(data.subarray(from));
     }
   };
+
+  private readonly stdinListeners: [string, Parameters<Readable["on"]>[1]][] = [
+    ["data", this.ondata],
+    ["error", this.onreaderror],
+    ["end", this.onend],
+    ["close", this.onend],
+  ];
 
   private receive(line: Buffer): void {
     let end = line.length;

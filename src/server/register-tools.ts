@@ -63,7 +63,7 @@ export function registerTools(
 ): ToolRunner {
   const audit = createAuditSink({ file: deps.config.auditLog, log: deps.log });
   // One per connection (registerTools runs once per McpServer), released when it closes.
-  const reads = new ReadMemory(undefined, undefined, undefined, deps.readBudget);
+  const reads = new ReadMemory({ budget: deps.readBudget });
   const low = server.server;
   const previous = low.onclose;
   low.onclose = () => {
@@ -205,7 +205,7 @@ async function runTool(
 function withReadDiffs(err: unknown, reads: ReadMemory): string | undefined {
   const one = (e: ToolError) => {
     const read = e instanceof ConflictError ? reads.recall(e.expected) : undefined;
-    return read !== undefined ? conflictWithDiff(e as ConflictError, read) : e.message;
+    return read === undefined ? e.message : conflictWithDiff(e as ConflictError, read);
   };
   if (err instanceof ToolErrorGroup) return err.compose(err.errors.map(one));
   if (err instanceof ConflictError) return one(err);

@@ -78,7 +78,7 @@ describe("hash and precondition", () => {
 
 describe("ReadMemory and the refusal's diff", () => {
   it("recalls a text by hash or 8+ digit prefix, forgetting the oldest beyond its bounds", () => {
-    const m = new ReadMemory(3, 100, 50);
+    const m = new ReadMemory({ maxEntries: 3, maxChars: 100, maxTextChars: 50 });
     for (const t of ["a\n", "b\n", "c\n", "d\n"]) m.remember(sha256Of(t), t);
     expect(m.recall(sha256Of("a\n"))).toBeUndefined();
     expect(m.recall(sha256Of("d\n").slice(0, 8))).toBe("d\n");
@@ -94,8 +94,8 @@ describe("ReadMemory and the refusal's diff", () => {
 
   it("shares one budget between connections, evicting its own oldest first and giving back on clear", () => {
     const budget = new ReadBudget(100);
-    const a = new ReadMemory(10, 1000, 1000, budget);
-    const b = new ReadMemory(10, 1000, 1000, budget);
+    const a = new ReadMemory({ maxEntries: 10, maxChars: 1000, maxTextChars: 1000, budget });
+    const b = new ReadMemory({ maxEntries: 10, maxChars: 1000, maxTextChars: 1000, budget });
     const t = (c: string) => c.repeat(40);
     a.remember(sha256Of(t("a")), t("a"));
     a.remember(sha256Of(t("b")), t("b"));

@@ -6,12 +6,9 @@ import { printable } from "../paths.js";
 import { type FileState, fileState } from "./hash.js";
 import { ensureParentDirs } from "./mkdirs.js";
 import { moveNoReplace } from "./move-no-replace.js";
-import { checkExpected } from "./precondition.js";
+import { checkExpected, DIFF_TEXT_LIMIT } from "./precondition.js";
 import { type EntryPath, entryKind } from "./remove.js";
 import { readSnapshot } from "./snapshot.js";
-
-/** Sources up to this size are read whole under a precondition, for the refusal's diff. */
-const SMALL_FOR_DIFF = 512 * 1024;
 
 function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
   return new Promise((resolve) => {
@@ -85,7 +82,7 @@ export async function checkMoveSource(
   }
   // With a precondition, a small file is read whole so a refusal can show what changed.
   let state: FileState | undefined = await fileState(source);
-  if (expectedSha256 !== undefined && state && state.size <= SMALL_FOR_DIFF)
+  if (expectedSha256 !== undefined && state && state.size <= DIFF_TEXT_LIMIT)
     state = (await readSnapshot(source)) ?? state;
   checkExpected({ requested: source.requested, expected: expectedSha256, current: state });
   return state?.sha256;

@@ -6,8 +6,8 @@ import type { FileState } from "./hash.js";
 /** Shortest hash prefix accepted: long enough that an accidental match is out of the question. */
 const MIN_PREFIX = 8;
 const DIFF_LINES = 40;
-/** Current content larger than this is not kept on a refusal for a diff. */
-const DIFF_TEXT_LIMIT = 512 * 1024;
+/** Content larger than this is not kept (read, or current on a refusal) for a lost-update diff. */
+export const DIFF_TEXT_LIMIT = 512 * 1024;
 
 /**
  * A lost-update refusal. Besides the message it carries the hash the client expected and the file's current

@@ -1,3 +1,5 @@
+import { DIFF_TEXT_LIMIT } from "./precondition.js";
+
 /**
  * Characters of remembered reads that all connections of one process may hold together. Without it, a
  * thousand HTTP sessions could each keep their own few megabytes.
@@ -33,12 +35,19 @@ export class ReadMemory {
   readonly #texts = new Map<string, string>();
   #chars = 0;
 
+  readonly maxEntries: number;
+  readonly maxChars: number;
+  readonly maxTextChars: number;
+  readonly budget: ReadBudget;
+
   constructor(
-    readonly maxEntries = 32,
-    readonly maxChars = 4 * 1024 * 1024,
-    readonly maxTextChars = 512 * 1024,
-    readonly budget = new ReadBudget(),
-  ) {}
+    opts: { maxEntries?: number; maxChars?: number; maxTextChars?: number; budget?: ReadBudget } = {},
+  ) {
+    this.maxEntries = opts.maxEntries ?? 32;
+    this.maxChars = opts.maxChars ?? 4 * 1024 * 1024;
+    this.maxTextChars = opts.maxTextChars ?? DIFF_TEXT_LIMIT;
+    this.budget = opts.budget ?? new ReadBudget();
+  }
 
   /** Notes that a read returned `text`, the whole content of the version whose hash is `sha256`. */
   remember(sha256: string, text: string): void {
