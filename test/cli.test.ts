@@ -93,6 +93,22 @@ describe("official style: mcpfs DIR [DIR...]", () => {
     expect(r.text).toContain("No allowed directories available");
   });
 
+  it("prints the official server's startup lines on stderr (filesystem surface on stdio only)", async () => {
+    const withDir = await start([dir]);
+    await allowedText(withDir);
+    expect(withDir.stderr()).toContain("Secure MCP Filesystem Server running on stdio\n");
+    expect(withDir.stderr()).not.toContain("Started without allowed directories");
+    const none = await start([]);
+    await none.call("list_allowed_directories");
+    expect(none.stderr()).toContain(
+      "Secure MCP Filesystem Server running on stdio\n" +
+        "Started without allowed directories - waiting for client to provide roots via MCP protocol\n",
+    );
+    const workspace = await start(["--project-dir", dir, "--console-only"]);
+    await workspace.call("get_reference_projects");
+    expect(workspace.stderr()).not.toContain("Secure MCP Filesystem Server");
+  });
+
   it("warns about an unknown flag on stderr and serves anyway", async () => {
     const conn = await start(["--bogus-flag", dir]);
     expect(conn.stderr()).toContain("WARNING: Ignoring unrecognized argument: --bogus-flag");

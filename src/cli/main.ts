@@ -146,6 +146,12 @@ async function main(): Promise<number | undefined> {
     return undefined;
   }
   await serveOverStdio(deps);
+  if (config.surface === "filesystem") {
+    // The official server's lines, verbatim: wrappers and scripts wait for them on stderr.
+    stderr("Secure MCP Filesystem Server running on stdio");
+    if (startup.roots.length === 0)
+      stderr("Started without allowed directories - waiting for client to provide roots via MCP protocol");
+  }
   log.info("mcpfs running on stdio");
   return undefined;
 }
