@@ -470,6 +470,21 @@ const cases: Case[] = [
       expect(r.text).toBe(path.join(dir, "src/x"));
     },
   },
+  {
+    name: "search_files skips an in-root symlink whose target is outside, lists one pointing inside",
+    files: { "in.txt": "", "sub/x.txt": "" },
+    async run({ conn, dir, outside }) {
+      fs.symlinkSync(path.join(outside, "secret.txt"), path.join(dir, "link-out.txt"));
+      fs.symlinkSync(outside, path.join(dir, "link-outdir"));
+      fs.symlinkSync("in.txt", path.join(dir, "link-in.txt"));
+      fs.symlinkSync("sub", path.join(dir, "link-sub"));
+      const r = await conn.call("search_files", { path: dir, pattern: "**/link-*" });
+      expect(r.text.split("\n").sort()).toEqual([path.join(dir, "link-in.txt"), path.join(dir, "link-sub")]);
+      // Neither link is followed: nothing below them is found.
+      const below = await conn.call("search_files", { path: dir, pattern: "**/{secret,x}.txt" });
+      expect(below.text).toBe(path.join(dir, "sub/x.txt"));
+    },
+  },
 ];
 
 runCases("filesystem surface", "parity", cases);

@@ -3,6 +3,7 @@ import picomatch from "picomatch";
 import { z } from "zod";
 import { byteLength } from "../../core/budget.js";
 import { comparePaths, compileExcludes } from "../../core/files/exclude.js";
+import { describeLink } from "../../core/files/listing.js";
 import { walk } from "../../core/walk.js";
 import { defineTool, textReply } from "../tool.js";
 import { truncationNote } from "./format.js";
@@ -51,7 +52,12 @@ export const searchFilesTool = defineTool({
       timeLimitMs: WALK_TIME_LIMIT_MS,
       onProgress: (visited) => void ctx.progress(visited, undefined, "entries visited"),
     });
-    const rels = r.entries.map((e) => e.rel).sort(comparePaths);
+    // As the official server does, a symlink whose target lies outside the roots is not listed (its name
+    // would point the client at a place it cannot use); one pointing inside is listed, never followed.
+    const shown = [];
+    for (const e of r.entries)
+      if (e.type !== "symlink" || (await describeLink(ctx.ws, e.real)) !== undefined) shown.push(e.rel);
+    const rels = shown.sort(comparePaths);
     const lines: string[] = [];
     let bytes = 0;
     for (const rel of rels) {
