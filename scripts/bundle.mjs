@@ -1,6 +1,7 @@
 // Bundles the compiled server (dist/cli/main.js) into dist/bundle/mcpfs-main.cjs: one file to load instead
 // of hundreds of modules, which is most of cold-start time; dist/bundle/mcpfs.js (scripts/loader.mjs) runs
-// it through a V8 code cache. Packages that locate files relative to themselves stay external.
+// it through a V8 code cache. Only @vscode/ripgrep stays external: it locates its platform's binary
+// package relative to itself, and it is the package's one runtime dependency (everything else is inlined).
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -91,7 +92,7 @@ await build({
   format: "cjs",
   platform: "node",
   target: "node20",
-  external: ["@vscode/ripgrep", "chokidar", "@modelcontextprotocol/server/validators/ajv"],
+  external: ["@vscode/ripgrep"],
   plugins: [startupDiet, prebuilt, lazyClasses],
   define: { "import.meta.url": "__mcpfsUrl" },
   banner: {

@@ -1,9 +1,7 @@
 // Bundle stand-in for @modelcontextprotocol/server/_shims (node): the same exports, but ajv (only needed
-// to validate elicitation replies) is loaded from the SDK package on first use, not at startup.
-import { createRequire } from "node:module";
+// to validate elicitation replies) is initialised on first use, not at startup. The require() is bundled
+// (esbuild wraps the module lazily), so the installed package needs no SDK beside the bundle.
 import process from "node:process";
-
-const require = createRequire(import.meta.url);
 
 export class DefaultJsonSchemaValidator {
   #inner;

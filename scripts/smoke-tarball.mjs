@@ -1,0 +1,230 @@
+#!/usr/bin/env node
+// Black-box check of the npm package as a user gets it: `node scripts/smoke-tarball.mjs [mcpfs-X.tgz]`
+// (default: `npm pack` it now). It installs the tarball into an empty prefix with --omit=dev (no engine
+// warning, at most 5 packages and 20 MB), then starts the server through `npx --yes <tarball>` and through
+// the global install's `mcpfs` command, on both surfaces, over stdio and Streamable HTTP, using the MCP SDK
+// client from this repository's node_modules. Only loopback is used; npm needs its registry for ripgrep.
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const win = process.platform === "win32";
+const NPM = win ? "npm.cmd" : "npm";
+const NPX = win ? "npx.cmd" : "npx";
+const MAX_PACKAGES = 5;
+const MAX_BYTES = 20 * 1024 * 1024;
+
+const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcpfs-smoke-")));
+let failures = 0;
+
+function check(ok, what) {
+  process.stdout.write(`${ok ? "ok  " : "FAIL"} ${what}\n`);
+  if (!ok) failures++;
+}
+
+function run(cmd, args, opts = {}) {
+  return execFileSync(cmd, args, {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    shell: win,
+    ...opts,
+  });
+}
+
+function tarball() {
+  if (process.argv[2]) return path.resolve(process.argv[2]);
+  const name = run(NPM, ["pack", "--silent", "--pack-destination", work], { cwd: repo })
+    .trim()
+    .split("\n")
+    .pop();
+  return path.join(work, name);
+}
+
+function dirBytes(dir) {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) n += dirBytes(p);
+    else if (e.isFile()) n += fs.statSync(p).size;
+  }
+  return n;
+}
+
+/**
+ * The environment of a machine with only Node: none of this repository's tools on PATH, and an npm cache
+ * of its own (so npx installs the tarball and ripgrep from scratch, as on a new machine).
+ */
+function cleanEnv(extra = {}) {
+  const env = { ...process.env, ...extra };
+  env.PATH = (env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((p) => !p.includes(`${path.sep}node_modules${path.sep}`))
+    .join(path.delimiter);
+  for (const k of Object.keys(env)) if (k.startsWith("npm_")) delete env[k];
+  env.npm_config_cache = path.join(work, "npm-cache");
+  return env;
+}
+
+function fixtures() {
+  const root = path.join(work, "root");
+  fs.mkdirSync(root, { recursive: true });
+  fs.writeFileSync(path.join(root, "a.txt"), "hello smoke\n");
+  const project = path.join(work, "project");
+  fs.mkdirSync(project, { recursive: true });
+  fs.writeFileSync(path.join(project, "b.txt"), "project file\n");
+  return { root, project };
+}
+
+const SURFACES = (f) => [
+  { name: "filesystem", args: [f.root], tool: "read_text_file", call: { path: path.join(f.root, "a.txt") } },
+  {
+    name: "workspace",
+    args: ["--project-dir", f.project, "--console-only"],
+    tool: "read_file",
+    call: { file_path: "b.txt" },
+  },
+];
+
+async function exercise(client, surface, label) {
+  const tools = (await client.listTools()).tools.map((t) => t.name);
+  check(tools.includes(surface.tool), `${label}: tools/list has ${surface.tool} (${tools.length} tools)`);
+  const r = await client.callTool({ name: surface.tool, arguments: surface.call });
+  const text = r.content?.[0]?.text ?? "";
+  check(!r.isError && /hello smoke|project file/.test(text), `${label}: ${surface.tool} reads the file`);
+  if (surface.name === "filesystem") {
+    // ripgrep is the package's one external dependency: prove it resolves from the installed package.
+    const g = await client.callTool({
+      name: "grep",
+      arguments: { path: surface.call.path, pattern: "smoke" },
+    });
+    check(
+      !g.isError && (g.content?.[0]?.text ?? "").includes("hello smoke"),
+      `${label}: grep (ripgrep) works`,
+    );
+  }
+}
+
+async function overStdio(command, args, surface, label) {
+  const transport = new StdioClientTransport({
+    command,
+    args: [...args, ...surface.args],
+    cwd: work,
+    env: cleanEnv({ MCPFS_GREP_ENGINE: "rg" }),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (d) => {
+    stderr += d;
+  });
+  const client = new Client({ name: "mcpfs-smoke", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    await exercise(client, surface, label);
+    if (surface.name === "filesystem")
+      check(
+        stderr.includes("Secure MCP Filesystem Server running on stdio"),
+        `${label}: official startup line`,
+      );
+  } catch (err) {
+    check(false, `${label}: ${err.message}\n${stderr}`);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+async function overHttp(command, args, surface, label) {
+  const child = spawn(command, [...args, "--http", "--port", "0", ...surface.args], {
+    cwd: work,
+    env: cleanEnv({ MCPFS_GREP_ENGINE: "rg" }),
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: !win, // npx runs the server as its child: stop the whole group.
+    shell: win,
+  });
+  let stderr = "";
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL on stderr:\n${stderr}`)), 120_000);
+      child.stderr.on("data", (d) => {
+        stderr += d;
+        const m = /listening on (http:\/\/\S+\/mcp)/.exec(stderr);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.once("exit", (code) => reject(new Error(`exited with ${code}:\n${stderr}`)));
+    });
+    const client = new Client({ name: "mcpfs-smoke", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await exercise(client, surface, label);
+    await client.close();
+  } catch (err) {
+    check(false, `${label}: ${err.message}`);
+  } finally {
+    try {
+      if (win) child.kill();
+      else process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+async function main() {
+  // npx takes `./file.tgz` as a package but an absolute path as a command: run it from the tarball's folder.
+  const tgz = path.join(work, path.basename(tarball()));
+  if (!fs.existsSync(tgz)) fs.copyFileSync(path.resolve(process.argv[2]), tgz);
+  const npxSpec = `.${path.sep}${path.basename(tgz)}`;
+  process.stdout.write(`tarball ${tgz} (${(fs.statSync(tgz).size / 1024).toFixed(0)} KiB)\n`);
+  const listing = run("tar", ["-tzf", tgz]).trim().split("\n").sort();
+  check(
+    listing.every((f) =>
+      /^package\/(dist\/bundle\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/.test(f),
+    ),
+    `tarball holds only what runs: ${listing.join(", ")}`,
+  );
+
+  const prefix = path.join(work, "prefix");
+  const out = run(
+    NPM,
+    ["install", "--global", "--omit=dev", "--no-fund", "--no-audit", "--prefix", prefix, tgz],
+    {
+      cwd: work,
+      env: cleanEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const lib = win ? path.join(prefix, "node_modules") : path.join(prefix, "lib", "node_modules");
+  const count = (dir) =>
+    fs.readdirSync(dir).flatMap((n) => (n.startsWith("@") ? fs.readdirSync(path.join(dir, n)) : [n])).length;
+  const nested = path.join(lib, "mcpfs", "node_modules");
+  const packages = count(lib) + (fs.existsSync(nested) ? count(nested) : 0);
+  const bytes = dirBytes(prefix);
+  check(packages <= MAX_PACKAGES, `global install: ${packages} packages (at most ${MAX_PACKAGES})`);
+  check(bytes <= MAX_BYTES, `global install: ${(bytes / 1048576).toFixed(1)} MB (at most 20 MB)`);
+  check(!/EBADENGINE|Unsupported engine/.test(out), "global install prints no engine warning");
+
+  const f = fixtures();
+  const bin = win ? path.join(prefix, "mcpfs.cmd") : path.join(prefix, "bin", "mcpfs");
+  for (const surface of SURFACES(f)) {
+    await overStdio(NPX, ["--yes", npxSpec], surface, `npx ${surface.name} stdio`);
+    await overHttp(NPX, ["--yes", npxSpec], surface, `npx ${surface.name} http`);
+    await overStdio(bin, [], surface, `global ${surface.name} stdio`);
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  check(false, err.stack ?? String(err));
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}
+process.stdout.write(failures === 0 ? "smoke: all checks passed\n" : `smoke: ${failures} check(s) failed\n`);
+process.exit(failures === 0 ? 0 : 1);
