@@ -3,7 +3,7 @@
  * workspace style (--project-dir, mcp-workspace's flags), the common flags, and stdout carrying nothing but
  * MCP JSON while serving.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -107,6 +107,37 @@ describe("official style: mcpfs DIR [DIR...]", () => {
     const workspace = await start(["--project-dir", dir, "--console-only"]);
     await workspace.call("get_reference_projects");
     expect(workspace.stderr()).not.toContain("Secure MCP Filesystem Server");
+  });
+
+  it("says at start-up which root it cannot write (a ro mount, no permission), and serves it anyway", () => {
+    // Run as a user who cannot write `locked`: as root, the unprivileged `nobody` (root writes anywhere).
+    const asRoot = process.getuid?.() === 0;
+    const base = area.tree("unwritable");
+    const locked = area.tree("unwritable/locked", { "r.txt": "R\n" });
+    const open = area.tree("unwritable/open");
+    fs.chmodSync(area.base, 0o755);
+    fs.chmodSync(base, 0o755);
+    fs.chmodSync(locked, 0o555);
+    fs.chmodSync(open, 0o777);
+    const run = (args: string[]) =>
+      spawnSync(SERVER_NODE, [MCPFS_BIN, ...args], {
+        input: "",
+        encoding: "utf8",
+        timeout: 30_000,
+        cwd: open,
+        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      });
+    const fsSurface = run([locked, open]);
+    expect(fsSurface.stderr).toContain(
+      `Note: ${locked} is not writable by this user: changes there will fail (pass --read-only-dir ${locked} to serve it read-only)\n`,
+    );
+    expect(fsSurface.stderr).not.toContain(`Note: ${open}`);
+    expect(fsSurface.stderr).toContain("Secure MCP Filesystem Server running on stdio");
+    const ws = run(["--project-dir", locked, "--console-only"]);
+    expect(ws.stderr).toContain(`Note: ${locked} is not writable by this user`);
+    expect(ws.stderr).toContain("(pass --read-only to serve it read-only)");
+    // Already read-only: nothing to say.
+    expect(run(["--read-only", locked]).stderr).not.toContain("Note:");
   });
 
   it("warns about an unknown flag on stderr and serves anyway", async () => {

@@ -38,7 +38,7 @@ export async function resolveStartupRoots(
     }
   }
   if (config.surface === "workspace") {
-    const project = await projectRoot(config);
+    const project = await projectRoot(config, log);
     // Loaded here: reference projects may run git (child_process), which the filesystem surface never needs.
     const { ReferenceUrlMismatch, resolveReferenceProjects } = await import("../core/references.js");
     let references: ResolvedReferences;
@@ -78,13 +78,14 @@ export async function resolveStartupRoots(
     // Compared by real path, so a read-only directory named through a symlink still covers this one.
     const ro = config.readOnly || extraRoots.some((r) => isWithin(root.real, r.real));
     roots.push(ro ? { ...root, mode: "ro" } : root);
+    if (!ro) noteUnwritable(root.real, dir, `--read-only-dir ${dir}`, warn);
   }
   if (config.directories.length > 0 && roots.length === 0)
     throw new StartupError("Error: None of the specified directories are accessible");
   return { roots: [...roots, ...extraRoots], extraRoots, urlOnlyReferences: [] };
 }
 
-async function projectRoot(config: Config): Promise<Root> {
+async function projectRoot(config: Config, log: Logger): Promise<Root> {
   const dir = config.projectDir;
   if (dir === undefined) throw new StartupError("Error: --project-dir is required for the workspace surface");
   const abs = path.resolve(expandHome(dir));
@@ -95,5 +96,24 @@ async function projectRoot(config: Config): Promise<Root> {
     ok = false;
   }
   if (!ok) throw new StartupError(`Error: Project directory does not exist or is not a directory: ${dir}`);
-  return makeRoot(abs, config.readOnly ? "ro" : "rw", "project");
+  const root = await makeRoot(abs, config.readOnly ? "ro" : "rw", "project");
+  if (!config.readOnly) noteUnwritable(root.real, dir, "--read-only", (line) => log.warn(line));
+  return root;
+}
+
+/**
+ * Says at start-up when a writable root cannot be written (a `ro` bind mount, a read-only volume, missing
+ * permissions), so a user learns it before the first refused write. The root's mode is left alone: a
+ * writable mount may sit below it, and every write still reports its own error. Not on Windows, where
+ * W_OK only reads a directory's read-only attribute, which Windows ignores for directories.
+ */
+function noteUnwritable(real: string, given: string, flag: string, say: (line: string) => void): void {
+  if (process.platform === "win32") return;
+  try {
+    fs.accessSync(real, fs.constants.W_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === "EROFS" ? "is on a read-only file system" : "is not writable by this user";
+    say(`Note: ${given} ${why}: changes there will fail (pass ${flag} to serve it read-only)`);
+  }
 }
