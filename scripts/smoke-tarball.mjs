@@ -4,7 +4,7 @@
 // warning, at most 5 packages and 20 MB), then starts the server through `npx --yes <tarball>` and through
 // the global install's `mcpfs` command, on both surfaces, over stdio and Streamable HTTP, using the MCP SDK
 // client from this repository's node_modules. Only loopback is used; npm needs its registry for ripgrep.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -189,16 +189,23 @@ async function main() {
     ),
     `tarball holds only what runs: ${listing.join(", ")}`,
   );
+  const needed = ["dist/bundle/mcpfs.js", "README.md", "LICENSE", "CHANGELOG.md"].map((f) => `package/${f}`);
+  check(
+    needed.every((f) => listing.includes(f)),
+    "tarball holds the executable, README, LICENSE and CHANGELOG",
+  );
 
   const prefix = path.join(work, "prefix");
-  const out = run(
+  // npm prints its warnings on stderr: keep both streams.
+  const install = spawnSync(
     NPM,
     ["install", "--global", "--omit=dev", "--no-fund", "--no-audit", "--prefix", prefix, tgz],
-    {
-      cwd: work,
-      env: cleanEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    { cwd: work, env: cleanEnv(), encoding: "utf8", shell: win },
+  );
+  const out = `${install.stdout}${install.stderr}`;
+  check(
+    install.status === 0,
+    `global install of the tarball succeeds${install.status === 0 ? "" : `:\n${out}`}`,
   );
   const lib = win ? path.join(prefix, "node_modules") : path.join(prefix, "lib", "node_modules");
   const count = (dir) =>
