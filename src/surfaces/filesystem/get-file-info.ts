@@ -5,12 +5,7 @@ import { defineTool, textReply } from "../tool.js";
 export const getFileInfoTool = defineTool({
   name: "get_file_info",
   title: "Get File Info",
-  description:
-    "Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, " +
-    "creation time, last modified time, permissions, and type. Times are given as local dates (as the " +
-    "original server does) and in ISO 8601 (UTC); permissions as the last three octal digits and as the full " +
-    "mode with special bits. This tool is perfect for understanding file characteristics without reading the " +
-    "actual content. Only works within allowed directories.",
+  description: "Metadata of a file or directory: size, times, permissions, type.",
   input: z.object({ path: z.string() }),
   output: z.object({
     content: z.string(),

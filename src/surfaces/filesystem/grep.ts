@@ -8,12 +8,8 @@ const DEFAULT_MAX_RESULTS = 500;
 const PROGRESS_EVERY_MS = 1000;
 
 const input = z.object({
-  path: z.string().describe("Directory (searched recursively) or file to search"),
-  pattern: z
-    .string()
-    .describe(
-      "Regular expression (RE2/Rust syntax: no backreferences or lookaround), or text with literal=true",
-    ),
+  path: z.string().describe("Directory (recursive) or file"),
+  pattern: z.string().describe("RE2 regex (no backreferences or lookaround), or text with literal"),
   glob: z
     .union([z.string(), z.array(z.string())])
     .optional()
@@ -21,16 +17,9 @@ const input = z.object({
       "Only search files matching this gitignore-style glob, relative to path: '*.ts' (any depth), " +
         "'src/**/*.py' (anchored); a leading '!' excludes. Several may be given as a list",
     ),
-  caseSensitive: z.boolean().optional().default(true).describe("Match case exactly (default true)"),
-  literal: z.boolean().optional().default(false).describe("Treat pattern as plain text, not a regex"),
-  contextLines: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .optional()
-    .default(0)
-    .describe("Lines of context before and after each match"),
+  caseSensitive: z.boolean().optional().default(true),
+  literal: z.boolean().optional().default(false).describe("pattern is plain text"),
+  contextLines: z.number().int().min(0).max(20).optional().default(0).describe("Lines around each match"),
   maxResults: z
     .number()
     .int()
@@ -38,7 +27,7 @@ const input = z.object({
     .optional()
     .default(DEFAULT_MAX_RESULTS)
     .describe(`Maximum matching lines (or files with filesOnly) to return (default ${DEFAULT_MAX_RESULTS})`),
-  filesOnly: z.boolean().optional().default(false).describe("Only list the files that contain a match"),
+  filesOnly: z.boolean().optional().default(false).describe("List matching files only"),
 });
 
 const line = z.object({ line: z.number(), text: z.string() });
@@ -60,11 +49,7 @@ const output = z.object({
 });
 
 const DESCRIPTION =
-  "Search the contents of files for a regular expression or literal text, recursively under a directory " +
-  "(or in one file). Honours .gitignore and skips .git/ and binary files. Returns 'path:line: text' lines " +
-  "grouped by file (context lines as 'path-line- text'), sorted by path, plus structured matches. Use glob " +
-  "to restrict file names (e.g. '*.ts'), filesOnly to list matching files, contextLines for surrounding " +
-  "lines. Fast (ripgrep). Only works within allowed directories.";
+  "Search file contents for a regex or literal text, in a directory (recursively) or one file; honours .gitignore, skips .git/ and binary files. Use it to find text; search_files finds names. Results are grouped by file, sorted by path.";
 
 /** How a result path is shown: joined to the path the client gave, so it can be passed straight back. */
 function shown(requested: string, isFile: boolean, rel: string): string {

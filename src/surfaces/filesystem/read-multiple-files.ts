@@ -28,18 +28,9 @@ export const readMultipleFilesTool = defineTool({
   name: "read_multiple_files",
   title: "Read Multiple Files",
   description:
-    "Read the contents of multiple files simultaneously. This is more efficient than reading files one by " +
-    "one when you need to analyze or compare multiple files. Each file's content is returned with its path " +
-    "as a reference. Failed reads for individual files won't stop the entire operation. All files share one " +
-    "output budget; files that do not fit are marked and can be read separately. Only works within allowed " +
-    "directories.",
+    "Read several text files in one call; a failed file does not stop the others. They share one reply budget: files that do not fit are marked, read those separately.",
   input: z.object({
-    paths: z
-      .array(z.string())
-      .min(1)
-      .describe(
-        "Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.",
-      ),
+    paths: z.array(z.string()).min(1).describe("Files to read"),
   }),
   output: z.object({ content: z.string(), files: z.array(fileSchema).optional() }),
   annotations: { readOnlyHint: true, openWorldHint: false },

@@ -8,19 +8,11 @@ import { truncationNote } from "./format.js";
 
 const input = z.object({
   path: z.string(),
-  tail: z.number().optional().describe("If provided, returns only the last N lines of the file"),
-  head: z.number().optional().describe("If provided, returns only the first N lines of the file"),
-  startLine: z
-    .number()
-    .optional()
-    .describe(
-      "mcpfs: first line to return (1-based, inclusive); the reply says which lines it holds of how many",
-    ),
-  endLine: z
-    .number()
-    .optional()
-    .describe("mcpfs: last line to return (1-based, inclusive; default: to the end)"),
-  lineNumbers: z.boolean().optional().describe("mcpfs: prefix each line with its line number and '→'"),
+  tail: z.number().optional().describe("Only the last N lines"),
+  head: z.number().optional().describe("Only the first N lines"),
+  startLine: z.number().optional().describe("First line of a range (1-based)"),
+  endLine: z.number().optional().describe("Last line of the range (default: the end)"),
+  lineNumbers: z.boolean().optional().describe("Prefix each line with its number"),
 });
 
 const output = z.object({
@@ -40,11 +32,7 @@ const output = z.object({
 });
 
 const DESCRIPTION =
-  "Read the complete contents of a file from the file system as text (UTF-8). Use this tool when you need " +
-  "to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a " +
-  "file, or the 'tail' parameter to read only the last N lines of a file (both positive whole numbers). " +
-  "Operates on the file as text regardless of extension. Replies are bounded: a file larger than the output " +
-  "budget is returned truncated, with a note saying how to read the rest. Only works within allowed directories.";
+  "Read a text file (UTF-8). For part of it use head/tail or startLine/endLine; a file too long for one reply is cut with a note naming the next startLine. To find text, use grep.";
 
 function countLines(text: string): number {
   if (text === "") return 0;

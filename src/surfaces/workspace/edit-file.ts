@@ -33,28 +33,17 @@ function withIndentation(oldText: string, newText: string): string {
 }
 
 const input = z.object({
-  file_path: z.string().describe("Path to the file to edit (relative to project directory)"),
-  old_string: z
-    .string()
-    .optional()
-    .describe("Exact text to find and replace (empty: insert at the beginning)"),
+  file_path: z.string().describe("Project-relative path"),
+  old_string: z.string().optional(),
   new_string: z.string().optional().describe("Replacement text"),
-  replace_all: z
-    .boolean()
-    .default(false)
-    .describe("Replace all occurrences instead of requiring a unique match (edits: of each old_text)"),
-  edits: z
-    .array(z.object({ old_text: z.string(), new_text: z.string() }))
-    .optional()
-    .describe(
-      "Alternative form: edits applied in order, each replacing the first exact occurrence of old_text",
-    ),
-  dry_run: z.boolean().default(false).describe("Preview the diff without writing"),
+  replace_all: z.boolean().default(false).describe("Replace every match"),
+  edits: z.array(z.object({ old_text: z.string(), new_text: z.string() })).optional(),
+  dry_run: z.boolean().default(false).describe("Show the diff; write nothing"),
   expected_sha256: expectedSha256,
   options: z
     .looseObject({ preserve_indentation: z.boolean().optional() })
     .optional()
-    .describe("Formatting settings: preserve_indentation applies old_text's indentation to new_text"),
+    .describe("preserve_indentation: give new_text old_text's indentation"),
 });
 
 type Args = z.infer<typeof input>;
@@ -134,14 +123,7 @@ export const editFileTool = defineTool({
   name: "edit_file",
   title: "Edit File",
   description:
-    "Edit a file by exact string match; replace_all for multiple matches.\n\n" +
-    "Finds old_string in the file and replaces it with new_string. An empty old_string inserts new_string at " +
-    "the beginning of the file. More than one match is an error unless replace_all=True. Matching is exact " +
-    "(case- and whitespace-sensitive, no fuzzy matching). Also accepts the older form edits=[{old_text, " +
-    "new_text}, ...]: applied in order, each replacing the first occurrence, with dry_run to preview and " +
-    "options.preserve_indentation. An edit already present in the file is detected and skipped. Line " +
-    "endings and BOM of the file are kept; the write is atomic.\n\n" +
-    "Returns:\n    Git-style unified diff showing the changes, or a message if the edit was already applied.",
+    "Replace old_string with new_string (exact, case- and whitespace-sensitive; empty old_string inserts at the start); more than one match is an error unless replace_all. Also takes edits=[{old_text, new_text}] applied in order. Returns a diff. Keeps line endings and BOM.",
   input,
   output: strOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
