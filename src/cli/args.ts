@@ -69,6 +69,14 @@ function buildProgram(version: string): Command {
       integer("--file-size-limit"),
     )
     .option("--fail-on-reviews", "check_branch_status review gate fails on open reviews by default")
+    .addOption(
+      new Option(
+        "--github-tools <when>",
+        "list the GitHub tools: always, never, or auto (with a token and a GitHub repository)",
+      )
+        .choices(["always", "auto", "never"])
+        .default("auto"),
+    )
     .option("--enforce-base-branch-format", "reject a multi-line '### Base Branch' section (default)")
     .option("--no-enforce-base-branch-format", "accept any '### Base Branch' section");
   return program;
@@ -151,6 +159,7 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
           .map((s: string) => s.trim())
           .filter(Boolean)
       : [];
+  config.githubTools = o.githubTools;
   config.auditLog = o.auditLog;
   config.logLevel = o.logLevel ?? "INFO";
   config.logFile = o.logFile;

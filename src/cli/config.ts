@@ -30,6 +30,8 @@ export interface Config {
   gitignore: boolean;
   http?: HttpConfig;
   disableTools: string[];
+  /** Workspace surface: list the GitHub tools always, never, or when a token and a GitHub repository exist. */
+  githubTools: "always" | "auto" | "never";
   auditLog?: string;
   /** Arguments nobody recognised (warned about and ignored). */
   unknownArgs: string[];
@@ -52,6 +54,7 @@ export function defaultConfig(): Config {
     maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
     gitignore: true,
     disableTools: [],
+    githubTools: "auto",
     unknownArgs: [],
   };
 }

@@ -16,6 +16,7 @@ export interface CatalogEntry {
   description: string;
   annotations: ToolAnnotations;
   mutating: boolean;
+  needsGitHub?: boolean;
   input: Record<string, unknown>;
   output?: Record<string, unknown>;
 }
@@ -62,6 +63,7 @@ export function catalogOf(tools: readonly AnyToolDef[]): CatalogEntry[] {
     description: t.description,
     annotations: t.annotations,
     mutating: t.mutating,
+    ...(t.needsGitHub ? { needsGitHub: true } : {}),
     input: jsonOf(t.input, "input"),
     ...(t.output ? { output: jsonOf(t.output, "output") } : {}),
   }));
@@ -126,6 +128,7 @@ export function lazyTools(
       description: e.description,
       annotations: e.annotations,
       mutating: e.mutating,
+      ...(e.needsGitHub ? { needsGitHub: true } : {}),
       input: schema("input", e.input),
       ...(e.output ? { output: schema("output", e.output) } : {}),
       handler: (args: unknown, ctx: Parameters<AnyToolDef["handler"]>[1]) => {
