@@ -92,6 +92,19 @@ export default {
           met: wsAll <= 3000,
         },
       );
+      // grep's heading layout against the path-on-every-line layout it replaced, for the same matches.
+      const g = (await fsSurface.call("grep", { path: src, pattern: "const", literal: true })).result;
+      const flat = g.structuredContent.matches.map((m) => `${m.path}:${m.line}: ${m.text}`).join("\n");
+      const heading = replyTokens(g);
+      const before = replyTokens({ content: [{ type: "text", text: flat }] });
+      rows.push({
+        label: `grep 'const', ${g.structuredContent.matches.length} matches: path once per file vs on every line`,
+        mcpfs: tok(heading),
+        official: `${tok(before)} (old layout)`,
+        target: "≥ 35 % fewer",
+        met: heading <= 0.65 * before,
+        note: `${Math.round((1 - heading / before) * 100)} % fewer`,
+      });
       for (const [label, tool, args, officialArgs] of CALLS) {
         const ours = tool === "edit_file" ? { ...args, path: copy } : args;
         const theirs = tool === "edit_file" ? { ...args, path: copy } : (officialArgs ?? args);
