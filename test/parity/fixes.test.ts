@@ -188,15 +188,19 @@ export const fixCases: Case[] = [
     },
   },
   {
-    name: "get_file_info adds ISO-8601 times and the full permission bits",
-    files: { "s.sh": "x" },
+    name: "get_file_info shows setuid/setgid/sticky bits and gives ISO-8601 times in its structured reply",
+    files: { "s.sh": "x", "plain.txt": "y" },
     async run({ conn, dir }) {
       const p = path.join(dir, "s.sh");
       fs.chmodSync(p, 0o4755);
       const r = await conn.call("get_file_info", { path: p });
-      expect(r.text).toContain(`modifiedISO: ${fs.statSync(p).mtime.toISOString()}`);
-      expect(r.text).toMatch(/\ncreatedISO: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\n/);
+      expect(r.text).toContain("permissions: 755");
       expect(r.text).toContain("mode: 4755 (rwsr-xr-x)");
+      expect(r.structured?.modified).toBe(fs.statSync(p).mtime.toISOString());
+      expect(r.structured?.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      // Each fact once: no second spelling of the same time or of the permissions.
+      const plain = await conn.call("get_file_info", { path: path.join(dir, "plain.txt") });
+      expect(plain.text).not.toMatch(/ISO|mode:|type:/);
     },
   },
   {

@@ -36,12 +36,11 @@ export const getFileInfoTool = defineTool({
       `isDirectory: ${i.isDirectory}`,
       `isFile: ${i.isFile}`,
       `permissions: ${permissions}`,
-      `createdISO: ${i.created.toISOString()}`,
-      `modifiedISO: ${i.modified.toISOString()}`,
-      `accessedISO: ${i.accessed.toISOString()}`,
-      `mode: ${mode} (${symbolic})`,
-      `type: ${i.type}`,
     ];
+    // Each fact once: the official lines, then only what they cannot say (ISO times are in the structured
+    // reply): setuid/setgid/sticky bits, and a type that is neither file nor directory.
+    if (i.mode & 0o7000) lines.push(`mode: ${mode} (${symbolic})`);
+    if (i.type === "other") lines.push("type: other");
     return textReply(lines.join("\n"), {
       size: i.size,
       created: i.created.toISOString(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { type Edit, EditError } from "../../core/files/edit.js";
+import { type Edit, EditError, type EditMatch } from "../../core/files/edit.js";
 import { editFile } from "../../core/files/edit-file.js";
 import { KeyedMutex } from "../../core/files/file-lock.js";
 import { entryKind } from "../../core/files/remove.js";
@@ -17,6 +17,25 @@ const editLocks = new KeyedMutex();
 
 const ALREADY_APPLIED = "No changes needed - edit already applied";
 const NOTHING_CHANGED = "No changes needed - content already in desired state";
+
+/**
+ * What an already-applied verdict rests on, so a model can tell "my edit is there" from "my old text is
+ * gone and the new text merely occurs somewhere": the seed's line, then what was seen, edit by edit.
+ */
+function appliedReport(
+  head: string,
+  matches: readonly EditMatch[],
+  names: { old: string; new: string },
+): string {
+  const seen = matches.map((m) => {
+    const where = `line ${m.lines[0]}`;
+    const what = m.oldFound
+      ? `the text at ${names.old}'s match (${where}) already reads ${names.new}`
+      : `${names.old} not found, ${names.new} found at ${where}`;
+    return matches.length > 1 ? `edit ${m.index + 1}: ${what}` : what;
+  });
+  return `${head}: ${seen.join("; ")}. Nothing was changed; if that is not your edit, read the file and retry.`;
+}
 
 function truncated(text: string): string {
   return text.length <= 50 ? text : `${text.slice(0, 47)}...`;
@@ -87,7 +106,12 @@ async function run(args: Args, ctx: ToolContext): Promise<string> {
         expectedSha256: args.expected_sha256,
       });
       if (r.change) recordChanges(ctx, [r.change]);
-      if (r.matches.every((m) => m.kind === "skipped")) return seedShape ? NOTHING_CHANGED : ALREADY_APPLIED;
+      if (r.matches.every((m) => m.kind === "skipped"))
+        return appliedReport(
+          seedShape ? NOTHING_CHANGED : ALREADY_APPLIED,
+          r.matches,
+          seedShape ? { old: "old_text", new: "new_text" } : { old: "old_string", new: "new_string" },
+        );
       if (!r.changed && seedShape) return NOTHING_CHANGED;
       return r.diff;
     } catch (err) {
