@@ -74,7 +74,11 @@ describe("edit_file with old_string / new_string", () => {
     expect(fs.statSync(p("ap.txt")).mtimeMs).toBe(before);
     // new_string merely occurring somewhere is reported as exactly that, with its line.
     put("far.txt", "one\ntwo\nreturn x;\n");
-    const far = await conn.call("edit_file", { file_path: "far.txt", old_string: "return y;", new_string: "x" });
+    const far = await conn.call("edit_file", {
+      file_path: "far.txt",
+      old_string: "return y;",
+      new_string: "x",
+    });
     expect(far.text).toContain("old_string not found, new_string found at line 3. Nothing was changed");
     expect(get("far.txt")).toBe("one\ntwo\nreturn x;\n");
   });
