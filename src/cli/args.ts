@@ -1,5 +1,12 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { type Config, DEFAULT_HTTP_PORT, defaultConfig, type LogLevel, type Surface } from "./config.js";
+import {
+  type Config,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  defaultConfig,
+  type LogLevel,
+  type Surface,
+} from "./config.js";
 
 export type ParseOutcome =
   | { kind: "config"; config: Config }
@@ -41,7 +48,7 @@ function buildProgram(version: string): Command {
     .option("--read-only-dir <dir>", "add a read-only directory (repeatable)", collect)
     .option(
       "--max-output-bytes <n>",
-      "upper bound on the text of one reply (default 262144)",
+      `upper bound on the text of one reply (default ${DEFAULT_MAX_OUTPUT_BYTES})`,
       integer("--max-output-bytes"),
     )
     .option("--no-gitignore", "do not skip what .gitignore files ignore in walks and searches")

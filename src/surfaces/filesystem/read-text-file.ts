@@ -101,6 +101,10 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
   if (r.sha256 && !r.truncated && args.head === undefined && args.tail === undefined)
     ctx.reads.remember(r.sha256, r.text);
   let text = r.text;
+  // A cut from the start ends on a whole line, so the next startLine repeats nothing and skips nothing.
+  const cutFromStart = r.truncated && args.tail === undefined;
+  const nl = cutFromStart ? text.lastIndexOf("\n") : -1;
+  if (nl > 0) text = text.slice(0, nl + 1);
   const lines = countLines(text);
   if (args.lineNumbers && text !== "") {
     const all = text.split("\n");
@@ -109,27 +113,26 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
     const first = args.tail !== undefined ? (total !== undefined ? total - all.length + 1 : undefined) : 1;
     if (first !== undefined) text = number(all, first).join("\n") + (trailing ? "\n" : "");
   }
+  // A cut reply ends with the one parameter that gets the next part, with nothing skipped or repeated.
   if (r.truncated) {
     if (args.tail !== undefined) {
-      const note = truncationNote(
-        `only the last ${lines} of the ${args.tail} requested lines fit in ${budget} bytes`,
-        `Ask for fewer lines (tail: ${lines}), or read earlier parts with head.`,
-      );
-      text = `${note.slice(1)}\n${text}`;
-    } else if (args.head !== undefined) {
+      const total = r.state?.totalLines;
+      const earlier =
+        total !== undefined && total - lines >= 1
+          ? `Earlier lines: startLine=${Math.max(1, total - args.tail + 1)}, endLine=${total - lines}.`
+          : "Earlier lines: startLine/endLine.";
       text += truncationNote(
-        `only the first ${lines} of the ${args.head} requested lines fit in ${budget} bytes`,
-        `Ask for fewer lines (head: ${lines}); read the end with tail.`,
+        `only the last ${lines} of the ${args.tail} requested lines fit in ${budget} bytes`,
+        earlier,
       );
     } else {
-      const nl = text.lastIndexOf("\n");
-      if (nl > 0) text = text.slice(0, nl + 1);
-      const shown = Buffer.byteLength(text);
       text += truncationNote(
-        `the file has ${r.size} bytes; showing the first ${shown} bytes (lines 1-${countLines(text)}), ` +
-          `the output budget is ${budget} bytes`,
-        `Read it in parts: head: N for the first N lines, tail: N for the last N lines; ` +
-          "use search_files to find a narrower file.",
+        args.head !== undefined
+          ? `only the first ${lines} of the ${args.head} requested lines fit in ${budget} bytes`
+          : `the file has ${r.size} bytes; lines 1-${lines} fit in ${budget} bytes`,
+        nl > 0
+          ? `Read on with startLine=${lines + 1}.`
+          : "Line 1 alone is longer than the reply budget; find what you need in it with grep.",
       );
     }
   }
