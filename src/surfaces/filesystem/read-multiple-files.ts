@@ -63,7 +63,7 @@ export const readMultipleFilesTool = defineTool({
       const reads = await mapLimit(batch, CONCURRENCY, async (r) =>
         r.target && share > 0 ? readOne(r.target, share) : undefined,
       );
-      reads.forEach((read, k) => {
+      for (const [k, read] of reads.entries()) {
         const i = start + k;
         const p = args.paths[i]!;
         const r = batch[k]!;
@@ -72,15 +72,24 @@ export const readMultipleFilesTool = defineTool({
           firstSkipped ??= i;
           files.push({ path: p, ok: !error, ...(error ? { error } : { skipped: true }) });
         };
-        if (firstSkipped !== undefined) return skip();
+        if (firstSkipped !== undefined) {
+          skip();
+          continue;
+        }
         if (error) {
           const marker = `${p}: Error - ${error}`;
-          if (byteLength(marker) + SEPARATOR_BYTES > remaining) return skip();
+          if (byteLength(marker) + SEPARATOR_BYTES > remaining) {
+            skip();
+            continue;
+          }
           add(marker);
           files.push({ path: p, ok: false, error });
-          return;
+          continue;
         }
-        if (!read || "error" in read || remaining - byteLength(p) - NOTE_ROOM <= 0) return skip();
+        if (!read || "error" in read || remaining - byteLength(p) - NOTE_ROOM <= 0) {
+          skip();
+          continue;
+        }
         // Room for the header, the trailing newline and a possible note besides the text itself.
         const overhead = byteLength(p) + 3 + NOTE_ROOM;
         let text = read.text;
@@ -90,7 +99,10 @@ export const readMultipleFilesTool = defineTool({
           truncated = true;
         }
         // Only the first file shown may be shown in part: any later one is left whole for the next call.
-        if (truncated && pieces.length > 0) return skip();
+        if (truncated && pieces.length > 0) {
+          skip();
+          continue;
+        }
         if (truncated) {
           // Cut on a whole line, so the startLine given repeats nothing and skips nothing.
           const nl = text.lastIndexOf("\n");
@@ -110,7 +122,7 @@ export const readMultipleFilesTool = defineTool({
           ...(read.sha256 && !truncated ? { sha256: read.sha256 } : {}),
           ...(read.mtimeMs !== undefined ? { mtime: new Date(read.mtimeMs).toISOString() } : {}),
         });
-      });
+      }
     }
     if (firstSkipped !== undefined) {
       const left = args.paths.length - firstSkipped;
