@@ -224,7 +224,7 @@ describe("bounded outputs (--max-output-bytes 2048)", () => {
       const page = await conn.call("read_multiple_files", { paths: paths.slice(from) });
       expect(size(page)).toBeLessThanOrEqual(BUDGET);
       const got = (
-        page.structured?.files as { path: string; skipped?: boolean; truncated?: boolean }[]
+        page.structured!.files as { path: string; skipped?: boolean; truncated?: boolean }[]
       ).filter((f) => !f.skipped);
       for (const f of got) expect(f.truncated).toBe(false);
       read.push(...got.map((f) => f.path));
