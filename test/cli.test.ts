@@ -291,7 +291,7 @@ describe("common flags", () => {
 
   it("--surface workspace with --project-dir serves the workspace surface", async () => {
     const conn = await start(["--surface", "workspace", "--project-dir", dir, "--console-only"]);
-    expect(conn.client.getInstructions()).toContain("one project directory");
+    expect(conn.client.getInstructions()).toContain("safe access to one project");
   });
 
   it("--read-only makes every root read-only", async () => {

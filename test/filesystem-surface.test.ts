@@ -161,21 +161,39 @@ describe("bounded outputs (--max-output-bytes 2048)", () => {
     expect(size(r)).toBeLessThanOrEqual(BUDGET);
     expect(r.text).toMatch(/^line 1\nline 2\n/);
     expect(r.text).toMatch(
-      /\nline \d+\n\n\[mcpfs: output truncated: the file has \d+ bytes; showing the first/,
+      /\nline \d+\n\n\[mcpfs: output truncated: the file has \d+ bytes; lines 1-\d+ fit/,
     );
-    expect(r.text).toContain("tail: N");
     expect(r.structured).toMatchObject({ truncated: true });
+    // The last line names the next startLine; following it from part to part gives the file back whole.
+    const file = fs.readFileSync(path.join(root, "big.txt"), "utf8");
+    const whole: string[] = [];
+    let next: number | undefined = 1;
+    for (let parts = 0; next !== undefined; parts++) {
+      expect(parts).toBeLessThan(50);
+      const args = next === 1 ? {} : { startLine: next };
+      const part = await conn.call("read_text_file", { path: path.join(root, "big.txt"), ...args });
+      expect(size(part)).toBeLessThanOrEqual(BUDGET);
+      const last = part.text.split("\n").at(-1)!;
+      const m = /(?:Read on with startLine=(\d+)\.\]$)/.exec(last);
+      whole.push(...part.text.split("\n").filter((l) => l.startsWith("line ")));
+      next = m ? Number(m[1]) : undefined;
+    }
+    expect(whole.join("\n")).toBe(file.replace(/\n+$/, ""));
   });
 
   it("head and tail keep whole lines within the budget", async () => {
     const h = await conn.call("read_text_file", { path: path.join(root, "big.txt"), head: 400 });
     expect(size(h)).toBeLessThanOrEqual(BUDGET);
     expect(h.text).toMatch(/^line 1\n/);
-    expect(h.text).toMatch(/Ask for fewer lines \(head: \d+\)/);
+    expect(h.text.split("\n").at(-1)).toMatch(/Read on with startLine=\d+\.\]$/);
     const t = await conn.call("read_text_file", { path: path.join(root, "big.txt"), tail: 400 });
     expect(size(t)).toBeLessThanOrEqual(BUDGET);
-    expect(t.text.endsWith("\nline 500")).toBe(true);
-    expect(t.text).toMatch(/^\[mcpfs: output truncated: only the last \d+ of the 400 requested lines/);
+    expect(t.text).toContain("\nline 500\n");
+    const shown = t.text.split("\n").filter((l) => l.startsWith("line ")).length;
+    expect(t.text.split("\n").at(-1)).toBe(
+      `[mcpfs: output truncated: only the last ${shown} of the 400 requested lines fit in ${BUDGET} bytes. ` +
+        `Earlier lines: startLine=101, endLine=${500 - shown}.]`,
+    );
   });
 
   it("truncates listings with a count of what was left out", async () => {
@@ -191,10 +209,29 @@ describe("bounded outputs (--max-output-bytes 2048)", () => {
     const paths = Array.from({ length: 30 }, (_, i) => path.join(root, `r${i}.txt`));
     const r = await conn.call("read_multiple_files", { paths });
     expect(size(r)).toBeLessThanOrEqual(BUDGET);
-    expect(r.text).toContain("more files not shown");
     const files = r.structured?.files as { skipped?: boolean }[];
     expect(files).toHaveLength(30);
-    expect(files.filter((f) => f.skipped).length).toBeGreaterThan(0);
+    const first = files.findIndex((f) => f.skipped);
+    expect(first).toBeGreaterThan(0);
+    expect(r.text.split("\n").at(-1)).toBe(
+      `[mcpfs: the reply budget of ${BUDGET} bytes is used up; ${30 - first} of 30 files not read. ` +
+        `Read on with read_multiple_files from paths[${first}] = ${JSON.stringify(paths[first])}.]`,
+    );
+    // Following the notes reads every file exactly once.
+    const read: string[] = [];
+    for (let from = 0, calls = 0; from < paths.length; calls++) {
+      expect(calls).toBeLessThan(30);
+      const page = await conn.call("read_multiple_files", { paths: paths.slice(from) });
+      expect(size(page)).toBeLessThanOrEqual(BUDGET);
+      const got = (
+        page.structured!.files as { path: string; skipped?: boolean; truncated?: boolean }[]
+      ).filter((f) => !f.skipped);
+      for (const f of got) expect(f.truncated).toBe(false);
+      read.push(...got.map((f) => f.path));
+      const m = /from paths\[(\d+)\]/.exec(page.text.split("\n").at(-1)!);
+      from += m ? Number(m[1]) : got.length;
+    }
+    expect(read).toEqual(paths);
   });
 
   it("edit_file cuts a long diff but still applies the edit", async () => {

@@ -32,17 +32,11 @@ describe.each(["rg", "js"] as const)("grep tool (%s engine)", (engine) => {
   });
   afterAll(() => conn.close());
 
-  it("replies with path:line: text groups and structured matches", async () => {
+  it("replies with each file's path once, relative to path, then line: text rows; structured matches", async () => {
     const r = await conn.call("grep", { path: "src", pattern: "needle" });
     expect(r.isError).toBe(false);
     expect(r.text).toBe(
-      [
-        "src/a.ts:2: two needle",
-        "src/a.ts:4: four needle",
-        "src/a.ts:9: needle nine",
-        "",
-        "src/b.js:1: needle in js",
-      ].join("\n"),
+      ["a.ts", "2: two needle", "4: four needle", "9: needle nine", "", "b.js", "1: needle in js"].join("\n"),
     );
     expect(validate(r.structured)).toBe(true);
     expect(r.structured).toMatchObject({
@@ -62,17 +56,19 @@ describe.each(["rg", "js"] as const)("grep tool (%s engine)", (engine) => {
     const p = path.join(root, "src/a.ts");
     expect(r.text).toBe(
       [
-        `${p}-1- one`,
-        `${p}:2: two needle`,
-        `${p}-3- three`,
-        `${p}:4: four needle`,
-        `${p}-5- five`,
+        p,
+        "1- one",
+        "2: two needle",
+        "3- three",
+        "4: four needle",
+        "5- five",
         "--",
-        `${p}-8- eight`,
-        `${p}:9: needle nine`,
+        "8- eight",
+        "9: needle nine",
       ].join("\n"),
     );
     expect(validate(r.structured)).toBe(true);
+    expect(r.structured).toMatchObject({ files: [p], matches: [{ path: p, line: 2 }, {}, {}] });
   });
 
   it("filters with glob, honours .gitignore, lists files only", async () => {
@@ -92,13 +88,36 @@ describe.each(["rg", "js"] as const)("grep tool (%s engine)", (engine) => {
   it("bounds the reply and says how to narrow the search", async () => {
     const r = await conn.call("grep", { path: "many", pattern: "needle" });
     expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(2048);
-    expect(r.text).toContain("[mcpfs: results truncated after");
+    expect(r.text).toMatch(/\[mcpfs: matches 1-\d+ shown; more exist\. Next page: offset=\d+\./);
     expect(r.text).toContain("glob");
     expect(r.structured?.truncated).toBe(true);
     expect(validate(r.structured)).toBe(true);
     const few = await conn.call("grep", { path: "many", pattern: "needle", maxResults: 3 });
-    expect(few.text.split("\n").filter((l) => l.includes(":1: needle"))).toHaveLength(3);
-    expect(few.text).toContain("raise maxResults");
+    expect(few.text.split("\n").filter((l) => l.startsWith("1: needle"))).toHaveLength(3);
+    expect(few.text).toContain("Next page: offset=3.");
+  });
+
+  it("pages through every match with offset: no overlap, no gap, whatever cut each page", async () => {
+    const seen: string[] = [];
+    for (let offset = 0, pages = 0; ; pages++) {
+      expect(pages).toBeLessThan(60);
+      const r = await conn.call("grep", { path: ".", pattern: "needle", offset });
+      expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(2048);
+      expect(validate(r.structured)).toBe(true);
+      const matches = r.structured!.matches as { path: string; line: number }[];
+      seen.push(...matches.map((m) => `${m.path}:${m.line}`));
+      const next = /Next page: offset=(\d+)\./.exec(r.text.split("\n").at(-1) ?? "");
+      if (!next) {
+        expect(r.structured?.truncated).toBe(false);
+        break;
+      }
+      offset = Number(next[1]);
+      expect(offset).toBe(seen.length);
+    }
+    // Everything one unbounded search finds (60 files, src/a.ts thrice, src/b.js), once each, in order.
+    expect(seen).toHaveLength(64);
+    expect(new Set(seen).size).toBe(64);
+    expect(seen).toEqual([...seen].sort((a, b) => (a < b ? -1 : 1)));
   });
 
   it("refuses paths outside the roots and bad patterns, without leaking", async () => {

@@ -211,7 +211,7 @@ describe.each(["rg", "js"] as const)(
         const t1 = performance.now();
         const small = await conn.call("grep", { ...target.small, maxResults: 1 });
         expect(small.isError).toBe(false);
-        expect(small.text).toMatch(/\.txt:\d+: .*zeta/);
+        expect(small.text).toMatch(/\.txt\n\d+: .*zeta/);
         expect(performance.now() - t1).toBeLessThan(baseline);
       },
     );

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { defaultConfig } from "../src/cli/config.js";
 import { exposedTools } from "../src/server/register-tools.js";
 import { filesystemTools } from "../src/surfaces/filesystem/index.js";
+import { guideWords } from "../src/surfaces/instructions.js";
 import { defineTool, textReply } from "../src/surfaces/tool.js";
 import { workspaceTools } from "../src/surfaces/workspace/index.js";
 import { tempArea } from "./helpers/fixtures.js";
@@ -39,7 +40,7 @@ async function listed(args: string[], client: "v1" | "v2" = "v1"): Promise<Liste
  */
 describe.each([
   ["filesystem", [dir], filesystemTools, true],
-  ["workspace", ["--project-dir", dir, "--console-only"], workspaceTools, false],
+  ["workspace", ["--project-dir", dir, "--console-only", "--github-tools", "always"], workspaceTools, false],
 ] as const)("the %s surface", (_name, args, tools, schemaRequired) => {
   let legacy: ListedTool[];
   let modern: ListedTool[];
@@ -66,6 +67,36 @@ describe.each([
       else expect(t.outputSchema, t.name).toBeUndefined();
     }
   });
+});
+
+describe("instructions", () => {
+  it.each([
+    [
+      "filesystem",
+      [dir],
+      ["grep", "search_files", "startLine", "edit_file", "apply_patch", "expectedSha256"],
+    ],
+    [
+      "workspace",
+      ["--project-dir", dir, "--console-only"],
+      ["search_files", "start_line", "expected_sha256"],
+    ],
+  ] as const)(
+    "on the %s surface say in at most 120 words which tool to reach for first",
+    async (surface, args, names) => {
+      const conn = await startServer([...args]);
+      try {
+        const text: string = conn.client.getInstructions();
+        const [guide] = text.split("\n");
+        expect(guideWords(surface)).toBeLessThanOrEqual(120);
+        expect(guide!.split(/\s+/).length).toBe(guideWords(surface));
+        for (const n of names) expect(guide).toContain(n);
+        expect(text).toContain(dir);
+      } finally {
+        await conn.close();
+      }
+    },
+  );
 });
 
 describe("hiding tools", () => {

@@ -60,12 +60,27 @@ describe("edit_file with old_string / new_string", () => {
     const before = fs.statSync(p("ap.txt")).mtimeMs;
     expect(
       (await conn.call("edit_file", { file_path: "ap.txt", old_string: "hi", new_string: "hello" })).text,
-    ).toBe("No changes needed - edit already applied");
+    ).toBe(
+      "No changes needed - edit already applied: old_string not found, new_string found at line 1. " +
+        "Nothing was changed; if that is not your edit, read the file and retry.",
+    );
     expect(
       (await conn.call("edit_file", { file_path: "ap.txt", old_string: "hello", new_string: "hello world" }))
         .text,
-    ).toBe("No changes needed - edit already applied");
+    ).toBe(
+      "No changes needed - edit already applied: the text at old_string's match (line 1) already reads " +
+        "new_string. Nothing was changed; if that is not your edit, read the file and retry.",
+    );
     expect(fs.statSync(p("ap.txt")).mtimeMs).toBe(before);
+    // new_string merely occurring somewhere is reported as exactly that, with its line.
+    put("far.txt", "one\ntwo\nreturn x;\n");
+    const far = await conn.call("edit_file", {
+      file_path: "far.txt",
+      old_string: "return y;",
+      new_string: "x",
+    });
+    expect(far.text).toContain("old_string not found, new_string found at line 3. Nothing was changed");
+    expect(get("far.txt")).toBe("one\ntwo\nreturn x;\n");
   });
 
   it("reports text not found, with the backslash hint when the file stores doubled backslashes", async () => {
@@ -207,7 +222,10 @@ describe("edit_file with edits: [{old_text, new_text}]", () => {
           edits: [{ old_text: "DEBUG = False", new_text: "DEBUG = True" }],
         })
       ).text,
-    ).toBe("No changes needed - content already in desired state");
+    ).toBe(
+      "No changes needed - content already in desired state: old_text not found, new_text found at line 1. " +
+        "Nothing was changed; if that is not your edit, read the file and retry.",
+    );
     const r = await conn.call("edit_file", {
       file_path: "s.txt",
       edits: [
@@ -228,7 +246,9 @@ describe("edit_file with edits: [{old_text, new_text}]", () => {
           edits: [{ old_text: "alpha", new_text: "alpha beta" }],
         })
       ).text,
-    ).toBe("No changes needed - content already in desired state");
+    ).toMatch(
+      /^No changes needed - content already in desired state: the text at old_text's match \(line 1\)/,
+    );
     expect(get("pos.txt")).toBe("alpha beta\n");
     put("bs.txt", 'p = "C:\\\\temp"\n');
     const r = await conn.call("edit_file", {

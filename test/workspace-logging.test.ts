@@ -93,6 +93,8 @@ describe("command line", () => {
       "--project-dir",
       project,
       "--console-only",
+      "--github-tools",
+      "always",
       "--bogus-flag",
       "--project",
       "x",

@@ -90,6 +90,7 @@ export async function connect(bin, args, env = {}) {
   const names = new Set(tools.map((t) => t.name));
   return {
     pid: transport.pid,
+    tools,
     startMs,
     listedMs,
     has: (name) => names.has(name),

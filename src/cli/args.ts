@@ -1,5 +1,12 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { type Config, DEFAULT_HTTP_PORT, defaultConfig, type LogLevel, type Surface } from "./config.js";
+import {
+  type Config,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  defaultConfig,
+  type LogLevel,
+  type Surface,
+} from "./config.js";
 
 export type ParseOutcome =
   | { kind: "config"; config: Config }
@@ -41,7 +48,7 @@ function buildProgram(version: string): Command {
     .option("--read-only-dir <dir>", "add a read-only directory (repeatable)", collect)
     .option(
       "--max-output-bytes <n>",
-      "upper bound on the text of one reply (default 262144)",
+      `upper bound on the text of one reply (default ${DEFAULT_MAX_OUTPUT_BYTES})`,
       integer("--max-output-bytes"),
     )
     .option("--no-gitignore", "do not skip what .gitignore files ignore in walks and searches")
@@ -69,6 +76,14 @@ function buildProgram(version: string): Command {
       integer("--file-size-limit"),
     )
     .option("--fail-on-reviews", "check_branch_status review gate fails on open reviews by default")
+    .addOption(
+      new Option(
+        "--github-tools <when>",
+        "list the GitHub tools: always, never, or auto (with a token and a GitHub repository)",
+      )
+        .choices(["always", "auto", "never"])
+        .default("auto"),
+    )
     .option("--enforce-base-branch-format", "reject a multi-line '### Base Branch' section (default)")
     .option("--no-enforce-base-branch-format", "accept any '### Base Branch' section");
   return program;
@@ -151,6 +166,7 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
           .map((s: string) => s.trim())
           .filter(Boolean)
       : [];
+  config.githubTools = o.githubTools;
   config.auditLog = o.auditLog;
   config.logLevel = o.logLevel ?? "INFO";
   config.logFile = o.logFile;

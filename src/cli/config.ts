@@ -30,12 +30,19 @@ export interface Config {
   gitignore: boolean;
   http?: HttpConfig;
   disableTools: string[];
+  /** Workspace surface: list the GitHub tools always, never, or when a token and a GitHub repository exist. */
+  githubTools: "always" | "auto" | "never";
   auditLog?: string;
   /** Arguments nobody recognised (warned about and ignored). */
   unknownArgs: string[];
 }
 
-export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
+/**
+ * What one reply may hold by default: 48,000 bytes, so at most 48,000 characters (Claude Code moves a result
+ * over 50,000 characters to a file) and, for source text at 3-4 bytes a token, 12-16k tokens (its cap is
+ * 25,000).
+ */
+export const DEFAULT_MAX_OUTPUT_BYTES = 48_000;
 export const DEFAULT_HTTP_PORT = 3333;
 
 export function defaultConfig(): Config {
@@ -52,6 +59,7 @@ export function defaultConfig(): Config {
     maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
     gitignore: true,
     disableTools: [],
+    githubTools: "auto",
     unknownArgs: [],
   };
 }

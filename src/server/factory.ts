@@ -4,6 +4,7 @@ import { ReadBudget } from "../core/files/read-memory.js";
 import type { Logger } from "../core/log.js";
 import type { UrlOnlyReference } from "../core/references.js";
 import { type Root, Workspace } from "../core/workspace.js";
+import { instructionsFor } from "../surfaces/instructions.js";
 import type { AnyToolDef } from "../surfaces/tool.js";
 import { ClientLog } from "./client-log.js";
 import type { FileWatchHub } from "./file-watch.js";
@@ -55,7 +56,7 @@ export function createServerFactory(deps: ServerDeps) {
       { name: "mcpfs", version: deps.version },
       {
         capabilities: { tools: {}, logging: {} },
-        instructions: instructions(config, deps.roots, deps.urlOnlyReferences ?? []),
+        instructions: instructionsFor(config, deps.roots, deps.urlOnlyReferences ?? []),
       },
     );
     const clientLog = new ClientLog(era);
@@ -82,25 +83,4 @@ export function createServerFactory(deps: ServerDeps) {
       server.server.registerCapabilities({ resources: { subscribe: true, listChanged: false } });
     return server;
   };
-}
-
-function instructions(config: Config, roots: readonly Root[], urlOnly: readonly UrlOnlyReference[]): string {
-  const list = roots.map(
-    (r) => `${r.name ? `${r.name}: ` : ""}${r.path}${r.mode === "ro" ? " (read-only)" : ""}`,
-  );
-  for (const r of urlOnly) list.push(`${r.name}: ${r.url} (URL only, GitHub tools only)`);
-  if (config.surface === "workspace") {
-    return (
-      "mcpfs gives safe, fast access to one project directory: read, search, edit and save files, " +
-      "plus read-only reference projects. Paths are relative to the project; '..' is refused." +
-      (list.length ? `\nProject and references:\n${list.join("\n")}` : "")
-    );
-  }
-  return (
-    "mcpfs gives safe, fast access to local directories: read, list, search and edit files inside the " +
-    "allowed directories only. Use list_allowed_directories to see them." +
-    (list.length
-      ? `\nAllowed directories:\n${list.join("\n")}`
-      : "\nNo directories yet: the client may provide them as roots.")
-  );
 }

@@ -4,6 +4,7 @@ import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.
 import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
 import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
 import { type ReadBudget, ReadMemory } from "../core/files/read-memory.js";
+import { GitHubPresence } from "../core/github/presence.js";
 import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
@@ -71,6 +72,14 @@ export function registerTools(
     previous?.();
   };
   const callable = callableTools(tools, deps.config);
+  const github = callable.some((t) => t.needsGitHub)
+    ? new GitHubPresence(deps.ws, deps.config.githubTools)
+    : undefined;
+  const call = async (tool: AnyToolDef, args: Record<string, unknown>, req: CallRequest) => {
+    const reply = await runTool(tool, args, req, deps, audit, reads);
+    if (github) void noticeGitHubChange().catch(() => {});
+    return reply;
+  };
   for (const tool of callable) {
     server.registerTool(
       tool.name,
@@ -82,21 +91,39 @@ export function registerTools(
         annotations: { title: tool.title, ...tool.annotations },
       },
       // biome-ignore lint/suspicious/noExplicitAny: the SDK hands over the parsed arguments
-      (async (args: any, sctx: ServerContext) =>
-        runTool(tool, args, requestOf(sctx), deps, audit, reads)) as never,
+      (async (args: any, sctx: ServerContext) => call(tool, args, requestOf(sctx))) as never,
     );
   }
   const listed = new Set(exposedTools(callable, deps.config).map((t) => t.name));
-  if (listed.size < callable.length) hideFromListing(server, listed);
+  const gitHubNames = new Set(callable.filter((t) => t.needsGitHub).map((t) => t.name));
+  // A call may have added a remote or a token: tell the client when the GitHub tools come or go.
+  let shownGitHub: boolean | undefined;
+  const noticeGitHubChange = async () => {
+    const now = await github!.available();
+    if (shownGitHub !== undefined && now !== shownGitHub) {
+      shownGitHub = now;
+      await server.sendToolListChanged();
+    }
+  };
+  if (listed.size < callable.length || github)
+    hideFromListing(server, async (name) => {
+      if (!listed.has(name)) return false;
+      if (!gitHubNames.has(name)) return true;
+      shownGitHub = await github!.available();
+      return shownGitHub;
+    });
   const byName = new Map(callable.map((t) => [t.name, t]));
   return {
     tool: (name) => byName.get(name),
-    run: (tool, args, req) => runTool(tool, args, req, deps, audit, reads),
+    run: call,
   };
 }
 
-/** Keeps only `listed` tools in `tools/list` answers (the SDK lists every registered, enabled tool). */
-function hideFromListing(server: McpServer, listed: ReadonlySet<string>): void {
+/**
+ * Keeps only the tools `isListed` accepts in `tools/list` answers (the SDK lists every registered, enabled
+ * tool). Those left out still answer calls.
+ */
+function hideFromListing(server: McpServer, isListed: (name: string) => Promise<boolean>): void {
   type Handler = (request: unknown, ctx: unknown) => Promise<{ tools: { name: string }[] }>;
   // The SDK's own tools/list handler, kept and filtered: the listing stays the SDK's in every other respect.
   const sdkList = (
@@ -106,7 +133,8 @@ function hideFromListing(server: McpServer, listed: ReadonlySet<string>): void {
   server.server.removeRequestHandler("tools/list");
   server.server.setRequestHandler("tools/list", async (request, ctx) => {
     const result = await sdkList(request, ctx);
-    return { ...result, tools: result.tools.filter((t) => listed.has(t.name)) } as never;
+    const keep = await Promise.all(result.tools.map((t) => isListed(t.name)));
+    return { ...result, tools: result.tools.filter((_, i) => keep[i]) } as never;
   });
 }
 

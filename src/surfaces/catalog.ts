@@ -16,6 +16,7 @@ export interface CatalogEntry {
   description: string;
   annotations: ToolAnnotations;
   mutating: boolean;
+  needsGitHub?: boolean;
   input: Record<string, unknown>;
   output?: Record<string, unknown>;
 }
@@ -31,7 +32,27 @@ interface WithJson {
 }
 
 function jsonOf(schema: unknown, io: "input" | "output"): Record<string, unknown> {
-  return (schema as WithJson)["~standard"].jsonSchema[io]({ target: TARGET });
+  return leanSchema((schema as WithJson)["~standard"].jsonSchema[io]({ target: TARGET })) as Record<
+    string,
+    unknown
+  >;
+}
+
+/**
+ * The schema a model is shown, without what tells it nothing: the `$schema` dialect (MCP's default is
+ * 2020-12) and the ±2^53-1 bounds zod puts on every integer. Arguments are still validated by the zod
+ * schema itself. About 15 tokens a tool.
+ */
+export function leanSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(leanSchema);
+  if (node === null || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "$schema") continue;
+    if ((k === "maximum" || k === "minimum") && Math.abs(v as number) === Number.MAX_SAFE_INTEGER) continue;
+    out[k] = leanSchema(v);
+  }
+  return out;
 }
 
 /** The catalog of a surface's tools, with their schemas as the SDK would convert them. */
@@ -42,6 +63,7 @@ export function catalogOf(tools: readonly AnyToolDef[]): CatalogEntry[] {
     description: t.description,
     annotations: t.annotations,
     mutating: t.mutating,
+    ...(t.needsGitHub ? { needsGitHub: true } : {}),
     input: jsonOf(t.input, "input"),
     ...(t.output ? { output: jsonOf(t.output, "output") } : {}),
   }));
@@ -106,6 +128,7 @@ export function lazyTools(
       description: e.description,
       annotations: e.annotations,
       mutating: e.mutating,
+      ...(e.needsGitHub ? { needsGitHub: true } : {}),
       input: schema("input", e.input),
       ...(e.output ? { output: schema("output", e.output) } : {}),
       handler: (args: unknown, ctx: Parameters<AnyToolDef["handler"]>[1]) => {

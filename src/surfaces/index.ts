@@ -1,5 +1,5 @@
 import type { Config } from "../cli/config.js";
-import { lazyTools } from "./catalog.js";
+import { catalogOf, lazyTools } from "./catalog.js";
 import { prebuiltCatalogs } from "./prebuilt.js";
 import type { AnyToolDef } from "./tool.js";
 
@@ -10,8 +10,8 @@ import type { AnyToolDef } from "./tool.js";
  */
 export async function loadTools(config: Config): Promise<readonly AnyToolDef[]> {
   const load = () => surfaceTools(config);
-  const catalog = prebuiltCatalogs[config.surface];
-  return catalog ? lazyTools(catalog, load) : load();
+  // Unbundled, the catalog is made now, so both runs list the same (lean) schemas.
+  return lazyTools(prebuiltCatalogs[config.surface] ?? catalogOf(await load()), load);
 }
 
 /** The surface's real tool definitions. */

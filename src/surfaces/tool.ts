@@ -71,6 +71,8 @@ export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
   readonly annotations: ToolAnnotations;
   /** Changes files: hidden and refused under `--read-only`. */
   readonly mutating: boolean;
+  /** Talks to GitHub: listed only while GitHub can be used (`--github-tools`). */
+  readonly needsGitHub?: boolean;
   handler(args: z.infer<S>, ctx: ToolContext): Promise<ToolReply>;
 }
 

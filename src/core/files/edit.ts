@@ -40,8 +40,10 @@ export interface EditMatch {
   index: number;
   /** `skipped`: already applied (detectApplied), nothing replaced. */
   kind: "exact" | "tolerant" | "skipped";
-  /** 1-based line numbers where each replaced occurrence started. */
+  /** 1-based line numbers where each replaced occurrence started (skipped: where newText stands). */
   lines: number[];
+  /** Skipped: whether oldText was found (its first occurrence already reads newText) or not at all. */
+  oldFound?: boolean;
   /** The tolerant match re-indented `newText` to the file's indentation. */
   reindented: boolean;
 }
@@ -150,9 +152,9 @@ function locate(
   const oldText = normalizeEol(edit.oldText);
   const newText = normalizeEol(edit.newText);
 
-  const skipped = (): Located => ({
+  const skipped = (at: number, oldFound: boolean): Located => ({
     spans: [],
-    match: { index, kind: "skipped", lines: [], reindented: false },
+    match: { index, kind: "skipped", lines: [lineAt(text, at)], reindented: false, oldFound },
   });
   let exact = occurrences(text, oldText, !edit.replaceAll);
   if (exact.length > 0) {
@@ -169,14 +171,15 @@ function locate(
       exact = exact.slice(0, 1);
     }
     if (opts.detectApplied && newText.length > oldText.length && text.startsWith(newText, exact[0]!))
-      return skipped();
+      return skipped(exact[0]!, true);
     const lines = exact.map((p) => lineAt(text, p));
     return {
       spans: exact.map((start) => ({ start, end: start + oldText.length, replacement: newText })),
       match: { index, kind: "exact", lines, reindented: false },
     };
   }
-  if (opts.detectApplied && newText !== "" && text.includes(newText)) return skipped();
+  if (opts.detectApplied && newText !== "" && text.includes(newText))
+    return skipped(text.indexOf(newText), false);
   if ((opts.match ?? "tolerant") === "tolerant") {
     const tolerant = tolerantLocate(text, oldText, newText, !edit.replaceAll);
     if (tolerant) {

@@ -22,6 +22,8 @@ export interface GrepOptions {
   signal?: AbortSignal;
   /** Cap on the size of the matches returned (path + text of each line, context included). */
   budgetBytes?: number;
+  /** Results (matches, or files with filesOnly) to skip first, in sorted order: the next page. */
+  offset?: number;
   /** Default auto: ripgrep from @vscode/ripgrep, else pure TS. MCPFS_GREP_ENGINE=js|rg forces one. */
   engine?: "auto" | "rg" | "js";
   /**
@@ -76,8 +78,11 @@ export async function grep(opts: GrepOptions): Promise<GrepResult> {
   const engine = await pickEngine(opts.engine, findRipgrep);
   const want = opts.maxResults ?? Number.POSITIVE_INFINITY;
   if (!(want >= 1)) throw new ToolError("maxResults must be at least 1");
-  // One extra so "exactly maxResults" can be told from "more than maxResults".
-  const collectCap = Math.min(want + 1, HARD_CAP);
+  // Every match up to the hard cap is collected and then sorted, so a page is the true first maxResults
+  // after offset and pages neither overlap nor leave gaps. (Stopping the engine at maxResults would keep
+  // whichever matches its threads found first.)
+  // Context lines multiply what each match holds, so the cap shrinks with them (about 40 MB at most).
+  const collectCap = Math.floor(HARD_CAP / (1 + 2 * (opts.contextLines ?? 0))) + 1;
   const job: EngineJob = { ...opts, collectCap };
   const js = await import("./grep-js.js");
   // Starting ripgrep costs ~20 ms; on a small scope the in-process engine is done sooner (same rules).
@@ -135,9 +140,10 @@ function matchBytes(m: GrepMatch): number {
 function finish(raw: RawGrep, opts: GrepOptions, engine: "rg" | "js"): GrepResult {
   const want = opts.maxResults ?? Number.POSITIVE_INFINITY;
   const budget = opts.budgetBytes ?? Number.POSITIVE_INFINITY;
+  const offset = opts.offset ?? 0;
   let truncated = raw.capped;
   if (opts.filesOnly) {
-    let files = [...new Set(raw.files)].sort();
+    let files = [...new Set(raw.files)].sort().slice(offset);
     if (files.length > want) {
       files = files.slice(0, want);
       truncated = true;
@@ -154,7 +160,7 @@ function finish(raw: RawGrep, opts: GrepOptions, engine: "rg" | "js"): GrepResul
     }
     return { matches: [], files, truncated, engine };
   }
-  let matches = raw.matches.sort(byPathThenLine);
+  let matches = raw.matches.sort(byPathThenLine).slice(offset);
   if (matches.length > want) {
     matches = matches.slice(0, want);
     truncated = true;

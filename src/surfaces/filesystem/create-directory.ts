@@ -5,10 +5,7 @@ import { defineTool, textReply } from "../tool.js";
 export const createDirectoryTool = defineTool({
   name: "create_directory",
   title: "Create Directory",
-  description:
-    "Create a new directory or ensure a directory exists. Can create multiple nested directories in one " +
-    "operation. If the directory already exists, this operation will succeed silently. Perfect for setting " +
-    "up directory structures for projects or ensuring required paths exist. Only works within allowed directories.",
+  description: "Create a directory and any missing parents; succeeds if it already exists.",
   input: z.object({ path: z.string() }),
   output: z.object({
     content: z.string(),

@@ -121,23 +121,11 @@ export const directoryTreeTool = defineTool({
   name: "directory_tree",
   title: "Directory Tree",
   description:
-    "Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', " +
-    "'type' (file/directory/symlink), and 'children' for directories. Files have no children array, while " +
-    "directories always have a children array (which may be empty). Symlinks are not followed; 'target' is " +
-    "given when it lies inside the allowed directories. The output is formatted with 2-space indentation for " +
-    "readability. Use maxDepth to limit the depth; excludePatterns without a '/' match at any depth. Paths " +
-    "ignored by .gitignore files, and .git/, are skipped. A tree larger than the output budget keeps its top " +
-    'levels; directories whose contents were left out carry "truncated": true. Only works within allowed ' +
-    "directories.",
+    'A directory\'s subtree as indented JSON: {name, type, children} (symlinks not followed; .git/ and gitignored paths skipped). A tree too big for one reply keeps its top levels and marks cut directories "truncated": true: then use maxDepth or a sub-path.',
   input: z.object({
     path: z.string(),
     excludePatterns: z.array(z.string()).optional().default([]),
-    maxDepth: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe("How many levels to descend (1 = direct children only); default unlimited"),
+    maxDepth: z.number().int().min(1).optional().describe("Levels to descend (1 = children only)"),
   }),
   output: z.object({
     content: z.string(),

@@ -10,19 +10,14 @@ const input = z.object({
     z.object({
       oldText: z.string().describe("Text to search for - must match exactly"),
       newText: z.string().describe("Text to replace with"),
-      replaceAll: z
-        .boolean()
-        .optional()
-        .describe("Replace every occurrence of oldText (default: oldText must occur exactly once)"),
+      replaceAll: z.boolean().optional().describe("Replace every occurrence"),
     }),
   ),
-  dryRun: z.boolean().default(false).describe("Preview changes using git-style diff format"),
+  dryRun: z.boolean().default(false).describe("Show the diff; write nothing"),
   expectedSha256: z
     .string()
     .optional()
-    .describe(
-      "mcpfs: the sha256 a read of this file returned; the edit is refused if the file changed since (lost-update protection)",
-    ),
+    .describe("sha256 your read returned; refused if the file changed since"),
 });
 
 const output = z.object({
@@ -48,11 +43,7 @@ export const editFileTool = defineTool({
   name: "edit_file",
   title: "Edit File",
   description:
-    "Make line-based edits to a text file. Each edit replaces exact line sequences with new content. " +
-    "Returns a git-style diff showing the changes made. Each oldText must match exactly once (set replaceAll " +
-    "to replace every occurrence); if it does not match exactly, a whole-line match ignoring leading and " +
-    "trailing whitespace is tried and the new text is re-indented to fit. All edits apply or none do. Line " +
-    "endings and a byte-order mark are kept. Only works within allowed directories.",
+    "Replace exact text in a file and return a git-style diff. Each oldText must match once (or set replaceAll); failing that, a whole-line match ignoring indentation is tried and re-indented. All edits apply or none. Keeps line endings and BOM. Several files: edit_files; a diff: apply_patch.",
   input,
   output,
   annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },

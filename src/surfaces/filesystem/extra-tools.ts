@@ -11,9 +11,7 @@ import { resolveEntry } from "./entry.js";
 export const expectedSha256 = z
   .string()
   .optional()
-  .describe(
-    "The sha256 a read of this file returned (read_text_file's structured reply); the change is refused if the file changed since — no lost updates",
-  );
+  .describe("sha256 your read returned; refused if the file changed since");
 
 const LIST_CAP = 20;
 
@@ -32,13 +30,11 @@ export const appendFileTool = defineTool({
   name: "append_file",
   title: "Append File",
   description:
-    "Append text to the end of a file, creating it if it does not exist (unless mustExist). The text is added " +
-    "verbatim (no separator). Crash-safe: the file is rewritten atomically, keeping its mode bits; in a CRLF " +
-    "file the appended line breaks become CRLF. Only works within allowed directories.",
+    "Append text verbatim to the end of a file, creating it unless mustExist (crash-safe; in a CRLF file new line breaks become CRLF).",
   input: z.object({
     path: z.string(),
-    content: z.string().describe("Text to append"),
-    mustExist: z.boolean().optional().describe("Refuse when the file does not exist (default: create it)"),
+    content: z.string(),
+    mustExist: z.boolean().optional().describe("Refuse if the file does not exist"),
     expectedSha256,
   }),
   output: z.object({ content: z.string(), sha256: z.string().optional(), bytes: z.number().optional() }),
@@ -60,17 +56,14 @@ export const copyFileTool = defineTool({
   name: "copy_file",
   title: "Copy File",
   description:
-    "Copy a file or a directory tree. Refuses to overwrite an existing destination unless 'overwrite' is " +
-    "true. Mode bits are kept. Symlinks are never followed: a link is copied as a link, and only when it " +
-    "still points inside the allowed directories from its new place. A new directory tree appears all at " +
-    "once. Both paths must be within allowed directories.",
+    "Copy a file or directory tree, keeping modes; symlinks are copied as links, and only while they still point inside the allowed directories. Refuses an existing destination unless overwrite.",
   input: z.object({
     source: z.string(),
     destination: z.string(),
     overwrite: z
       .boolean()
       .optional()
-      .describe("Replace an existing destination file / copy into an existing directory"),
+      .describe("Replace an existing file, or copy into an existing directory"),
   }),
   output: z.object({
     content: z.string(),
@@ -106,10 +99,7 @@ export const copyFileTool = defineTool({
 export const deleteFileTool = defineTool({
   name: "delete_file",
   title: "Delete File",
-  description:
-    "Delete a file. A symlink is removed itself, never its target. Directories are refused (use " +
-    "delete_directory). With expectedSha256 the file is deleted only if it is still the version you read. " +
-    "Only works within allowed directories.",
+  description: "Delete a file (a symlink itself, never its target). Directories: delete_directory.",
   input: z.object({ path: z.string(), expectedSha256 }),
   output: z.object({ content: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -126,12 +116,10 @@ export const deleteDirectoryTool = defineTool({
   name: "delete_directory",
   title: "Delete Directory",
   description:
-    "Delete a directory: an empty one, or with 'recursive' everything in it. Refuses an allowed directory " +
-    "itself. Symlinks inside are removed as links, never followed. Reports what it removed (the first " +
-    `${LIST_CAP} entries and totals). Only works within allowed directories.`,
+    "Delete an empty directory, or with recursive everything in it (links removed, not followed); never an allowed directory itself. Reports what it removed.",
   input: z.object({
     path: z.string(),
-    recursive: z.boolean().optional().describe("Delete a non-empty directory with everything below it"),
+    recursive: z.boolean().optional().describe("Also delete everything in it"),
   }),
   output: z.object({
     content: z.string(),

@@ -5,12 +5,7 @@ import { defineTool, textReply } from "../tool.js";
 export const getFileInfoTool = defineTool({
   name: "get_file_info",
   title: "Get File Info",
-  description:
-    "Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, " +
-    "creation time, last modified time, permissions, and type. Times are given as local dates (as the " +
-    "original server does) and in ISO 8601 (UTC); permissions as the last three octal digits and as the full " +
-    "mode with special bits. This tool is perfect for understanding file characteristics without reading the " +
-    "actual content. Only works within allowed directories.",
+  description: "Metadata of a file or directory: size, times, permissions, type.",
   input: z.object({ path: z.string() }),
   output: z.object({
     content: z.string(),
@@ -41,12 +36,11 @@ export const getFileInfoTool = defineTool({
       `isDirectory: ${i.isDirectory}`,
       `isFile: ${i.isFile}`,
       `permissions: ${permissions}`,
-      `createdISO: ${i.created.toISOString()}`,
-      `modifiedISO: ${i.modified.toISOString()}`,
-      `accessedISO: ${i.accessed.toISOString()}`,
-      `mode: ${mode} (${symbolic})`,
-      `type: ${i.type}`,
     ];
+    // Each fact once: the official lines, then only what they cannot say (ISO times are in the structured
+    // reply): setuid/setgid/sticky bits, and a type that is neither file nor directory.
+    if (i.mode & 0o7000) lines.push(`mode: ${mode} (${symbolic})`);
+    if (i.type === "other") lines.push("type: other");
     return textReply(lines.join("\n"), {
       size: i.size,
       created: i.created.toISOString(),

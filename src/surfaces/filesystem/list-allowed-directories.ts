@@ -4,10 +4,7 @@ import { defineTool, textReply } from "../tool.js";
 export const listAllowedDirectoriesTool = defineTool({
   name: "list_allowed_directories",
   title: "List Allowed Directories",
-  description:
-    "Returns the list of directories that this server is allowed to access. Subdirectories within these " +
-    "allowed directories are also accessible. Use this to understand which directories and their nested " +
-    "paths are available before trying to access files.",
+  description: "List the directories this server may access; everything below them is accessible too.",
   input: z.object({}),
   output: z.object({
     content: z.string(),

@@ -54,11 +54,7 @@ export const listDirectoryTool = defineTool({
   name: "list_directory",
   title: "List Directory",
   description:
-    "Get a detailed listing of all files and directories in a specified path. Results clearly distinguish " +
-    "between files and directories with [FILE] and [DIR] prefixes; symbolic links show as [LINK] name -> " +
-    "target (the target only when it is inside the allowed directories). Entries are sorted by name. This " +
-    "tool is essential for understanding directory structure and finding specific files within a directory. " +
-    "Only works within allowed directories.",
+    "List a directory: one [FILE], [DIR] or [LINK] name -> target line per entry, sorted by name. Whole subtree: directory_tree; files by name: search_files.",
   input: z.object({ path: z.string() }),
   output: z.object({
     content: z.string(),
@@ -92,15 +88,10 @@ export const listDirectoryTool = defineTool({
 export const listDirectoryWithSizesTool = defineTool({
   name: "list_directory_with_sizes",
   title: "List Directory with Sizes",
-  description:
-    "Get a detailed listing of all files and directories in a specified path, including sizes. Results " +
-    "clearly distinguish between files and directories with [FILE] and [DIR] prefixes; symbolic links show " +
-    "as [LINK] (never with the size of anything outside the allowed directories). This tool is useful for " +
-    "understanding directory structure and finding specific files within a directory. Only works within " +
-    "allowed directories.",
+  description: "List a directory with file sizes and totals.",
   input: z.object({
     path: z.string(),
-    sortBy: z.enum(["name", "size"]).optional().default("name").describe("Sort entries by name or size"),
+    sortBy: z.enum(["name", "size"]).optional().default("name"),
   }),
   output: z.object({
     content: z.string(),

@@ -10,10 +10,7 @@ export const moveFileTool = defineTool({
   name: "move_file",
   title: "Move File",
   description:
-    "Move or rename files and directories. Can move files between directories and rename them in a single " +
-    "operation. If the destination exists, the operation will fail. Works across different directories (and " +
-    "devices) and can be used for simple renaming within the same directory. A symbolic link is moved as the " +
-    "link itself. Both source and destination must be within allowed directories.",
+    "Move or rename a file or directory (a symlink moves as itself). Fails if the destination exists.",
   input: z.object({ source: z.string(), destination: z.string(), expectedSha256 }),
   output: z.object({
     content: z.string(),

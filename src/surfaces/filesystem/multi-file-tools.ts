@@ -12,12 +12,9 @@ import { defineTool, recordChanges, textReply } from "../tool.js";
 import { budgeted, expectedSha256 } from "./extra-tools.js";
 
 const editShape = z.object({
-  oldText: z.string().describe("Text to search for - must match exactly"),
-  newText: z.string().describe("Text to replace with"),
-  replaceAll: z
-    .boolean()
-    .optional()
-    .describe("Replace every occurrence of oldText (default: oldText must occur exactly once)"),
+  oldText: z.string().describe("Exact text to replace"),
+  newText: z.string().describe("Replacement text"),
+  replaceAll: z.boolean().optional().describe("Replace every occurrence"),
 });
 
 /** One file's edits with the shared engine, keeping the file's line endings and BOM. */
@@ -31,16 +28,12 @@ export const editFilesTool = defineTool({
   name: "edit_files",
   title: "Edit Files",
   description:
-    "Edit several text files at once, all or nothing: every edit of every file is checked and computed " +
-    "first; if any oldText does not match (or a file changed since the expectedSha256 you give), no file is " +
-    "changed. Edits match as in edit_file (exact, then whitespace-tolerant whole lines; replaceAll per " +
-    "edit). Line endings, BOM and mode bits are kept. dryRun returns the combined diff without writing. " +
-    "Only works within allowed directories.",
+    "Edit several files all or nothing: every edit is checked first, and if any oldText does not match or a file changed since its expectedSha256, no file changes. Edits match as in edit_file.",
   input: z.object({
     files: z
       .array(z.object({ path: z.string(), edits: z.array(editShape), expectedSha256 }))
-      .describe("The files and their edits (each path at most once)"),
-    dryRun: z.boolean().default(false).describe("Preview the combined diff; write nothing"),
+      .describe("Each file once, with its edits"),
+    dryRun: z.boolean().default(false).describe("Show the combined diff; write nothing"),
   }),
   output: z.object({
     content: z.string(),
@@ -71,29 +64,21 @@ export const applyPatchTool = defineTool({
   name: "apply_patch",
   title: "Apply Patch",
   description:
-    "Apply a unified diff (one file or many, as 'git diff' or 'diff -u' write them, including new, deleted " +
-    "and renamed files) all or nothing: every hunk is located first (by its context, near the line its " +
-    "header names; line endings never matter; trailing whitespace and up to 'fuzz' context lines at each " +
-    "end may differ); if any hunk does not apply, nothing changes and each failing hunk is explained. Paths " +
-    "in the patch are relative to 'directory' (default: the first allowed directory); git's a/ and b/ " +
-    "prefixes are removed. Line endings, BOM and mode bits are kept. Only works within allowed directories.",
+    "Apply a unified diff (git diff or diff -u; new, deleted and renamed files too) all or nothing: hunks are found by their context near their line, whatever the line endings; if one fails, nothing changes and each failure is explained. Keeps line endings, BOM and modes.",
   input: z.object({
-    patch: z.string().describe("The unified diff text"),
+    patch: z.string(),
     directory: z
       .string()
       .optional()
-      .describe("Directory the patch's paths are relative to (default: the first allowed directory)"),
+      .describe("Base of the patch's paths (default: the first allowed directory)"),
     fuzz: z
       .number()
       .optional()
       .describe(
         `Context lines that may be ignored at each end of a hunk, 0-${MAX_FUZZ} (default ${DEFAULT_FUZZ})`,
       ),
-    strip: z
-      .number()
-      .optional()
-      .describe("Leading path components to remove (default: 1 for a/ b/ prefixed paths, else 0)"),
-    dryRun: z.boolean().default(false).describe("Check the patch and show what would change; write nothing"),
+    strip: z.number().optional().describe("Leading path parts to drop (default: 1 for a/ b/ paths, else 0)"),
+    dryRun: z.boolean().default(false).describe("Show what would change; write nothing"),
   }),
   output: z.object({
     content: z.string(),

@@ -28,11 +28,7 @@ export const readMediaFileTool = defineTool({
   name: "read_media_file",
   title: "Read Media File",
   description:
-    "Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files " +
-    "are returned as image/audio content; any other file type is returned as an embedded resource. The type " +
-    "is recognised from the file's bytes (PNG, JPEG, GIF, WebP, BMP, SVG, AVIF, HEIC, ICO, TIFF, PDF, MP3, " +
-    "WAV, OGG, FLAC, M4A…), else from its extension. Files too large for one reply are refused. " +
-    "Only works within allowed directories.",
+    "Read an image, audio or other binary file as base64 with its MIME type (recognised from its bytes). Files too large for one reply are refused.",
   input: z.object({ path: z.string() }),
   output,
   annotations: { readOnlyHint: true, openWorldHint: false },

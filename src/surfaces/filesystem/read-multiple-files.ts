@@ -8,9 +8,9 @@ import { defineTool, textReply } from "../tool.js";
 
 /** Files read at once: enough to hide latency, bounded so 1,000 paths do not open 1,000 descriptors. */
 const CONCURRENCY = 16;
-/** Room kept for a per-file truncation note, and for the final "more files" line. */
+/** Room kept for a per-file truncation note, and for the final "read on" line (besides its path). */
 const NOTE_ROOM = 160;
-const FINAL_NOTE_ROOM = 120;
+const FINAL_NOTE_ROOM = 200;
 const SEPARATOR_BYTES = 5;
 
 const fileSchema = z.object({
@@ -28,18 +28,9 @@ export const readMultipleFilesTool = defineTool({
   name: "read_multiple_files",
   title: "Read Multiple Files",
   description:
-    "Read the contents of multiple files simultaneously. This is more efficient than reading files one by " +
-    "one when you need to analyze or compare multiple files. Each file's content is returned with its path " +
-    "as a reference. Failed reads for individual files won't stop the entire operation. All files share one " +
-    "output budget; files that do not fit are marked and can be read separately. Only works within allowed " +
-    "directories.",
+    "Read several text files in one call; a failed file does not stop the others. They share one reply budget: when it is used up, the last line says where to go on.",
   input: z.object({
-    paths: z
-      .array(z.string())
-      .min(1)
-      .describe(
-        "Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.",
-      ),
+    paths: z.array(z.string()).min(1).describe("Files to read"),
   }),
   output: z.object({ content: z.string(), files: z.array(fileSchema).optional() }),
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -56,36 +47,48 @@ export const readMultipleFilesTool = defineTool({
     });
     // Phase 2: read in order-preserving batches; each file gets what is left of the budget. Every piece
     // (text, headers, markers, errors) is charged, and a final line stands for files that got no room at all.
-    let remaining = budget - FINAL_NOTE_ROOM;
+    // The last line names a path, so its room grows with the longest one.
+    let remaining = budget - FINAL_NOTE_ROOM - args.paths.reduce((m, p) => Math.max(m, byteLength(p)), 0);
     const pieces: string[] = [];
     const files: z.infer<typeof fileSchema>[] = [];
-    let unread = 0;
+    // The first path that got no room: it and every later one are left for the next call.
+    let firstSkipped: number | undefined;
     const add = (piece: string) => {
       pieces.push(piece);
       remaining -= byteLength(piece) + SEPARATOR_BYTES;
     };
     for (let start = 0; start < args.paths.length; start += CONCURRENCY) {
       const batch = resolved.slice(start, start + CONCURRENCY);
-      const share = Math.max(0, remaining - NOTE_ROOM);
+      const share = firstSkipped === undefined ? Math.max(0, remaining - NOTE_ROOM) : 0;
       const reads = await mapLimit(batch, CONCURRENCY, async (r) =>
         r.target && share > 0 ? readOne(r.target, share) : undefined,
       );
-      reads.forEach((read, k) => {
-        const p = args.paths[start + k]!;
+      for (const [k, read] of reads.entries()) {
+        const i = start + k;
+        const p = args.paths[i]!;
         const r = batch[k]!;
         const error = r.error ?? (read && "error" in read ? read.error : undefined);
-        const marker = error
-          ? `${p}: Error - ${error}`
-          : `${p}: [mcpfs: not read, the output budget of ${budget} bytes is used up; read this file separately]`;
-        if (error || !read || "error" in read || remaining - byteLength(p) - NOTE_ROOM <= 0) {
+        const skip = () => {
+          firstSkipped ??= i;
+          files.push({ path: p, ok: !error, ...(error ? { error } : { skipped: true }) });
+        };
+        if (firstSkipped !== undefined) {
+          skip();
+          continue;
+        }
+        if (error) {
+          const marker = `${p}: Error - ${error}`;
           if (byteLength(marker) + SEPARATOR_BYTES > remaining) {
-            unread++;
-            files.push({ path: p, ok: !error, ...(error ? { error } : { skipped: true }) });
-            return;
+            skip();
+            continue;
           }
           add(marker);
-          files.push({ path: p, ok: !error, ...(error ? { error } : { skipped: true }) });
-          return;
+          files.push({ path: p, ok: false, error });
+          continue;
+        }
+        if (!read || "error" in read || remaining - byteLength(p) - NOTE_ROOM <= 0) {
+          skip();
+          continue;
         }
         // Room for the header, the trailing newline and a possible note besides the text itself.
         const overhead = byteLength(p) + 3 + NOTE_ROOM;
@@ -95,10 +98,20 @@ export const readMultipleFilesTool = defineTool({
           text = cutToBytes(text, Math.max(0, remaining - overhead)).text;
           truncated = true;
         }
-        if (truncated)
+        // Only the first file shown may be shown in part: any later one is left whole for the next call.
+        if (truncated && pieces.length > 0) {
+          skip();
+          continue;
+        }
+        if (truncated) {
+          // Cut on a whole line, so the startLine given repeats nothing and skips nothing.
+          const nl = text.lastIndexOf("\n");
+          if (nl >= 0) text = text.slice(0, nl + 1);
+          const shown = text === "" ? 0 : text.split("\n").length - 1;
           text +=
-            `\n[mcpfs: output truncated: showing ${byteLength(text)} of ${read.size} bytes of this file; ` +
-            "read the rest with read_text_file head/tail]";
+            `[mcpfs: output truncated: lines 1-${shown} of this file (${read.size} bytes) shown. ` +
+            `Read the rest with read_text_file startLine=${shown + 1}.]`;
+        }
         if (read.sha256 && !truncated) ctx.reads.remember(read.sha256, read.text);
         add(`${p}:\n${text}\n`);
         files.push({
@@ -109,10 +122,15 @@ export const readMultipleFilesTool = defineTool({
           ...(read.sha256 && !truncated ? { sha256: read.sha256 } : {}),
           ...(read.mtimeMs !== undefined ? { mtime: new Date(read.mtimeMs).toISOString() } : {}),
         });
-      });
+      }
     }
-    if (unread > 0)
-      pieces.push(`[mcpfs: ${unread} more files not shown: the output budget of ${budget} bytes is used up]`);
+    if (firstSkipped !== undefined) {
+      const left = args.paths.length - firstSkipped;
+      pieces.push(
+        `[mcpfs: the reply budget of ${budget} bytes is used up; ${left} of ${args.paths.length} files not read. ` +
+          `Read on with read_multiple_files from paths[${firstSkipped}] = ${JSON.stringify(args.paths[firstSkipped])}.]`,
+      );
+    }
     return textReply(pieces.join("\n---\n"), { files });
   },
 });

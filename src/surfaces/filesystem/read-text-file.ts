@@ -8,19 +8,11 @@ import { truncationNote } from "./format.js";
 
 const input = z.object({
   path: z.string(),
-  tail: z.number().optional().describe("If provided, returns only the last N lines of the file"),
-  head: z.number().optional().describe("If provided, returns only the first N lines of the file"),
-  startLine: z
-    .number()
-    .optional()
-    .describe(
-      "mcpfs: first line to return (1-based, inclusive); the reply says which lines it holds of how many",
-    ),
-  endLine: z
-    .number()
-    .optional()
-    .describe("mcpfs: last line to return (1-based, inclusive; default: to the end)"),
-  lineNumbers: z.boolean().optional().describe("mcpfs: prefix each line with its line number and '→'"),
+  tail: z.number().optional().describe("Only the last N lines"),
+  head: z.number().optional().describe("Only the first N lines"),
+  startLine: z.number().optional().describe("First line of a range (1-based)"),
+  endLine: z.number().optional().describe("Last line of the range (default: the end)"),
+  lineNumbers: z.boolean().optional().describe("Prefix each line with its number"),
 });
 
 const output = z.object({
@@ -40,11 +32,7 @@ const output = z.object({
 });
 
 const DESCRIPTION =
-  "Read the complete contents of a file from the file system as text (UTF-8). Use this tool when you need " +
-  "to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a " +
-  "file, or the 'tail' parameter to read only the last N lines of a file (both positive whole numbers). " +
-  "Operates on the file as text regardless of extension. Replies are bounded: a file larger than the output " +
-  "budget is returned truncated, with a note saying how to read the rest. Only works within allowed directories.";
+  "Read a text file (UTF-8). For part of it use head/tail or startLine/endLine; a file too long for one reply is cut with a note naming the next startLine. To find text, use grep.";
 
 function countLines(text: string): number {
   if (text === "") return 0;
@@ -113,6 +101,10 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
   if (r.sha256 && !r.truncated && args.head === undefined && args.tail === undefined)
     ctx.reads.remember(r.sha256, r.text);
   let text = r.text;
+  // A cut from the start ends on a whole line, so the next startLine repeats nothing and skips nothing.
+  const cutFromStart = r.truncated && args.tail === undefined;
+  const nl = cutFromStart ? text.lastIndexOf("\n") : -1;
+  if (nl > 0) text = text.slice(0, nl + 1);
   const lines = countLines(text);
   if (args.lineNumbers && text !== "") {
     const all = text.split("\n");
@@ -121,27 +113,26 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
     const first = args.tail !== undefined ? (total !== undefined ? total - all.length + 1 : undefined) : 1;
     if (first !== undefined) text = number(all, first).join("\n") + (trailing ? "\n" : "");
   }
+  // A cut reply ends with the one parameter that gets the next part, with nothing skipped or repeated.
   if (r.truncated) {
     if (args.tail !== undefined) {
-      const note = truncationNote(
-        `only the last ${lines} of the ${args.tail} requested lines fit in ${budget} bytes`,
-        `Ask for fewer lines (tail: ${lines}), or read earlier parts with head.`,
-      );
-      text = `${note.slice(1)}\n${text}`;
-    } else if (args.head !== undefined) {
+      const total = r.state?.totalLines;
+      const earlier =
+        total !== undefined && total - lines >= 1
+          ? `Earlier lines: startLine=${Math.max(1, total - args.tail + 1)}, endLine=${total - lines}.`
+          : "Earlier lines: startLine/endLine.";
       text += truncationNote(
-        `only the first ${lines} of the ${args.head} requested lines fit in ${budget} bytes`,
-        `Ask for fewer lines (head: ${lines}); read the end with tail.`,
+        `only the last ${lines} of the ${args.tail} requested lines fit in ${budget} bytes`,
+        earlier,
       );
     } else {
-      const nl = text.lastIndexOf("\n");
-      if (nl > 0) text = text.slice(0, nl + 1);
-      const shown = Buffer.byteLength(text);
       text += truncationNote(
-        `the file has ${r.size} bytes; showing the first ${shown} bytes (lines 1-${countLines(text)}), ` +
-          `the output budget is ${budget} bytes`,
-        `Read it in parts: head: N for the first N lines, tail: N for the last N lines; ` +
-          "use search_files to find a narrower file.",
+        args.head !== undefined
+          ? `only the first ${lines} of the ${args.head} requested lines fit in ${budget} bytes`
+          : `the file has ${r.size} bytes; lines 1-${lines} fit in ${budget} bytes`,
+        nl > 0
+          ? `Read on with startLine=${lines + 1}.`
+          : "Line 1 alone is longer than the reply budget; find what you need in it with grep.",
       );
     }
   }

@@ -15,12 +15,7 @@ export const searchFilesTool = defineTool({
   name: "search_files",
   title: "Search Files",
   description:
-    "Recursively search for files and directories matching a pattern. The patterns should be glob-style " +
-    "patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in " +
-    "current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all " +
-    "matching items. Great for finding files when you don't know their exact location. It matches names and " +
-    "paths, not file contents. excludePatterns without a '/' match at any depth (e.g. 'node_modules'). " +
-    "Paths ignored by .gitignore files, and .git/, are skipped. Only searches within allowed directories.",
+    "Find files and directories whose path relative to path matches a glob ('*.ts' there, '**/*.ts' at any depth); returns full paths. Matches names, not contents (use grep). excludePatterns without '/' match at any depth; .git/ and gitignored paths are skipped.",
   input: z.object({
     path: z.string(),
     pattern: z.string(),

@@ -7,10 +7,7 @@ export const writeFileTool = defineTool({
   name: "write_file",
   title: "Write File",
   description:
-    "Create a new file or completely overwrite an existing file with new content. Use with caution as it " +
-    "will overwrite existing files without warning. Handles text content with proper encoding. The write is " +
-    "crash-safe (temp file, fsync, rename) and keeps an existing file's permission bits; the parent directory " +
-    "must exist (use create_directory). Only works within allowed directories.",
+    "Create a file or replace all of its content (crash-safe; keeps its mode). The parent directory must exist. To change part of a file, use edit_file.",
   input: z.object({ path: z.string(), content: z.string(), expectedSha256 }),
   output: z.object({
     content: z.string(),

@@ -11,8 +11,7 @@ export const getBaseBranch = defineTool({
   name: "get_base_branch",
   title: "Get base branch",
   description:
-    "Detect the base branch of the current branch: the linked issue's '### Base Branch' section, the open " +
-    "PR's base, the nearest parent branch, or the default branch ('main' when nothing is found).",
+    "The current branch's base: the linked issue's '### Base Branch' section, the open PR's base, the nearest parent branch, or the default branch.",
   input: z.object({}),
   annotations: { readOnlyHint: true, openWorldHint: true },
   mutating: false,
@@ -38,10 +37,7 @@ export const checkBranchStatus = defineTool({
   name: "check_branch_status",
   title: "Check branch status",
   description:
-    "Report whether the current branch is ready to merge: CI (with failed-step logs), rebase need, task " +
-    "tracker, status label, PR mergeability and review feedback, with recommendations. Waits up to ci_timeout " +
-    "seconds for CI and pr_timeout seconds for a PR when the branch is pushed. With fail_on_reviews (default: " +
-    "--fail-on-reviews) a 'Review Gate:' line reports whether reviews block the merge.",
+    "Is the current branch ready to merge? CI (with failed-step logs), rebase need, task tracker, status label, PR mergeability and review feedback, with recommendations. Waits up to ci_timeout s for CI and pr_timeout s for a PR; with fail_on_reviews a 'Review Gate:' line says whether reviews block.",
   input: z.object({
     max_log_lines: z.number().int().optional().default(300),
     ci_timeout: z.number().int().optional().default(300),

@@ -18,18 +18,9 @@ export const checkFileSizeTool = defineTool({
   name: "check_file_size",
   title: "Check File Size",
   description:
-    "Report files whose line count exceeds a threshold. Counts every UTF-8 file under the project except " +
-    ".git/ and what the project-root .gitignore matches. Paths listed in .large-files-allowlist (one per " +
-    "line, # comments) are exempt; allowlist entries that no longer exempt anything are reported as stale.\n\n" +
-    "Args:\n    max_lines: Line threshold. Falls back to the server's --file-size-limit, then to 600.\n\n" +
-    "Returns:\n    The check report.",
+    "Report files with more lines than max_lines (default: --file-size-limit, else 600), except .git/, root-.gitignored paths and those in .large-files-allowlist (stale entries reported).",
   input: z.object({
-    max_lines: z
-      .number()
-      .int()
-      .nullable()
-      .optional()
-      .describe("Line threshold. Falls back to the server's --file-size-limit flag, then to 600"),
+    max_lines: z.number().int().nullable().optional(),
   }),
   output: strOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },

@@ -20,13 +20,9 @@ const DELETE_LIST_CAP = 20;
 export const deleteThisFileTool = defineTool({
   name: "delete_this_file",
   title: "Delete This File",
-  description:
-    "Delete a specified file from the filesystem. Handles files only, not directories — use delete_directory " +
-    "for directories. A symlink is removed itself, never its target.\n\n" +
-    "Args:\n    file_path: Path to the file to delete (relative to project directory)\n\n" +
-    "Returns:\n    True if the file was deleted successfully",
+  description: "Delete a file (a symlink itself, never its target). Directories: delete_directory.",
   input: z.object({
-    file_path: z.string().describe("Path to the file to delete (relative to project directory)"),
+    file_path: z.string().describe("Project-relative path"),
     expected_sha256: expectedSha256,
   }),
   output: boolOutput,
@@ -55,16 +51,10 @@ export const deleteDirectoryTool = defineTool({
   name: "delete_directory",
   title: "Delete Directory",
   description:
-    "Delete a directory (empty by default; recursive=True for non-empty). Handles directories only — for " +
-    "files use delete_this_file. A missing directory is a no-op (returns a message, no error). Refuses the " +
-    "project root.\n\n" +
-    "Args:\n    dir_path: Path to the directory to delete (relative to project directory)\n" +
-    "    recursive: Delete the directory and all its contents when True\n\n" +
-    "Returns:\n    List of deleted paths (relative to project directory; capped at 20 with a summary line), " +
-    "or a single message when the directory does not exist.",
+    "Delete a directory: empty, or with recursive everything in it; never the project root. A missing directory is a no-op. Lists what it deleted (first 20). Files: delete_this_file.",
   input: z.object({
-    dir_path: z.string().describe("Path to the directory to delete (relative to project directory)"),
-    recursive: z.boolean().default(false).describe("Delete the directory and all its contents when True"),
+    dir_path: z.string().describe("Project-relative path"),
+    recursive: z.boolean().default(false).describe("Also delete its contents"),
   }),
   output: listOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

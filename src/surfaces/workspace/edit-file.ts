@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { type Edit, EditError } from "../../core/files/edit.js";
+import { type Edit, EditError, type EditMatch } from "../../core/files/edit.js";
 import { editFile } from "../../core/files/edit-file.js";
 import { KeyedMutex } from "../../core/files/file-lock.js";
 import { entryKind } from "../../core/files/remove.js";
@@ -18,6 +18,25 @@ const editLocks = new KeyedMutex();
 const ALREADY_APPLIED = "No changes needed - edit already applied";
 const NOTHING_CHANGED = "No changes needed - content already in desired state";
 
+/**
+ * What an already-applied verdict rests on, so a model can tell "my edit is there" from "my old text is
+ * gone and the new text merely occurs somewhere": the seed's line, then what was seen, edit by edit.
+ */
+function appliedReport(
+  head: string,
+  matches: readonly EditMatch[],
+  names: { old: string; new: string },
+): string {
+  const seen = matches.map((m) => {
+    const where = `line ${m.lines[0]}`;
+    const what = m.oldFound
+      ? `the text at ${names.old}'s match (${where}) already reads ${names.new}`
+      : `${names.old} not found, ${names.new} found at ${where}`;
+    return matches.length > 1 ? `edit ${m.index + 1}: ${what}` : what;
+  });
+  return `${head}: ${seen.join("; ")}. Nothing was changed; if that is not your edit, read the file and retry.`;
+}
+
 function truncated(text: string): string {
   return text.length <= 50 ? text : `${text.slice(0, 47)}...`;
 }
@@ -33,28 +52,17 @@ function withIndentation(oldText: string, newText: string): string {
 }
 
 const input = z.object({
-  file_path: z.string().describe("Path to the file to edit (relative to project directory)"),
-  old_string: z
-    .string()
-    .optional()
-    .describe("Exact text to find and replace (empty: insert at the beginning)"),
+  file_path: z.string().describe("Project-relative path"),
+  old_string: z.string().optional(),
   new_string: z.string().optional().describe("Replacement text"),
-  replace_all: z
-    .boolean()
-    .default(false)
-    .describe("Replace all occurrences instead of requiring a unique match (edits: of each old_text)"),
-  edits: z
-    .array(z.object({ old_text: z.string(), new_text: z.string() }))
-    .optional()
-    .describe(
-      "Alternative form: edits applied in order, each replacing the first exact occurrence of old_text",
-    ),
-  dry_run: z.boolean().default(false).describe("Preview the diff without writing"),
+  replace_all: z.boolean().default(false).describe("Replace every match"),
+  edits: z.array(z.object({ old_text: z.string(), new_text: z.string() })).optional(),
+  dry_run: z.boolean().default(false).describe("Show the diff; write nothing"),
   expected_sha256: expectedSha256,
   options: z
     .looseObject({ preserve_indentation: z.boolean().optional() })
     .optional()
-    .describe("Formatting settings: preserve_indentation applies old_text's indentation to new_text"),
+    .describe("preserve_indentation: give new_text old_text's indentation"),
 });
 
 type Args = z.infer<typeof input>;
@@ -98,7 +106,12 @@ async function run(args: Args, ctx: ToolContext): Promise<string> {
         expectedSha256: args.expected_sha256,
       });
       if (r.change) recordChanges(ctx, [r.change]);
-      if (r.matches.every((m) => m.kind === "skipped")) return seedShape ? NOTHING_CHANGED : ALREADY_APPLIED;
+      if (r.matches.every((m) => m.kind === "skipped"))
+        return appliedReport(
+          seedShape ? NOTHING_CHANGED : ALREADY_APPLIED,
+          r.matches,
+          seedShape ? { old: "old_text", new: "new_text" } : { old: "old_string", new: "new_string" },
+        );
       if (!r.changed && seedShape) return NOTHING_CHANGED;
       return r.diff;
     } catch (err) {
@@ -134,14 +147,7 @@ export const editFileTool = defineTool({
   name: "edit_file",
   title: "Edit File",
   description:
-    "Edit a file by exact string match; replace_all for multiple matches.\n\n" +
-    "Finds old_string in the file and replaces it with new_string. An empty old_string inserts new_string at " +
-    "the beginning of the file. More than one match is an error unless replace_all=True. Matching is exact " +
-    "(case- and whitespace-sensitive, no fuzzy matching). Also accepts the older form edits=[{old_text, " +
-    "new_text}, ...]: applied in order, each replacing the first occurrence, with dry_run to preview and " +
-    "options.preserve_indentation. An edit already present in the file is detected and skipped. Line " +
-    "endings and BOM of the file are kept; the write is atomic.\n\n" +
-    "Returns:\n    Git-style unified diff showing the changes, or a message if the edit was already applied.",
+    "Replace old_string with new_string (exact, case- and whitespace-sensitive; empty old_string inserts at the start); more than one match is an error unless replace_all. Also takes edits=[{old_text, new_text}] applied in order. Returns a diff. Keeps line endings and BOM.",
   input,
   output: strOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -55,6 +55,7 @@ export const githubIssueView = defineTool({
   }),
   annotations: READ,
   mutating: false,
+  needsGitHub: true,
   handler: (a, ctx) =>
     github(ctx, a.reference_name, (t) =>
       viewIssue(t, { number: a.number, includeComments: a.include_comments, maxLines: a.max_lines }),
@@ -76,6 +77,7 @@ export const githubIssueList = defineTool({
   }),
   annotations: READ,
   mutating: false,
+  needsGitHub: true,
   handler: (a, ctx) =>
     github(ctx, a.reference_name, (t) =>
       listIssues(t, {
@@ -102,6 +104,7 @@ export const githubPrView = defineTool({
   }),
   annotations: READ,
   mutating: false,
+  needsGitHub: true,
   handler: (a, ctx) =>
     github(ctx, a.reference_name, (t) =>
       viewPullRequest(t, { number: a.number, includeComments: a.include_comments, maxLines: a.max_lines }),
@@ -126,6 +129,7 @@ export const githubSearch = defineTool({
   }),
   annotations: READ,
   mutating: false,
+  needsGitHub: true,
   handler: (a, ctx) =>
     github(ctx, a.reference_name, (t) =>
       searchIssues(t, {
@@ -155,6 +159,7 @@ export const githubIssueCreate = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   mutating: true,
+  needsGitHub: true,
   handler: (a, ctx) =>
     github(ctx, a.reference_name, (t) =>
       createIssue(t, {
@@ -185,6 +190,7 @@ export const githubIssueEdit = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   mutating: true,
+  needsGitHub: true,
   handler: (a, ctx) =>
     github(ctx, a.reference_name, (t) =>
       editIssue(t, {
@@ -207,6 +213,7 @@ export const githubIssueComment = defineTool({
   input: z.object({ number: z.number(), body: z.string(), reference_name: referenceName }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   mutating: true,
+  needsGitHub: true,
   handler: (a, ctx) => github(ctx, a.reference_name, (t) => commentOnIssue(t, a.number, a.body)),
 });
 
@@ -218,6 +225,7 @@ export const githubLabelList = defineTool({
   input: z.object({ search: z.string().nullable().optional(), reference_name: referenceName }),
   annotations: READ,
   mutating: false,
+  needsGitHub: true,
   handler: (a, ctx) => github(ctx, a.reference_name, (t) => listLabels(t, a.search)),
 });
 
@@ -235,6 +243,7 @@ export const githubPrCreate = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   mutating: true,
+  needsGitHub: true,
   handler: (a, ctx) =>
     github(ctx, undefined, (t) =>
       createPullRequest(t, { title: a.title, body: a.body, head: a.head, base: a.base }),

@@ -11,13 +11,7 @@ export const listDirectoryTool = defineTool({
   name: "list_directory",
   title: "List Directory",
   description:
-    "List files and directories in the project directory, as project-relative paths. The root .gitignore " +
-    "and nested .gitignore files are applied; .git folders are never listed. Deep directories are collapsed " +
-    "into `dir/ (N files)` lines when the listing exceeds 250 lines, and the output is cut at 250 lines with " +
-    "a summary line.\n\n" +
-    'Args:\n    path: Scope listing to a subtree (relative to project root). Defaults to "." (entire project).\n' +
-    '    dirs_only: Show only directories, each with trailing "/".\n\n' +
-    "Returns:\n    A list of path strings: files, directories (trailing /), collapsed summaries, or a truncation line.",
+    "List project files as project-relative paths (gitignore applied, .git never listed). Over 250 lines, deep directories collapse to 'dir/ (N files)' and the list is cut with a summary.",
   input: z.object({
     path: z
       .string()
@@ -52,12 +46,8 @@ export const listDirectoryTool = defineTool({
 export const listReferenceDirectoryTool = defineTool({
   name: "list_reference_directory",
   title: "List Reference Directory",
-  description:
-    "List the files of a reference project (paths relative to its root), with the same .gitignore " +
-    "filtering as the main project; .git folders are excluded.\n\n" +
-    "Args:\n    reference_name: Name of the reference project to list\n\n" +
-    "Returns:\n    A list of file paths in the reference project directory",
-  input: z.object({ reference_name: z.string().describe("Name of the reference project to list") }),
+  description: "List a reference project's files, relative to its root, filtered as list_directory.",
+  input: z.object({ reference_name: z.string().describe("Name of the reference project") }),
   output: listOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,

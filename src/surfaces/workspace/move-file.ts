@@ -27,14 +27,10 @@ export const moveFileTool = defineTool({
   name: "move_file",
   title: "Move File",
   description:
-    "Move or rename a file or directory (git-aware, preserves history). Uses `git mv` for tracked files " +
-    "(preserving rename history); falls back to a plain filesystem move for untracked files or non-git " +
-    "projects. Creates missing parent directories of the destination. A symlink is moved itself.\n\n" +
-    "Args:\n    source_path: Source file/directory path (relative to project)\n" +
-    "    destination_path: Destination path (relative to project)\n\nReturns:\n    True if successful",
+    "Move or rename a file or directory: git mv for tracked files (keeps history), else a plain move; creates missing parent directories.",
   input: z.object({
-    source_path: z.string().describe("Source file/directory path (relative to project)"),
-    destination_path: z.string().describe("Destination path (relative to project)"),
+    source_path: z.string().describe("Project-relative path"),
+    destination_path: z.string().describe("Project-relative path"),
     expected_sha256: expectedSha256,
   }),
   output: boolOutput,

@@ -8,21 +8,13 @@ import { defineTool, type ToolContext, type ToolReply } from "../tool.js";
 import { gitignoreGate, requireFilePath, resolveIn, strReply } from "./common.js";
 
 export const lineRangeShape = {
-  start_line: z
-    .number()
-    .nullable()
-    .optional()
-    .describe("First line to return (1-based, inclusive). Requires end_line."),
-  end_line: z
-    .number()
-    .nullable()
-    .optional()
-    .describe("Last line to return (1-based, inclusive). Requires start_line."),
+  start_line: z.number().nullable().optional().describe("First line (1-based); needs end_line"),
+  end_line: z.number().nullable().optional().describe("Last line (inclusive); needs start_line"),
   with_line_numbers: z
     .boolean()
     .nullable()
     .optional()
-    .describe("Prefix lines with line numbers. Defaults to True for sliced reads, False for full reads."),
+    .describe("Number the lines (default: only for slices)"),
 };
 
 export interface ReadArgs {
@@ -111,16 +103,9 @@ export async function readForTool(
 export const readFileTool = defineTool({
   name: "read_file",
   title: "Read File",
-  description:
-    "Read a file, or a line slice via start_line/end_line.\n\n" +
-    "Args:\n" +
-    "    file_path: Path to the file to read (relative to project directory)\n" +
-    "    start_line: First line to return (1-based, inclusive). Requires end_line.\n" +
-    "    end_line: Last line to return (1-based, inclusive). Requires start_line.\n" +
-    "    with_line_numbers: Prefix lines with line numbers. Defaults to True for sliced reads, False for full reads.\n\n" +
-    "Returns:\n    The contents of the file as a string",
+  description: "Read a project file, or lines start_line..end_line of it (numbered by default when sliced).",
   input: z.object({
-    file_path: z.string().describe("Path to the file to read (relative to project directory)"),
+    file_path: z.string().describe("Project-relative path"),
     ...lineRangeShape,
   }),
   output: z.object({

@@ -10,10 +10,7 @@ const REFERENCE_USAGE =
 export const getReferenceProjectsTool = defineTool({
   name: "get_reference_projects",
   title: "Get Reference Projects",
-  description:
-    "Discover the read-only reference projects configured for this server.\n\n" +
-    "Returns:\n    Dictionary with count, projects (list of {name, url}; url is null when no repository URL " +
-    "is configured) and usage instructions for next steps.",
+  description: "List the read-only reference projects: name and repository URL.",
   input: z.object({}),
   output: z.object({
     count: z.number(),
@@ -38,17 +35,10 @@ export const getReferenceProjectsTool = defineTool({
 export const readReferenceFileTool = defineTool({
   name: "read_reference_file",
   title: "Read Reference File",
-  description:
-    "Read a reference-project file, or a line slice via start_line/end_line. Read-only.\n\n" +
-    "Args:\n    reference_name: Name of the reference project\n" +
-    "    file_path: Path to the file to read (relative to reference project directory)\n" +
-    "    start_line: First line to return (1-based, inclusive). Requires end_line.\n" +
-    "    end_line: Last line to return (1-based, inclusive). Requires start_line.\n" +
-    "    with_line_numbers: Prefix lines with line numbers. Defaults to True for sliced reads, False for full reads.\n\n" +
-    "Returns:\n    The contents of the file as a string",
+  description: "Read a reference project's file, or lines start_line..end_line of it.",
   input: z.object({
     reference_name: z.string().describe("Name of the reference project"),
-    file_path: z.string().describe("Path to the file to read (relative to reference project directory)"),
+    file_path: z.string().describe("Path in the reference project"),
     ...lineRangeShape,
   }),
   output: strOutput,

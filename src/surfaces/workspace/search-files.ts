@@ -27,18 +27,9 @@ export const searchShape = {
     .describe(
       'Regex to match file contents; an invalid regex is searched as literal text (e.g. "def foo", "TODO.*fix")',
     ),
-  context_lines: z
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .describe("Lines of context around each match (0 = match line only)"),
-  max_results: z
-    .number()
-    .int()
-    .default(50)
-    .describe("Maximum number of matches or files returned (default 50)"),
-  max_result_lines: z.number().int().default(200).describe("Hard cap on total output lines (default 200)"),
+  context_lines: z.number().int().min(0).default(0).describe("Lines around each match"),
+  max_results: z.number().int().default(50).describe("Most matches or files returned"),
+  max_result_lines: z.number().int().default(200).describe("Most output lines"),
 };
 
 /** mcp-workspace returns a dict whose keys depend on the mode (file_search or content_search). */
@@ -174,16 +165,12 @@ export async function searchIn(ctx: ToolContext, root: Root, args: SearchArgs): 
 }
 
 const DESCRIPTION_TAIL =
-  "Modes:\n" +
-  "    - File search: provide `glob` to find files by path pattern (like find)\n" +
-  "    - Content search: provide `pattern` (regex) to search inside files (like grep)\n" +
-  "    - Combined: both to search content within matching files\n\n" +
-  "Returns:\n    Dict with matches (content search) or file list (file search), plus truncated flag if results were capped.";
+  "glob finds files by path (like find), pattern searches their contents (like grep); both: contents of the matching files.";
 
 export const searchFilesTool = defineTool({
   name: "search_files",
   title: "Search Files",
-  description: `Search file contents by regex and/or find files by glob pattern.\n\n${DESCRIPTION_TAIL}`,
+  description: `Search the project: ${DESCRIPTION_TAIL}`,
   input: z.object(searchShape),
   output: searchOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -194,7 +181,7 @@ export const searchFilesTool = defineTool({
 export const searchReferenceFilesTool = defineTool({
   name: "search_reference_files",
   title: "Search Reference Files",
-  description: `Search file contents by regex and/or find files by glob pattern in a reference project.\n\n${DESCRIPTION_TAIL}`,
+  description: `Search a reference project: ${DESCRIPTION_TAIL}`,
   input: z.object({ reference_name: z.string().describe("Name of the reference project"), ...searchShape }),
   output: searchOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },

@@ -23,24 +23,18 @@ function contentText(content: unknown, ctx: ToolContext): string {
 export const expectedSha256 = z
   .string()
   .optional()
-  .describe(
-    "mcpfs: the sha256 that read_file returned for this file (structured reply); the change is refused if the file changed since",
-  );
+  .describe("sha256 your read returned; refused if the file changed since");
 
 const fileInput = z.object({
-  file_path: z.string().describe("Path to the file (relative to project directory)"),
-  content: z.string().nullable().describe("Content to write"),
+  file_path: z.string().describe("Project-relative path"),
+  content: z.string().nullable(),
   expected_sha256: expectedSha256,
 });
 
 export const saveFileTool = defineTool({
   name: "save_file",
   title: "Save File",
-  description:
-    "Write a file, creating parent directories as needed. Creates or overwrites; the write is atomic " +
-    "(a crash leaves the old or the new file, never a torn one).\n\n" +
-    "Args:\n    file_path: Path to the file to write to (relative to project directory)\n" +
-    "    content: Content to write to the file\n\nReturns:\n    True if the file was written successfully",
+  description: "Create or overwrite a file atomically, creating parent directories.",
   input: fileInput,
   output: boolOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -59,10 +53,7 @@ export const saveFileTool = defineTool({
 export const appendFileTool = defineTool({
   name: "append_file",
   title: "Append File",
-  description:
-    "Append content to the end of a file. The file must already exist; use save_file to create new files.\n\n" +
-    "Args:\n    file_path: Path to the file to append to (relative to project directory)\n" +
-    "    content: Content to append to the file\n\nReturns:\n    True if the content was appended successfully",
+  description: "Append content to an existing file (to create one, use save_file).",
   input: fileInput,
   output: boolOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -1,0 +1,67 @@
+import fs from "node:fs";
+import path from "node:path";
+import { remoteUrl } from "../git/repo.js";
+import type { Workspace } from "../workspace.js";
+import { parseRepoUrl } from "./repo-url.js";
+import { configFilePath, loadGitHubSettings } from "./settings.js";
+
+/** `--github-tools`: list the GitHub tools always, never, or when they can work (`auto`). */
+export type GitHubToolsMode = "always" | "auto" | "never";
+
+/**
+ * Whether the GitHub tools can work here: a token, and a GitHub repository to talk to (the project's origin
+ * remote, a reference project's URL or origin). A model shown tools that can only fail pays for their
+ * catalog (about 1,100 tokens) and for the failed calls. Re-checked cheaply on every ask: the remotes are
+ * read again only when a git config or the settings file changed (by size and mtime) or the token did.
+ */
+export class GitHubPresence {
+  private key: string | undefined;
+  private answer: Promise<boolean> = Promise.resolve(false);
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly mode: GitHubToolsMode,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  available(): Promise<boolean> {
+    if (this.mode !== "auto") return Promise.resolve(this.mode === "always");
+    const key = this.stamp();
+    if (key !== this.key) {
+      this.key = key;
+      this.answer = this.look().catch(() => false);
+    }
+    return this.answer;
+  }
+
+  private repoDirs(): string[] {
+    return this.ws.roots.filter((r) => r.kind === "project" || r.kind === "reference").map((r) => r.real);
+  }
+
+  /** What the answer depends on, as cheap stats: token present, settings file, each repository's config. */
+  private stamp(): string {
+    const stat = (p: string) => {
+      try {
+        const s = fs.statSync(p);
+        return `${s.size}:${s.mtimeMs}`;
+      } catch {
+        return "-";
+      }
+    };
+    const token = loadGitHubSettings(this.env).token ? "t" : "-";
+    const configs = this.repoDirs().map((d) => stat(path.join(d, ".git", "config")));
+    return [token, stat(configFilePath(this.env)), ...configs].join("|");
+  }
+
+  private async look(): Promise<boolean> {
+    if (!loadGitHubSettings(this.env).token) return false;
+    if (this.ws.urlOnlyReferences.some((r) => parseRepoUrl(r.url) !== undefined)) return true;
+    for (const root of this.ws.roots) {
+      if (root.kind === "reference" && root.url && parseRepoUrl(root.url)) return true;
+      if (root.kind !== "project" && root.kind !== "reference") continue;
+      const url = await remoteUrl(root.real);
+      if (url && parseRepoUrl(url)) return true;
+    }
+    return false;
+  }
+}
