@@ -29,3 +29,27 @@ export function cutToLines(text: string, maxBytes: number): { text: string; trun
 export function byteLength(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
+
+/** What the last line of a reply the final cut had to shorten says. */
+export const FINAL_CUT_NOTE = (maxBytes: number) =>
+  `\n[mcpfs: reply cut at the ${maxBytes}-byte budget; ask for less (a range, a sub-path, a narrower pattern).]`;
+
+/**
+ * The last guard of every reply: its text blocks together hold at most `maxBytes`, whatever a formatter
+ * did. Formatters fit their own replies and say how to go on; this cut should never be needed, and when it
+ * is, the reply still ends with a line that says so.
+ */
+export function finalCut(texts: readonly string[], maxBytes: number): string[] | undefined {
+  let total = 0;
+  for (const t of texts) total += t.length * 3 <= maxBytes ? t.length : byteLength(t);
+  if (total <= maxBytes) return undefined;
+  const note = FINAL_CUT_NOTE(maxBytes);
+  let left = Math.max(0, maxBytes - byteLength(note));
+  const out = texts.map((t) => {
+    const cut = cutToBytes(t, left).text;
+    left -= byteLength(cut);
+    return cut;
+  });
+  out[out.length - 1] += note;
+  return out;
+}

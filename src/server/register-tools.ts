@@ -1,6 +1,7 @@
 import type { LoggingLevel, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
+import { finalCut } from "../core/budget.js";
 import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
 import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
 import { type ReadBudget, ReadMemory } from "../core/files/read-memory.js";
@@ -200,6 +201,7 @@ async function runTool(
       deps.config.surface === "workspace" ? `Error executing tool ${tool.name}: ${message}` : message;
     reply = { content: [{ type: "text", text }], isError: true };
   }
+  reply = withinBudget(reply, deps.config.maxOutputBytes);
   const ms = Math.round(performance.now() - started);
   const failed = reply.isError === true;
   if (tool.mutating) await audit.write(auditEntries(tool.name, mutations, ms, failure, requested, reply));
@@ -263,6 +265,25 @@ function auditEntries(
       error: firstText(reply).slice(0, 300),
     });
   return entries;
+}
+
+/** The runner's final cut: no reply's text exceeds the budget, whatever its formatter did. */
+function withinBudget(reply: ToolReply, maxBytes: number): ToolReply {
+  const blocks = reply.content.filter((c) => c.type === "text");
+  const cut = finalCut(
+    blocks.map((b) => b.text),
+    maxBytes,
+  );
+  if (!cut) return reply;
+  let k = 0;
+  const content = reply.content.map((c) => (c.type === "text" ? { ...c, text: cut[k++]! } : c));
+  const structured = reply.structuredContent;
+  // The official shape mirrors the text in structuredContent.content: it is cut the same way.
+  const mirrored =
+    structured && blocks.length === 1 && structured.content === blocks[0]!.text
+      ? { structuredContent: { ...structured, content: cut[0]! } }
+      : {};
+  return { ...reply, content, ...mirrored };
 }
 
 function firstText(reply: ToolReply): string {
