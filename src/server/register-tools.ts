@@ -8,6 +8,7 @@ import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
 import type { ClientLog } from "./client-log.js";
+import { sdkRequestHandler } from "./sdk-handlers.js";
 
 export interface RegisterDeps {
   ws: Workspace;
@@ -39,7 +40,7 @@ export function callableTools(tools: readonly AnyToolDef[], config: Config): Any
   return tools.filter((t) => !config.disableTools.includes(t.name));
 }
 
-/** What a tool call needs of its request, whoever received it (the SDK, or the stdio fast path). */
+/** What a tool call needs of the SDK's request context. */
 export interface CallRequest {
   readonly id: string | number;
   readonly meta?: { progressToken?: string | number; [key: string]: unknown };
@@ -50,17 +51,7 @@ export interface CallRequest {
   log?(level: LoggingLevel, data: unknown, logger: string): Promise<void>;
 }
 
-/** Runs the exposed tools of one connection: the SDK's registrations and the stdio fast path share it. */
-export interface ToolRunner {
-  tool(name: string): AnyToolDef | undefined;
-  run(tool: AnyToolDef, args: Record<string, unknown>, req: CallRequest): Promise<ToolReply>;
-}
-
-export function registerTools(
-  server: McpServer,
-  tools: readonly AnyToolDef[],
-  deps: RegisterDeps,
-): ToolRunner {
+export function registerTools(server: McpServer, tools: readonly AnyToolDef[], deps: RegisterDeps): void {
   const audit = createAuditSink({ file: deps.config.auditLog, log: deps.log });
   // One per connection (registerTools runs once per McpServer), released when it closes.
   const reads = new ReadMemory({ budget: deps.readBudget });
@@ -88,24 +79,15 @@ export function registerTools(
   }
   const listed = new Set(exposedTools(callable, deps.config).map((t) => t.name));
   if (listed.size < callable.length) hideFromListing(server, listed);
-  const byName = new Map(callable.map((t) => [t.name, t]));
-  return {
-    tool: (name) => byName.get(name),
-    run: (tool, args, req) => runTool(tool, args, req, deps, audit, reads),
-  };
 }
 
 /** Keeps only `listed` tools in `tools/list` answers (the SDK lists every registered, enabled tool). */
 function hideFromListing(server: McpServer, listed: ReadonlySet<string>): void {
-  type Handler = (request: unknown, ctx: unknown) => Promise<{ tools: { name: string }[] }>;
   // The SDK's own tools/list handler, kept and filtered: the listing stays the SDK's in every other respect.
-  const sdkList = (
-    server.server as unknown as { _getRequestHandler(m: string): Handler | undefined }
-  )._getRequestHandler("tools/list");
-  if (!sdkList) throw new Error("tools/list handler missing after tool registration");
+  const sdkList = sdkRequestHandler(server, "tools/list");
   server.server.removeRequestHandler("tools/list");
   server.server.setRequestHandler("tools/list", async (request, ctx) => {
-    const result = await sdkList(request, ctx);
+    const result = (await sdkList(request, ctx)) as { tools: { name: string }[] };
     return { ...result, tools: result.tools.filter((t) => listed.has(t.name)) } as never;
   });
 }
