@@ -8,10 +8,17 @@ import type { AnyToolDef } from "./tool.js";
  * loaded (the workspace surface brings git and GitHub clients a filesystem server never needs); with a
  * prebuilt catalog (the bundle), not even those until a call or the first listing asks for them.
  */
-export async function loadTools(config: Config): Promise<readonly AnyToolDef[]> {
+export async function loadTools(
+  config: Config,
+  /** Called once the tool modules are loaded (with a catalog: after the first listing). */
+  onLoaded: () => void = () => {},
+): Promise<readonly AnyToolDef[]> {
   const load = () => surfaceTools(config);
   const catalog = prebuiltCatalogs[config.surface];
-  return catalog ? lazyTools(catalog, load) : load();
+  if (catalog) return lazyTools(catalog, load, onLoaded);
+  const tools = await load();
+  onLoaded();
+  return tools;
 }
 
 /** The surface's real tool definitions. */
