@@ -1,8 +1,10 @@
 /**
  * The executable (dist/bundle/mcpfs.js) loads the bundle with Node's own module compile cache where the
  * running Node has one (22.1+), plainly elsewhere: on each Node at hand (the one running the tests, and the
- * Node 22 devDependency when installed) a start answers, a cache appears in NODE_COMPILE_CACHE exactly when
- * that Node has `module.enableCompileCache`, and a second start from the cache answers the same.
+ * Node 22 devDependency when installed) a start answers, Node's cache appears in its default place (the
+ * temp directory's node-compile-cache, here a temp directory of the test's) exactly when that Node has
+ * `module.enableCompileCache`, and a second start from the cache answers the same. NODE_COMPILE_CACHE is
+ * not set: it would turn the cache on by itself, whatever the executable does.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -35,12 +37,8 @@ function filesUnder(dir: string): string[] {
 }
 
 /** Starts the executable on `node`, reads a file and greps it (an external package reached by import()). */
-async function start(node: string, cacheDir: string): Promise<string[]> {
-  const conn = await startServer([root], {
-    bin: MCPFS_BIN,
-    node,
-    env: { NODE_COMPILE_CACHE: cacheDir },
-  });
+async function start(node: string, tmp: string): Promise<string[]> {
+  const conn = await startServer([root], { bin: MCPFS_BIN, node, env: { TMPDIR: tmp, TMP: tmp, TEMP: tmp } });
   try {
     const { tools } = await conn.client.listTools();
     expect((await conn.call("read_text_file", { path: path.join(root, "a.txt") })).text).toBe("a\n");
@@ -55,13 +53,14 @@ async function start(node: string, cacheDir: string): Promise<string[]> {
 
 describe.each(nodes.map((n) => [n]))("the executable on %s", (node) => {
   it("starts, and uses Node's compile cache exactly where Node has one", async () => {
-    const dir = path.join(area.tree(`cache-${nodes.indexOf(node)}`), "cc");
-    const names = await start(node, dir);
+    const tmp = area.tree(`tmp-${nodes.indexOf(node)}`);
+    const dir = path.join(tmp, "node-compile-cache");
+    const names = await start(node, tmp);
     // Node writes its compile cache when the process exits.
     const end = Date.now() + 10_000;
     while (hasCompileCache(node) && filesUnder(dir).length === 0 && Date.now() < end)
       await new Promise((r) => setTimeout(r, 100));
     expect(filesUnder(dir).length > 0).toBe(hasCompileCache(node));
-    expect(await start(node, dir)).toEqual(names);
+    expect(await start(node, tmp)).toEqual(names);
   });
 });
