@@ -1,7 +1,8 @@
 /**
  * The GitHub client's retries (src/core/github/client.ts), in process against the fake GitHub, with fake
  * timers: the retry plugin's waits (1 s, then 4 s) pass in no time. A 5xx is retried and a later success
- * returned; a persistent one is given up after two retries and worded as a server error.
+ * returned; a persistent one is given up after two retries and worded as a server error; an unreachable
+ * host is retried too, then worded as unreachable.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeClient } from "../../src/core/github/client.js";
@@ -79,6 +80,19 @@ describe("GitHub client retries", () => {
     const r = await withFakeTime(get);
     expect(n).toBe(3);
     expect(describeGitHubError(r.error, fake.url)).toBe("GitHub server error (500): Server Error");
+    expect(r.waitedMs).toBeGreaterThanOrEqual(5000);
+    expect(performance.now() - started).toBeLessThan(r.waitedMs);
+  });
+
+  it("an unreachable API host is retried, then reported as unreachable", async () => {
+    // Port 9 (discard) on loopback: nothing listens there on a test machine.
+    const base = "http://127.0.0.1:9";
+    const unreachable = makeClient({ token: fake.token, baseUrl: base, timeoutMs: 5_000 });
+    const started = performance.now();
+    const r = await withFakeTime(() => unreachable.rest.issues.listLabelsForRepo({ owner: "o", repo: "r" }));
+    expect(describeGitHubError(r.error, base)).toMatch(
+      /^GitHub API host unreachable \(http:\/\/127\.0\.0\.1:9\)/,
+    );
     expect(r.waitedMs).toBeGreaterThanOrEqual(5000);
     expect(performance.now() - started).toBeLessThan(r.waitedMs);
   });
