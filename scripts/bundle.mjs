@@ -1,9 +1,8 @@
 // Bundles the compiled server (dist/cli/main.js) into dist/bundle/mcpfs-main.cjs: one file to load instead
-// of hundreds of modules, which is most of cold-start time; dist/bundle/mcpfs.js (scripts/loader.mjs) runs
-// it through a V8 code cache. Only @vscode/ripgrep stays external: it locates its platform's binary
-// package relative to itself, and it is the package's one runtime dependency (everything else is inlined).
-import { createHash } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+// of hundreds of modules, which is most of cold-start time; dist/bundle/mcpfs.js (scripts/bin.mjs) loads it,
+// with Node's module compile cache where Node has one. Only @vscode/ripgrep stays external: it locates its
+// platform's binary package relative to itself, and it is the package's one runtime dependency.
+import { copyFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -82,7 +81,7 @@ module.exports = Lazy;`,
 
 rmSync("dist/bundle", { recursive: true, force: true });
 
-// One CommonJS file, so the loader can run it through vm.Script with a V8 code cache (see loader.mjs).
+// One CommonJS file: loaded with require, it compiles once (and is cached by Node 22's compile cache).
 // Modules a run may never need stay lazily initialised inside it (esbuild wraps each one).
 await build({
   entryPoints: { "mcpfs-main": "dist/cli/main.js" },
@@ -95,28 +94,11 @@ await build({
   external: ["@vscode/ripgrep"],
   plugins: [startupDiet, prebuilt, lazyClasses],
   define: { "import.meta.url": "__mcpfsUrl" },
-  banner: {
-    js: "\"use strict\";var __mcpfsUrl = require('node:url').pathToFileURL(__filename).href;var __mcpfsImport = (s) => globalThis[Symbol.for('mcpfs.import')](s);",
-  },
+  banner: { js: "\"use strict\";var __mcpfsUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: "warning",
   legalComments: "none",
   minify: true,
   keepNames: false,
 });
 
-const mainFile = path.join("dist", "bundle", "mcpfs-main.cjs");
-// The loader wraps the source in a function, where a hashbang line would be a syntax error.
-// Dynamic imports of the external packages go through the loader's own import() (see loader.mjs): one
-// compiled from a V8 code cache inside vm.Script loses its import callback.
-const source = readFileSync(mainFile, "utf8")
-  .replace(/^#!.*\n/, "")
-  .replace(/\bimport\((?=")/g, "__mcpfsImport(");
-if (/\bimport\(/.test(source))
-  throw new Error("bundle: a dynamic import() is left that the loader cannot serve");
-// The loader reads the bundle as latin1 (fast); esbuild escapes non-ASCII characters, so none may be left.
-if (/[^\x00-\x7f]/.test(source))
-  throw new Error("bundle: non-ASCII characters would be misread by the loader");
-writeFileSync(mainFile, source);
-const buildId = createHash("sha256").update(source).digest("hex").slice(0, 16);
-const loader = readFileSync(path.join(here, "loader.mjs"), "utf8").replace("__MCPFS_BUILD_ID__", buildId);
-writeFileSync(path.join("dist", "bundle", "mcpfs.js"), loader, { mode: 0o755 });
+copyFileSync(path.join(here, "bin.mjs"), path.join("dist", "bundle", "mcpfs.js"));

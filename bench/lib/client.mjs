@@ -1,6 +1,6 @@
 // Talks to a server through the MCP SDK's own Client over stdio, with a line transport whose read buffer
 // has no 10 MiB cap (the stock one drops the connection on the official server's 30 MiB replies).
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
@@ -73,15 +73,50 @@ export function memOf(pid) {
   }
 }
 
+let clockTicks;
+/** Clock ticks per second of /proc/<pid>/stat's times (getconf CLK_TCK; 100 on every Linux we know). */
+function ticksPerSecond() {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/**
+ * CPU time (user + system, ms) a process has used: /proc/<pid>/stat on Linux (10 ms ticks), else
+ * `ps -o time=` ([dd-][hh:]mm:ss[.cc]; whole seconds on some systems, so use long batches there).
+ */
+export function cpuOf(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / ticksPerSecond();
+  } catch {}
+  try {
+    const out = execFileSync("ps", ["-o", "time=", "-p", String(pid)], { encoding: "utf8" }).trim();
+    const [days, clock] = out.includes("-") ? out.split("-") : ["0", out];
+    const parts = clock.split(":").map(Number);
+    const seconds = parts.reduce((acc, x) => acc * 60 + x, 0);
+    return (Number(days) * 86400 + seconds) * 1000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /**
  * Starts a server and connects; `startMs` is spawn → tools/list answer received, `listedMs` spawn → the SDK
  * client done with it (it validates the list and compiles a validator per output schema, which costs the
  * client more for a server with more and richer schemas). `call` returns the client wall
- * time and the reply's size on the wire.
+ * time and the reply's size on the wire. `node` runs the server (default: SERVER_NODE).
  */
-export async function connect(bin, args, env = {}) {
+export async function connect(bin, args, env = {}, node = SERVER_NODE) {
   const t0 = performance.now();
-  const transport = new LineTransport(SERVER_NODE, [bin, ...args], env);
+  const transport = new LineTransport(node, [bin, ...args], env);
   const client = new Client({ name: "mcpfs-bench", version: "1.0.0" }, { capabilities: {} });
   await client.connect(transport);
   const { tools } = await client.listTools();
@@ -95,6 +130,7 @@ export async function connect(bin, args, env = {}) {
     listedMs,
     has: (name) => names.has(name),
     mem: () => memOf(transport.pid),
+    cpu: () => cpuOf(transport.pid),
     stderr: () => transport.stderr,
     async call(name, params, timeoutMs = 120_000) {
       const t = performance.now();

@@ -8,14 +8,6 @@ export function median(xs) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** Runs `fn` once to warm up, then `runs` times; returns the median ms and every sample. */
-export async function timed(fn, runs, warmup = 1) {
-  for (let i = 0; i < warmup; i++) await fn();
-  const samples = [];
-  for (let i = 0; i < runs; i++) samples.push(await fn());
-  return { ms: median(samples), samples };
-}
-
 /** Wall time of an OS command (its output discarded), median of `runs` after one warm-up. */
 export function timeCommand(cmd, args, runs, opts = {}) {
   const once = () => {

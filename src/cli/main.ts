@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import fs from "node:fs";
 import path from "node:path";
+import v8 from "node:v8";
 import { createLogger, type LevelName, type Logger } from "../core/log.js";
 import { FileWatchHub } from "../server/file-watch.js";
 import { serveOverStdio } from "../server/stdio.js";
@@ -44,6 +45,17 @@ function defaultLogFile(config: Config): string | undefined {
   const p = (n: number) => String(n).padStart(2, "0");
   const stamp = `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}_${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
   return path.join(path.resolve(config.projectDir ?? "."), "logs", `mcp_workspace_${stamp}.log`);
+}
+
+/**
+ * V8 doubles the young generation as allocation goes on (16 -> 32 MiB semi-spaces on a big listing) and
+ * keeps it; a long-running server gains little speed from that and keeps tens of MiB. Growth factor 1, set
+ * once startup (which allocates a lot that survives) is over, keeps the young generation where it is
+ * (measured: directory_tree of 100k files peaks at ~90 MiB instead of 107-117 MiB, same speed). An unknown
+ * flag would only print a line on stderr.
+ */
+function settleYoungGeneration(): void {
+  v8.setFlagsFromString("--semi-space-growth-factor=1");
 }
 
 async function main(): Promise<number | undefined> {
@@ -114,7 +126,7 @@ async function main(): Promise<number | undefined> {
     stderr("At least one directory must be provided by EITHER method for the server to operate.");
   }
   const watch = new FileWatchHub(log);
-  const tools = await loadTools(config);
+  const tools = await loadTools(config, settleYoungGeneration);
   const deps = {
     config,
     log,

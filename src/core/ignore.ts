@@ -3,6 +3,7 @@ import fsp from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Ignore } from "ignore";
+import { compiledRules } from "./ignore-compiled.js";
 import type { Root } from "./workspace.js";
 
 /**
@@ -42,12 +43,6 @@ export interface IgnoreVerdict {
   readonly unignored: boolean;
 }
 
-/** A compiled rule inside `ignore` (pinned version): what its own scan loops over. */
-interface CompiledRule {
-  readonly negative: boolean;
-  readonly regex: RegExp;
-}
-
 const IGNORED: IgnoreVerdict = { ignored: true, unignored: false };
 const UNIGNORED: IgnoreVerdict = { ignored: false, unignored: true };
 const NO_MATCH: IgnoreVerdict = { ignored: false, unignored: false };
@@ -58,9 +53,8 @@ const NO_MATCH: IgnoreVerdict = { ignored: false, unignored: false };
  * for every path, a third of a whole-tree walk's garbage).
  */
 function ownRules(ig: Ignore): (path: string) => IgnoreVerdict {
-  const rules = (ig as unknown as { _rules?: { _rules?: unknown } })._rules?._rules;
-  if (Array.isArray(rules) && rules.every(isCompiledRule)) {
-    const list = rules as readonly CompiledRule[];
+  const list = compiledRules(ig);
+  if (list) {
     return (p) => {
       for (let i = list.length - 1; i >= 0; i--) {
         const rule = list[i]!;
@@ -71,11 +65,6 @@ function ownRules(ig: Ignore): (path: string) => IgnoreVerdict {
   }
   // Another `ignore` build: the public test, whose parent check is then merely redundant.
   return (p) => ig.test(p);
-}
-
-function isCompiledRule(r: unknown): boolean {
-  const rule = r as Partial<CompiledRule> | null;
-  return typeof rule?.negative === "boolean" && rule.regex instanceof RegExp;
 }
 
 /** Parses gitignore text into rule lines (comments and blanks dropped; ignore() does the rest). */

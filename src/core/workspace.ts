@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "./errors.js";
-import { hasParentSegment, isWithin, printable, screenRequestedPath, segments } from "./paths.js";
+import { hasParentSegment, isWithin, printable, screenRequestedPath } from "./paths.js";
 import type { UrlOnlyReference } from "./references.js";
 
 export type RootMode = "rw" | "ro";
@@ -330,9 +330,4 @@ function fsErrorFor(err: unknown, shown: string): Error {
   if (isErrno(err, "ENOTDIR"))
     return new ToolError(`Not a directory: a parent of ${s} is a file`, "not_directory");
   return new ToolError(`Cannot resolve path: ${s}`, "io");
-}
-
-/** Join helper for the walk: a root-relative path with `/` separators. */
-export function relativeTo(root: Root, real: string): string {
-  return segments(path.relative(root.real, real)).join("/");
 }

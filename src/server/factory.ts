@@ -8,7 +8,7 @@ import { instructionsFor } from "../surfaces/instructions.js";
 import type { AnyToolDef } from "../surfaces/tool.js";
 import { ClientLog } from "./client-log.js";
 import type { FileWatchHub } from "./file-watch.js";
-import { registerTools, type ToolRunner } from "./register-tools.js";
+import { registerTools } from "./register-tools.js";
 import { registerResources } from "./resources.js";
 import { noRootsError, RootsSync } from "./roots-sync.js";
 
@@ -38,8 +38,6 @@ export interface ConnectionOptions {
   subscriptions?: "serve" | "advertise" | "none";
   /** Fetch client roots lazily, on the stream of the request that needs them (HTTP sessions). */
   lazyRoots?: boolean;
-  /** Hands over the connection's tool runner (the stdio fast path serves calls with it). */
-  onTools?: (runner: ToolRunner) => void;
 }
 
 /**
@@ -49,7 +47,7 @@ export interface ConnectionOptions {
 export function createServerFactory(deps: ServerDeps) {
   // Shared by every connection this factory makes.
   const readBudget = new ReadBudget();
-  return ({ era, subscriptions = "none", lazyRoots = false, onTools }: ConnectionOptions): McpServer => {
+  return ({ era, subscriptions = "none", lazyRoots = false }: ConnectionOptions): McpServer => {
     const { config, log } = deps;
     const ws = new Workspace(deps.roots, config.surface, deps.urlOnlyReferences);
     const server = new McpServer(
@@ -70,8 +68,7 @@ export function createServerFactory(deps: ServerDeps) {
       await sync?.ready(relatedRequestId);
       if (ws.roots.length === 0) throw noRootsError(era);
     };
-    const runner = registerTools(server, deps.tools, { ws, config, log, era, gate, clientLog, readBudget });
-    onTools?.(runner);
+    registerTools(server, deps.tools, { ws, config, log, era, gate, clientLog, readBudget });
     registerResources(server, {
       ws,
       config,

@@ -10,6 +10,7 @@ import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
 import type { ClientLog } from "./client-log.js";
+import { sdkRequestHandler } from "./sdk-handlers.js";
 
 export interface RegisterDeps {
   ws: Workspace;
@@ -41,7 +42,7 @@ export function callableTools(tools: readonly AnyToolDef[], config: Config): Any
   return tools.filter((t) => !config.disableTools.includes(t.name));
 }
 
-/** What a tool call needs of its request, whoever received it (the SDK, or the stdio fast path). */
+/** What a tool call needs of the SDK's request context. */
 export interface CallRequest {
   readonly id: string | number;
   readonly meta?: { progressToken?: string | number; [key: string]: unknown };
@@ -52,17 +53,7 @@ export interface CallRequest {
   log?(level: LoggingLevel, data: unknown, logger: string): Promise<void>;
 }
 
-/** Runs the exposed tools of one connection: the SDK's registrations and the stdio fast path share it. */
-export interface ToolRunner {
-  tool(name: string): AnyToolDef | undefined;
-  run(tool: AnyToolDef, args: Record<string, unknown>, req: CallRequest): Promise<ToolReply>;
-}
-
-export function registerTools(
-  server: McpServer,
-  tools: readonly AnyToolDef[],
-  deps: RegisterDeps,
-): ToolRunner {
+export function registerTools(server: McpServer, tools: readonly AnyToolDef[], deps: RegisterDeps): void {
   const audit = createAuditSink({ file: deps.config.auditLog, log: deps.log });
   // One per connection (registerTools runs once per McpServer), released when it closes.
   const reads = new ReadMemory({ budget: deps.readBudget });
@@ -113,11 +104,6 @@ export function registerTools(
       shownGitHub = await github!.available();
       return shownGitHub;
     });
-  const byName = new Map(callable.map((t) => [t.name, t]));
-  return {
-    tool: (name) => byName.get(name),
-    run: call,
-  };
 }
 
 /**
@@ -125,15 +111,11 @@ export function registerTools(
  * tool). Those left out still answer calls.
  */
 function hideFromListing(server: McpServer, isListed: (name: string) => Promise<boolean>): void {
-  type Handler = (request: unknown, ctx: unknown) => Promise<{ tools: { name: string }[] }>;
   // The SDK's own tools/list handler, kept and filtered: the listing stays the SDK's in every other respect.
-  const sdkList = (
-    server.server as unknown as { _getRequestHandler(m: string): Handler | undefined }
-  )._getRequestHandler("tools/list");
-  if (!sdkList) throw new Error("tools/list handler missing after tool registration");
+  const sdkList = sdkRequestHandler(server, "tools/list");
   server.server.removeRequestHandler("tools/list");
   server.server.setRequestHandler("tools/list", async (request, ctx) => {
-    const result = await sdkList(request, ctx);
+    const result = (await sdkList(request, ctx)) as { tools: { name: string }[] };
     const keep = await Promise.all(result.tools.map((t) => isListed(t.name)));
     return { ...result, tools: result.tools.filter((_, i) => keep[i]) } as never;
   });

@@ -1,11 +1,5 @@
 import type { AnyToolDef, ToolAnnotations } from "./tool.js";
 
-/** Tells the bundle's loader (scripts/loader.mjs) that startup has run, so it may save its V8 code cache. */
-function startupComplete(): void {
-  const hook = (globalThis as Record<symbol, unknown>)[Symbol.for("mcpfs.startupComplete")];
-  if (typeof hook === "function") hook();
-}
-
 /** JSON Schema dialect the SDK asks schemas for (its `standardSchemaToJsonSchema`). */
 const TARGET = "draft-2020-12";
 
@@ -77,9 +71,11 @@ export function catalogOf(tools: readonly AnyToolDef[]): CatalogEntry[] {
 export function lazyTools(
   entries: readonly CatalogEntry[],
   load: () => Promise<readonly AnyToolDef[]>,
+  /** Called once the first listing is out and the tool modules are loaded: startup is over. */
+  onLoaded: () => void = () => {},
 ): AnyToolDef[] {
   let loading: Promise<Map<string, AnyToolDef>> | undefined;
-  // Once loaded, validation answers synchronously (the stdio fast path needs that; the SDK awaits either).
+  // Once loaded, validation answers synchronously (the SDK awaits either).
   let loaded: Map<string, AnyToolDef> | undefined;
   const real = async (name: string): Promise<AnyToolDef> => {
     loading ??= load().then((tools) => {
@@ -99,7 +95,7 @@ export function lazyTools(
       () =>
         void real(entries[0]?.name ?? "")
           .catch(() => {})
-          .finally(startupComplete),
+          .finally(onLoaded),
       0,
     );
   };

@@ -93,7 +93,3 @@ export function textReply(text: string, extra: Record<string, unknown> = {}): To
 export function plainReply(text: string): ToolReply {
   return { content: [{ type: "text", text }] };
 }
-
-export function errorReply(text: string): ToolReply {
-  return { content: [{ type: "text", text }], isError: true };
-}

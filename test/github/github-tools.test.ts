@@ -452,19 +452,7 @@ describe("failures are Error: text, never a crash", () => {
     );
   });
 
-  it("a 5xx is retried; a persistent one is reported", async () => {
-    let n = 0;
-    fake.on("GET /repos/{owner}/{repo}/issues/{issue_number}", () =>
-      ++n === 1 ? { status: 502, body: { message: "Bad Gateway" } } : { body: f.issue(1, { title: "Back" }) },
-    );
-    expect((await view()).text).toMatch(/^# #1: Back/);
-    expect(n).toBe(2);
-    fake.on("GET /repos/{owner}/{repo}/issues/{issue_number}", () => ({
-      status: 500,
-      body: { message: "Server Error" },
-    }));
-    expect((await view()).text).toBe("Error: GitHub server error (500): Server Error");
-  }, 30_000);
+  // A 5xx retried, and a persistent one worded as a server error: github-client.test.ts (fake timers).
 
   it("a rate-limit reply is reported with its reset time, not waited out", async () => {
     const reset = Math.floor(Date.now() / 1000) + 3000;
@@ -486,18 +474,7 @@ describe("failures are Error: text, never a crash", () => {
     expect((await view()).text).toBe(`Error: GitHub request timed out after 1.5s (${fake.url})`);
   });
 
-  it("an unreachable API host is reported", async () => {
-    const c = await startServer(["--project-dir", project, "--console-only"], {
-      env: env({ GITHUB_API_URL: "http://127.0.0.1:9" }),
-    });
-    try {
-      const r = await c.call("github_label_list", {});
-      expect(r.isError).toBe(false);
-      expect(r.text).toMatch(/^Error: GitHub API host unreachable \(http:\/\/127\.0\.0\.1:9\)/);
-    } finally {
-      await c.close();
-    }
-  }, 30_000);
+  // An unreachable API host (retried, then reported): github-client.test.ts (fake timers).
 });
 
 describe("configuration", () => {

@@ -1,7 +1,8 @@
 /**
  * HTTP harness: starts the BUILT server with `--http` on a loopback address (port 0), reads the URL it
  * logs, and connects the SDK's own Streamable HTTP clients (v1: 2025-11-25 sessions; v2: 2026-07-28).
- * Only loopback addresses (127.0.0.0/8, ::1) are ever used.
+ * Only loopback addresses (127.0.0.0/8, ::1) are ever used. Every tool reply is checked against the
+ * tool's outputSchema (see reply-schema.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
@@ -9,6 +10,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@mo
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { checkRepliesOf } from "./reply-schema.js";
 import { MCPFS_BIN, SERVER_NODE, type TextResult, toText } from "./server.js";
 
 export interface HttpServerProcess {
@@ -79,6 +81,7 @@ export async function connectHttp(
       { versionNegotiation: { mode: { pin: "2026-07-28" } } },
     );
     await client.connect(transport);
+    await checkRepliesOf(client);
     return {
       client,
       call: async (name, a = {}) => toText(await client.callTool({ name, arguments: a })),
@@ -97,6 +100,7 @@ export async function connectHttp(
     }));
   }
   await client.connect(transport);
+  await checkRepliesOf(client);
   return {
     client,
     sessionId: transport.sessionId,

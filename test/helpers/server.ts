@@ -1,6 +1,7 @@
 /**
  * Black-box harness: starts the BUILT server (dist/) as a child process and talks to it through the MCP
  * SDK's own clients over stdio — the v1 client (2025-11-25) or the v2 client pinned to 2026-07-28.
+ * Every tool reply is checked against the tool's outputSchema (see reply-schema.ts).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +11,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll } from "vitest";
+import { checkRepliesOf } from "./reply-schema.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const MCPFS_BIN = path.join(ROOT, "dist/bundle/mcpfs.js");
@@ -59,6 +61,8 @@ export interface StartOptions {
   rootsHandler?: (request: number) => Promise<string[]>;
   /** Server entry point (default: mcpfs's built CLI). */
   bin?: string;
+  /** The Node that runs it (default: SERVER_NODE). */
+  node?: string;
   timeoutMs?: number;
 }
 
@@ -82,12 +86,13 @@ export function toText(raw: {
 
 export async function startServer(args: string[], opts: StartOptions = {}): Promise<Connection> {
   const bin = opts.bin ?? MCPFS_BIN;
+  const node = opts.node ?? SERVER_NODE;
   const env = { ...(process.env as Record<string, string>), ...(opts.env ?? {}) };
   let stderrBuf = "";
   const timeout = opts.timeoutMs ?? 30_000;
   if (opts.client === "v2") {
     const transport = new StdioV2({
-      command: SERVER_NODE,
+      command: node,
       args: [bin, ...args],
       cwd: opts.cwd,
       env,
@@ -101,6 +106,7 @@ export async function startServer(args: string[], opts: StartOptions = {}): Prom
       { versionNegotiation: { mode: { pin: "2026-07-28" } } },
     );
     await client.connect(transport);
+    await checkRepliesOf(client);
     return {
       client,
       call: async (name, a = {}) => toText(await client.callTool({ name, arguments: a }, { timeout })),
@@ -113,7 +119,7 @@ export async function startServer(args: string[], opts: StartOptions = {}): Prom
     };
   }
   const transport = new StdioV1({
-    command: SERVER_NODE,
+    command: node,
     args: [bin, ...args],
     cwd: opts.cwd,
     env,
@@ -141,6 +147,7 @@ export async function startServer(args: string[], opts: StartOptions = {}): Prom
     });
   }
   await client.connect(transport);
+  await checkRepliesOf(client);
   return {
     client,
     call: async (name, a = {}) =>

@@ -97,11 +97,11 @@ describe.each([
   let conn: Connection;
   let tools: Tool[];
   beforeAll(async () => {
-    // No code cache: it is the executable's own file under HOME, and this test watches HOME for escapes.
+    // No compile cache: Node would write it outside the arena, and this test watches for escapes.
     conn = await startServer([arena.root], {
       client,
       cwd: arena.cwd,
-      env: { HOME: arena.home, MCPFS_NO_COMPILE_CACHE: "1" },
+      env: { HOME: arena.home, NODE_DISABLE_COMPILE_CACHE: "1" },
     });
     tools = (await conn.client.listTools()).tools;
   });
@@ -149,7 +149,7 @@ describe("workspace surface (--project-dir): any '..' segment is refused", () =>
   beforeAll(async () => {
     conn = await startServer(["--project-dir", arena.root, "--console-only"], {
       cwd: arena.cwd,
-      env: { HOME: arena.home, MCPFS_NO_COMPILE_CACHE: "1" },
+      env: { HOME: arena.home, NODE_DISABLE_COMPILE_CACHE: "1" },
     });
     tools = (await conn.client.listTools()).tools;
   });

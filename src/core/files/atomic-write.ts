@@ -4,7 +4,7 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { type PinnedDir, pinParent, tempPathBeside, verifyDescriptor } from "./safe-open.js";
+import { pinParent, tempPathBeside, verifyDescriptor } from "./safe-open.js";
 
 export interface WriteOptions {
   /** Fail if the target exists (new files are created exclusively). */
@@ -23,22 +23,11 @@ export interface StagedWrite {
 }
 
 /**
- * Crash-safe write: the content goes to a temp file in the same directory (created O_EXCL|O_NOFOLLOW and
- * verified to be inside the root), is fsynced, then renamed over the target. A crash leaves either the old
- * or the new file, never a torn one. Mode bits of an existing file are kept. Every step goes through the
- * target's directory pinned by descriptor, so a directory swapped for a symlink meanwhile cannot redirect
- * even the temp file outside the root.
+ * First half of a crash-safe write: the content goes to a temp file in the target's directory (created
+ * O_EXCL|O_NOFOLLOW through the directory pinned by descriptor, verified to be inside the root) and is
+ * fsynced; the target is untouched. The transaction (transaction.ts) renames it over the target, so a crash
+ * leaves the old or the new file, never a torn one. Mode bits of an existing file are kept.
  */
-export async function writeFileAtomic(
-  target: ResolvedPath,
-  data: string | Uint8Array,
-  opts: WriteOptions = {},
-): Promise<void> {
-  const staged = await stageWrite(target, data, opts);
-  await commitStaged(staged);
-}
-
-/** First half of an atomic write: the temp file is complete and durable, the target untouched. */
 export async function stageWrite(
   target: ResolvedPath,
   data: string | Uint8Array,
@@ -92,39 +81,12 @@ export async function stageWrite(
       name,
     };
   } finally {
-    // No descriptor is held between the halves (callers may commit their own way); commit re-pins.
+    // No descriptor is held between the halves: the committer re-pins the directory.
     await dir.close();
   }
 }
 
-/** Second half: rename (or, for an exclusive create, hard-link so an existing file is never replaced). */
-export async function commitStaged(staged: StagedWrite): Promise<void> {
-  const { target, tempName, name } = staged;
-  let dir: PinnedDir;
-  try {
-    ({ dir } = await pinParent(target.real, target.root.real, target.requested));
-  } catch (err) {
-    await fs.unlink(staged.temp).catch(() => {});
-    throw err;
-  }
-  try {
-    if (staged.exclusive) {
-      await fs.link(dir.at(tempName), dir.at(name));
-      await fs.unlink(dir.at(tempName));
-    } else {
-      await fs.rename(dir.at(tempName), dir.at(name));
-    }
-    await dir.sync();
-  } catch (err) {
-    await fs.unlink(dir.at(tempName)).catch(() => {});
-    if (isErrno(err, "EEXIST"))
-      throw new ToolError(`Already exists: ${printable(target.requested)}`, "exists");
-    throw err;
-  } finally {
-    await dir.close();
-  }
-}
-
+/** Removes a staged temp file that will not be committed. */
 export async function discardStaged(staged: StagedWrite): Promise<void> {
   await fs.unlink(staged.temp).catch(() => {});
 }

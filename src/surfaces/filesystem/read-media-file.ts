@@ -17,8 +17,15 @@ const output = z.object({
       }),
     ]),
   ),
-  mimeType: z.string().optional().describe("the MIME type sent"),
-  detectedBy: z.enum(["content", "extension", "default"]).optional().describe("how the type was decided"),
+  // mcpfs additions (the official reply has only `content`); declared so SDK clients validate them.
+  mimeType: z.string().optional().describe("the MIME type sent (also in the content block)"),
+  detectedBy: z
+    .enum(["content", "extension", "default"])
+    .optional()
+    .describe(
+      "how the MIME type was decided: content (the file's first bytes), extension (the file name), " +
+        "default (neither: application/octet-stream)",
+    ),
   size: z.number().optional().describe("size of the file in bytes"),
   sha256: z.string().optional().describe("sha256 of the file's bytes"),
   mtime: z.string().optional().describe("last modification time of the file read, ISO 8601"),

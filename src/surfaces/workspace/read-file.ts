@@ -39,6 +39,17 @@ function checkRange(start: number | null | undefined, end: number | null | undef
 }
 
 /** Shared by read_file (project, gitignore gate) and read_reference_file (a reference root). */
+/** What `readForTool` answers: the text, and the version read (read_file and read_reference_file). */
+export const readOutput = z.object({
+  result: z.string(),
+  sha256: z
+    .string()
+    .optional()
+    .describe("sha256 of the file read (pass as expected_sha256 to a later change)"),
+  mtime: z.string().optional().describe("last modification time of the file read, ISO 8601"),
+  size: z.number().optional().describe("size of the file in bytes"),
+});
+
 export async function readForTool(
   ctx: ToolContext,
   args: ReadArgs,
@@ -108,15 +119,7 @@ export const readFileTool = defineTool({
     file_path: z.string().describe("Project-relative path"),
     ...lineRangeShape,
   }),
-  output: z.object({
-    result: z.string(),
-    sha256: z
-      .string()
-      .optional()
-      .describe("sha256 of the file read (pass as expected_sha256 to a later change)"),
-    mtime: z.string().optional(),
-    size: z.number().optional(),
-  }),
+  output: readOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   handler: (args, ctx) => readForTool(ctx, args, undefined, true),

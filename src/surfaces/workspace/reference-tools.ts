@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "../tool.js";
-import { dictReply, referenceRoot, referenceRoots, strOutput } from "./common.js";
-import { lineRangeShape, readForTool } from "./read-file.js";
+import { dictReply, referenceRoot, referenceRoots } from "./common.js";
+import { lineRangeShape, readForTool, readOutput } from "./read-file.js";
 
 const REFERENCE_USAGE =
   "Pass a name as reference_name to the reference file tools, git(), and the GitHub read tools; " +
@@ -41,7 +41,7 @@ export const readReferenceFileTool = defineTool({
     file_path: z.string().describe("Path in the reference project"),
     ...lineRangeShape,
   }),
-  output: strOutput,
+  output: readOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(args, ctx) {

@@ -1,0 +1,43 @@
+/**
+ * The layers of the house (see DESIGN.md), checked by `npm run lint`:
+ * core/ is pure operations on a Workspace (no MCP, no server, no surface); a surface is schema → core call →
+ * formatter and never touches the file system itself.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "core-not-upward",
+      comment: "core/ never imports server/ or surfaces/",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: { path: "^src/(server|surfaces)/" },
+    },
+    {
+      name: "core-no-mcp",
+      comment: "core/ never imports the MCP SDK",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: { path: "@modelcontextprotocol/" },
+    },
+    {
+      name: "surfaces-no-fs",
+      comment: "a surface never touches the file system directly: it calls into core/",
+      severity: "error",
+      from: { path: "^src/surfaces/" },
+      to: { path: "^(node:)?fs(/promises)?$", dependencyTypes: ["core"] },
+    },
+    {
+      name: "no-circular-layers",
+      comment: "server/ is above surfaces/: a surface never imports the server",
+      severity: "error",
+      from: { path: "^src/surfaces/" },
+      to: { path: "^src/server/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    exclude: { path: "^dist/" },
+  },
+};

@@ -1,0 +1,47 @@
+/**
+ * vitest globalSetup of the black-box tier: the tests run the BUILT server (dist/), so before any of them
+ * the build is compared with its inputs (src/, scripts/, package.json, tsconfig.json); when an input is
+ * newer than the bundle, or there is none, `npm run build` runs first. A black-box test never runs against
+ * a stale build.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const INPUTS = ["src", "scripts", "package.json", "tsconfig.json"];
+const OUTPUTS = ["dist/bundle/mcpfs.js", "dist/bundle/mcpfs-main.cjs"];
+
+/** The newest modification time of a file or of any file below a directory. */
+function newest(p: string): number {
+  const st = fs.statSync(p, { throwIfNoEntry: false });
+  if (!st) return 0;
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = st.mtimeMs;
+  for (const name of fs.readdirSync(p)) max = Math.max(max, newest(path.join(p, name)));
+  return max;
+}
+
+/** Why the build must be made again, or undefined when it is fresh. */
+export function staleness(root = ROOT): string | undefined {
+  const built = Math.min(
+    ...OUTPUTS.map((o) => fs.statSync(path.join(root, o), { throwIfNoEntry: false })?.mtimeMs ?? 0),
+  );
+  if (built === 0) return "no build in dist/";
+  const input = INPUTS.find((i) => newest(path.join(root, i)) > built);
+  return input ? `${input} is newer than dist/` : undefined;
+}
+
+export default function setup(): void {
+  const why = staleness();
+  if (!why) return;
+  process.stderr.write(`black-box tests: ${why}; running npm run build\n`);
+  execFileSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "build"], {
+    cwd: ROOT,
+    stdio: ["ignore", process.stderr, process.stderr],
+    shell: process.platform === "win32",
+  });
+  const still = staleness();
+  if (still) throw new Error(`black-box tests: the build is still stale after npm run build (${still})`);
+}
