@@ -107,8 +107,12 @@ export async function runGit(args: readonly string[], opts: GitRunOptions): Prom
   const settings = [...guard.overrides, ...Object.entries({ ...SAFE_CONFIG, ...(opts.config ?? {}) })];
   const argv = ["--no-pager", ...settings.flatMap(([k, v]) => ["-c", `${k}=${v}`]), ...args];
   const r = await spawnGit(argv, { ...gitEnv(opts.cwd), ...guard.env }, opts);
-  if (r.code !== 0 && guard.neutralised.length > 0)
-    r.stderr += `\n(this repository's configuration names programs that are not run here: ${guard.neutralised.join(", ")})`;
+  if (r.code !== 0 && guard.neutralised.length > 0) {
+    const keys = guard.neutralised;
+    const named =
+      keys.length > 5 ? `${keys.slice(0, 5).join(", ")} and ${keys.length - 5} more` : keys.join(", ");
+    r.stderr += `\n(the repository's own configuration names programs, which are not run here: ${named}; set them in your global git configuration to use them)`;
+  }
   return r;
 }
 
