@@ -9,6 +9,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadGitHubSettings } from "../../src/core/github/settings.js";
+import { apiEndpointFor } from "../../src/core/github/target.js";
 import { expectFakeClean, FakeGitHub } from "../helpers/fake-github.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { commit, git, initRepo } from "../helpers/git-repo.js";
@@ -123,4 +125,30 @@ describe("an Enterprise host the user listed, with a token of its own", () => {
       expect(fake.received.map((q) => q.authorization)).not.toContain("token main-token");
     },
   );
+});
+
+describe("where the token goes (the rule itself)", () => {
+  const home = area.tree("home-rule/.mcp_coder");
+  fs.writeFileSync(
+    path.join(home, "config.toml"),
+    '[github]\ntoken = "file-token"\nenterprise_hosts = ["GHE.example.com", { host = "other.example:8443", token = "t2" }, 7]\n',
+  );
+  const env = { HOME: path.dirname(home), GITHUB_TOKEN: "" };
+  const at = (host: string, extra: Record<string, string> = {}) =>
+    apiEndpointFor({ host, owner: "o", repo: "r" }, loadGitHubSettings({ ...env, ...extra }), "a test");
+
+  it("github.com, listed Enterprise hosts (any case, with their own token or the main one), GITHUB_API_URL", () => {
+    expect(at("github.com")).toEqual({ apiBase: "https://api.github.com", token: "file-token" });
+    expect(at("ghe.example.com")).toEqual({ apiBase: "https://ghe.example.com/api/v3", token: "file-token" });
+    expect(at("other.example:8443")).toEqual({ apiBase: "https://other.example:8443/api/v3", token: "t2" });
+    expect(at("anything.example", { GITHUB_API_URL: "https://api.corp/" })).toEqual({
+      apiBase: "https://api.corp",
+      token: "file-token",
+    });
+  });
+
+  it("any other host, including an unlisted GHE Cloud or another port of a listed host, is refused", () => {
+    for (const host of ["attacker.example", "acme.ghe.com", "ghe.example.com:444", "other.example"])
+      expect(() => at(host)).toThrow(`GitHub host '${host}' (from a test)`);
+  });
 });
