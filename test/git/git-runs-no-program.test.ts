@@ -157,6 +157,10 @@ function hostileRepo(tag: string, port: number): Hostile {
   set("extensions.worktreeConfig", "true");
   git(dir, "config", "--worktree", "filter.wt.clean", program(`${tag}-worktree-config`));
   git(path.join(dir, "sm"), "config", "filter.sub.clean", program(`${tag}-submodule-filter`));
+  // A fetch that recursed into the submodule would use the submodule's own remote and ssh command.
+  set("submodule.sm.fetchRecurseSubmodules", "true");
+  git(path.join(dir, "sm"), "config", "remote.origin.url", `ssh://git@${CLOSED}/sub.git`);
+  git(path.join(dir, "sm"), "config", "core.sshCommand", program(`${tag}-submodule-fetch`));
   return { dir, tag, cookieJar, remoteCommit };
 }
 
@@ -313,7 +317,7 @@ describe.each([
     expect(ran(tag)).toEqual([]);
   });
 
-  it("fetch from origin works; core.alternateRefsCommand, hooks, fsmonitor, pager run nothing", async () => {
+  it("fetch from origin works; core.alternateRefsCommand, a submodule's remote, hooks, fsmonitor, pager run nothing", async () => {
     const { dir, tag, remoteCommit } = repo();
     forget(tag);
     remoteCommit();

@@ -478,6 +478,13 @@ export function checkPositionals(cmd: GitCommand, parsed: ParsedArgs, remotes: r
 }
 
 /**
+ * What every fetch this server runs is given: no fetch inside a submodule (whose own config was not read;
+ * a repository's `submodule.<name>.fetchRecurseSubmodules` beats any config, only the flag beats it), and
+ * the stock upload-pack, which a repository's `remote.<r>.uploadpack` (read first-wins) cannot beat.
+ */
+export const FETCH_LOCKS: readonly string[] = ["--no-recurse-submodules", "--upload-pack=git-upload-pack"];
+
+/**
  * Flags given after the caller's (git takes the last), for what config cannot pin down: no external diff,
  * textconv or signature check; no git run inside a submodule (whose own config was not read; `dirty`
  * still reports new submodule commits); the stock upload-pack, which a repository's
@@ -497,7 +504,7 @@ function lockingFlags(cmd: GitCommand, parsed: ParsedArgs): string[] {
       ];
     }
     case "fetch":
-      return ["--no-recurse-submodules", "--upload-pack=git-upload-pack"];
+      return [...FETCH_LOCKS];
     case "ls_remote":
       return ["--upload-pack=git-upload-pack"];
     default:
