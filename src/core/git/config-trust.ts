@@ -142,7 +142,12 @@ export function guardFromConfig(entries: readonly ConfigEntry[]): ConfigGuard {
   // list (credential helpers, which an empty entry for any URL clears) is rebuilt as the user wrote it.
   const variables = new Set(neutralised.map(sectionVariable));
   for (const e of entries)
-    if (TRUSTED_SCOPES.has(e.scope) && e.value !== null && variables.has(sectionVariable(e.key)))
+    if (
+      TRUSTED_SCOPES.has(e.scope) &&
+      e.value !== null &&
+      !e.key.includes("=") && // `-c` cannot say such a key; the user's entry is left out rather than garbled
+      variables.has(sectionVariable(e.key))
+    )
       overrides.push([e.key, e.value]);
   if (overrides.reduce((n, [k, v]) => n + k.length + v.length + 6, 0) > MAX_OVERRIDE_CHARS)
     return refuse(
