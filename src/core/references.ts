@@ -1,6 +1,6 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { gitQuery } from "./git/runner.js";
 import { isWithin } from "./paths.js";
 import { makeRoot, type Root } from "./workspace.js";
 
@@ -95,14 +95,7 @@ export async function originUrl(dir: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      ["-C", dir, "config", "--get", "remote.origin.url"],
-      { timeout: 10_000, windowsHide: true },
-      (err, stdout) => resolve(err ? undefined : stdout.trim() || undefined),
-    );
-  });
+  return (await gitQuery(dir, ["config", "--get", "remote.origin.url"]))?.trim() || undefined;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import fs from "node:fs";
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
@@ -174,8 +175,23 @@ export class FakeGitHub {
   token = "test-token";
   private handlers = new Map<string, Handler>();
   private graphqlHandler?: Handler;
-  private server = http.createServer((req, res) => void this.handle(req, res));
+  /** Every request that reached the server, before any check (for "nothing was sent" assertions). */
+  readonly received: { method: string; url: string; authorization?: string }[] = [];
+  private server: http.Server;
   private readonly api = api();
+
+  /** With `tls`, serves HTTPS (a stand-in for a foreign or an Enterprise host; the certificate names 127.0.0.1). */
+  constructor(private readonly tls?: { key: string; cert: string }) {
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
+      this.received.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        authorization: req.headers.authorization,
+      });
+      void this.handle(req, res);
+    };
+    this.server = tls ? https.createServer(tls, handler) : http.createServer(handler);
+  }
 
   /** Answers `"<METHOD> <template>"`, e.g. `"GET /repos/{owner}/{repo}/issues/{issue_number}"`. */
   on(route: string, handler: Handler): this {
@@ -205,6 +221,7 @@ export class FakeGitHub {
     this.handlers.clear();
     this.graphqlHandler = undefined;
     this.requests.length = 0;
+    this.received.length = 0;
     this.violations.length = 0;
   }
 
@@ -215,7 +232,8 @@ export class FakeGitHub {
 
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    const port = (this.server.address() as AddressInfo).port;
+    this.url = `${this.tls ? "https" : "http"}://127.0.0.1:${port}`;
     return this.url;
   }
 

@@ -1,7 +1,7 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "../errors.js";
+import { runGit } from "../git/runner.js";
 import { printable } from "../paths.js";
 import { type FileState, fileState } from "./hash.js";
 import { ensureParentDirs } from "./mkdirs.js";
@@ -10,16 +10,11 @@ import { checkExpected, DIFF_TEXT_LIMIT } from "./precondition.js";
 import { type EntryPath, entryKind } from "./remove.js";
 import { readSnapshot } from "./snapshot.js";
 
-function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
-  return new Promise((resolve) => {
-    // No shell: arguments go to git as they are; --literal-pathspecs keeps `*`, `:` etc. literal.
-    execFile(
-      "git",
-      ["--literal-pathspecs", "-C", cwd, ...args],
-      { timeout: 30_000, windowsHide: true, maxBuffer: 16 * 1024 * 1024 },
-      (err, stdout) => resolve({ ok: !err, stdout: String(stdout) }),
-    );
-  });
+async function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
+  // Through the one git runner (the repository's config runs no program); --literal-pathspecs keeps `*`,
+  // `:` etc. literal.
+  const r = await runGit(["--literal-pathspecs", ...args], { cwd, timeoutMs: 30_000 }).catch(() => undefined);
+  return { ok: r !== undefined && r.code === 0 && !r.timedOut && !r.truncated, stdout: r?.stdout ?? "" };
 }
 
 async function isGitRepoRoot(dir: string): Promise<boolean> {

@@ -400,9 +400,18 @@ export function parseArgs(cmd: GitCommand, args: readonly string[], pathspecPara
     }
     throw flagError(tok, cmd);
   }
+  if (cmd === "log" || cmd === "show") for (const f of out.flags) checkFormat(f);
   out.pathspec = [...tail, ...pathspecParam];
   for (const p of out.pathspec) checkPathLike(p, cmd, "Path");
   return out;
+}
+
+/** `%G?`, `%GS`, ... make git run gpg to verify each commit: a format may not ask for them. */
+function checkFormat(flag: string): void {
+  if (/^--(?:format|pretty)=/.test(flag) && flag.includes("%G"))
+    throw new ToolError(
+      `Format '${printable(flag)}' is refused: %G placeholders verify signatures by running gpg, which this server does not run`,
+    );
 }
 
 /**
@@ -468,11 +477,45 @@ export function checkPositionals(cmd: GitCommand, parsed: ParsedArgs, remotes: r
   }
 }
 
+/**
+ * What every fetch this server runs is given: no fetch inside a submodule (whose own config was not read;
+ * a repository's `submodule.<name>.fetchRecurseSubmodules` beats any config, only the flag beats it), and
+ * the stock upload-pack, which a repository's `remote.<r>.uploadpack` (read first-wins) cannot beat.
+ */
+export const FETCH_LOCKS: readonly string[] = ["--no-recurse-submodules", "--upload-pack=git-upload-pack"];
+
+/**
+ * Flags given after the caller's (git takes the last), for what config cannot pin down: no external diff,
+ * textconv or signature check; no git run inside a submodule (whose own config was not read; `dirty`
+ * still reports new submodule commits); the stock upload-pack, which a repository's
+ * `remote.<r>.uploadpack` (read first-wins) cannot beat.
+ */
+function lockingFlags(cmd: GitCommand, parsed: ParsedArgs): string[] {
+  switch (cmd) {
+    case "log":
+    case "show":
+      return ["--no-ext-diff", "--no-textconv", "--no-show-signature"];
+    case "diff":
+    case "status": {
+      const all = parsed.flags.some((f) => f === "--ignore-submodules" || f === "--ignore-submodules=all");
+      return [
+        ...(cmd === "diff" ? ["--no-ext-diff", "--no-textconv"] : []),
+        ...(all ? [] : ["--ignore-submodules=dirty"]),
+      ];
+    }
+    case "fetch":
+      return [...FETCH_LOCKS];
+    case "ls_remote":
+      return ["--upload-pack=git-upload-pack"];
+    default:
+      return [];
+  }
+}
+
 /** The full argv after `git` for a validated call. */
 export function buildArgv(cmd: GitCommand, parsed: ParsedArgs, extra: readonly string[] = []): string[] {
   const sub = gitSubcommand(cmd);
   const argv = [sub];
-  if (cmd === "log" || cmd === "diff" || cmd === "show") argv.push("--no-ext-diff", "--no-textconv");
   argv.push(...extra);
   if (cmd === "branch" && !parsed.flagNames.has("--show-current")) {
     // Always list mode: any remaining word is a pattern to match, never a branch to create.
@@ -480,7 +523,7 @@ export function buildArgv(cmd: GitCommand, parsed: ParsedArgs, extra: readonly s
     argv.push(...flags, "--list", ...parsed.positionals);
     return argv;
   }
-  argv.push(...parsed.flags);
+  argv.push(...parsed.flags, ...lockingFlags(cmd, parsed));
   argv.push(...parsed.positionals);
   if (SPECS[cmd].pathspec && parsed.pathspec.length > 0) argv.push("--", ...parsed.pathspec);
   return argv;

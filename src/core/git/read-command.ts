@@ -12,7 +12,7 @@ import {
 import { compactDiff } from "./compact.js";
 import { filterDiff, filterLines, filterLog, searchMatcher, truncateLines } from "./output.js";
 import { isRepoRoot, remoteNames } from "./repo.js";
-import { runGit } from "./runner.js";
+import { repoGuard, runGit } from "./runner.js";
 
 export interface GitReadParams {
   command: string;
@@ -80,8 +80,13 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
     throw new ToolError("git check_ignore requires at least one path in 'pathspec'");
   const match = search !== undefined && SEARCHABLE.includes(cmd) ? searchMatcher(search) : undefined;
 
-  if (!(await isRepoRoot(opts.dir))) throw new ToolError(`Directory is not a git repository: ${opts.label}`);
-  const remotes = cmd === "fetch" || cmd === "ls_remote" ? await remoteNames(opts.dir) : [];
+  // One reading of the repository's config for the whole call (see config-trust.ts).
+  const guard = await repoGuard(opts.dir, { signal: opts.signal });
+  if (guard.refusal)
+    throw new ToolError(`git ${gitSubcommand(cmd)} was not run in ${opts.label}: ${guard.refusal}`);
+  if (!(await isRepoRoot(opts.dir, guard)))
+    throw new ToolError(`Directory is not a git repository: ${opts.label}`);
+  const remotes = cmd === "fetch" || cmd === "ls_remote" ? await remoteNames(opts.dir, guard) : [];
   checkPositionals(cmd, parsed, remotes);
 
   const blob = cmd === "show" && parsed.positionals.some((p) => /^[^:]+:/.test(p) || p.startsWith(":"));
@@ -92,7 +97,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   const doCompact = compact && DIFFING.includes(cmd) && !blob && !summaryOnly;
   const argv = buildArgv(cmd, parsed);
 
-  const r = await runGit(argv, { cwd: opts.dir, signal: opts.signal, timeoutMs: opts.timeoutMs });
+  const r = await runGit(argv, { cwd: opts.dir, signal: opts.signal, timeoutMs: opts.timeoutMs, guard });
   const sub = gitSubcommand(cmd);
   if (r.timedOut) throw new ToolError(`git ${sub} timed out`);
   let text = r.stdout;

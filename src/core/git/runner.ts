@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { ToolError } from "../errors.js";
+import { type ConfigGuard, guardFromConfig, parseConfigList } from "./config-trust.js";
 
 export interface GitRunOptions {
   /** Repository root: git runs here and never looks above it. */
@@ -11,6 +12,11 @@ export interface GitRunOptions {
   signal?: AbortSignal;
   /** Extra `-c key=value` settings placed before the subcommand. */
   config?: Record<string, string>;
+  /**
+   * What the repository's configuration is kept from doing (from `repoGuard`); read afresh when absent.
+   * Callers that run many queries in one operation read it once and pass it on.
+   */
+  guard?: ConfigGuard;
 }
 
 export interface GitRunResult {
@@ -27,9 +33,9 @@ export const DEFAULT_GIT_MAX_BYTES = 16 * 1024 * 1024;
 const MAX_STDERR_BYTES = 64 * 1024;
 
 /**
- * Settings that keep every call a read, whatever the repository's own config says: no pager, no fsmonitor
- * hook (a repo-configured program git would run on `status`), no
- * hooks (fetch runs reference-transaction), no `ext::` transport, no background maintenance, no colour.
+ * Settings that keep every call a read, whatever any config says (given last, so they win): no pager, no
+ * fsmonitor, no hooks (fetch runs reference-transaction), no `ext::` transport, no background maintenance,
+ * no signature checks, no git run inside a submodule (whose own config this server has not read), no colour.
  */
 const SAFE_CONFIG: Record<string, string> = {
   "core.quotePath": "false",
@@ -42,6 +48,11 @@ const SAFE_CONFIG: Record<string, string> = {
   "gc.auto": "0",
   "maintenance.auto": "false",
   "fetch.writeCommitGraph": "false",
+  "fetch.recurseSubmodules": "false",
+  "submodule.recurse": "false",
+  "status.submoduleSummary": "false",
+  "diff.submodule": "short",
+  "log.showSignature": "false",
   "i18n.logOutputEncoding": "UTF-8",
   "credential.interactive": "false",
 };
@@ -64,12 +75,54 @@ export function gitEnv(cwd: string): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs `git <args>` as a child process (no shell) with bounded output and time. */
-export function runGit(args: readonly string[], opts: GitRunOptions): Promise<GitRunResult> {
+/**
+ * Reads the configuration git would see in `cwd` (a listing runs no program) and decides what of it to
+ * overrule. A listing git cannot produce refuses the call: nothing is run on a config that was not read.
+ */
+export async function repoGuard(cwd: string, opts: { signal?: AbortSignal } = {}): Promise<ConfigGuard> {
+  const r = await spawnGit(["config", "--list", "--show-scope", "--includes", "-z"], gitEnv(cwd), {
+    cwd,
+    maxBytes: DEFAULT_GIT_MAX_BYTES,
+    timeoutMs: 15_000,
+    signal: opts.signal,
+  });
+  if (r.code !== 0 || r.truncated || r.timedOut) {
+    const why = r.stderr.trim().split("\n")[0] || (r.truncated ? "too large" : `exit code ${r.code}`);
+    throw new ToolError(
+      `Could not read the repository's git configuration (${why}), so git is not run`,
+      "io",
+    );
+  }
+  return guardFromConfig(parseConfigList(r.stdout));
+}
+
+/**
+ * Runs `git <args>` as a child process (no shell) with bounded output and time, with every program the
+ * repository's configuration names overruled (see config-trust.ts). Throws ToolError when the
+ * repository's configuration makes that impossible.
+ */
+export async function runGit(args: readonly string[], opts: GitRunOptions): Promise<GitRunResult> {
+  const guard = opts.guard ?? (await repoGuard(opts.cwd, { signal: opts.signal }));
+  if (guard.refusal) throw new ToolError(guard.refusal, "denied");
+  const settings = [...guard.overrides, ...Object.entries({ ...SAFE_CONFIG, ...(opts.config ?? {}) })];
+  const argv = ["--no-pager", ...settings.flatMap(([k, v]) => ["-c", `${k}=${v}`]), ...args];
+  const r = await spawnGit(argv, { ...gitEnv(opts.cwd), ...guard.env }, opts);
+  if (r.code !== 0 && guard.neutralised.length > 0) {
+    const keys = guard.neutralised;
+    const named =
+      keys.length > 5 ? `${keys.slice(0, 5).join(", ")} and ${keys.length - 5} more` : keys.join(", ");
+    r.stderr += `\n(the repository's own configuration names programs, which are not run here: ${named}; set them in your global git configuration to use them)`;
+  }
+  return r;
+}
+
+function spawnGit(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  opts: GitRunOptions,
+): Promise<GitRunResult> {
   const maxBytes = opts.maxBytes ?? DEFAULT_GIT_MAX_BYTES;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
-  const cfg = { ...SAFE_CONFIG, ...(opts.config ?? {}) };
-  const argv = ["--no-pager", ...Object.entries(cfg).flatMap(([k, v]) => ["-c", `${k}=${v}`]), ...args];
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) {
       reject(new ToolError("Cancelled", "cancelled"));
@@ -77,7 +130,7 @@ export function runGit(args: readonly string[], opts: GitRunOptions): Promise<Gi
     }
     const child = spawn("git", argv, {
       cwd: opts.cwd,
-      env: gitEnv(opts.cwd),
+      env,
       stdio: ["ignore", "pipe", "pipe"],
       shell: false,
       windowsHide: true,
@@ -146,9 +199,9 @@ export function runGit(args: readonly string[], opts: GitRunOptions): Promise<Gi
 }
 
 /** Runs git and returns trimmed stdout, or undefined when git fails (for internal queries). */
-export async function gitQuery(cwd: string, args: readonly string[], timeoutMs = 15_000) {
+export async function gitQuery(cwd: string, args: readonly string[], guard?: ConfigGuard) {
   try {
-    const r = await runGit(args, { cwd, timeoutMs, maxBytes: 4 * 1024 * 1024 });
+    const r = await runGit(args, { cwd, timeoutMs: 15_000, maxBytes: 4 * 1024 * 1024, guard });
     return r.code === 0 && !r.timedOut ? r.stdout.replace(/\n$/, "") : undefined;
   } catch {
     return undefined;

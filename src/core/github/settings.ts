@@ -13,6 +13,11 @@ export interface GitHubSettings {
   configPath: string;
   /** Explicit API base (GITHUB_API_URL), overriding the one derived from the repository host. */
   apiUrl?: string;
+  /**
+   * GitHub Enterprise hosts (`host` or `host:port`, lower-cased) the user sends a token to, each with its
+   * own token when given: `[github] enterprise_hosts = ["ghe.example.com", { host = "...", token = "..." }]`.
+   */
+  enterpriseHosts: ReadonlyMap<string, { token?: string }>;
   timeoutMs: number;
 }
 
@@ -47,6 +52,12 @@ export function loadGitHubSettings(env: NodeJS.ProcessEnv = process.env): GitHub
         .filter((x): x is string => typeof x === "string")
         .map((x) => x.trim().toLowerCase())
     : [];
+  const enterpriseHosts = new Map<string, { token?: string }>();
+  for (const e of Array.isArray(gh.enterprise_hosts) ? gh.enterprise_hosts : []) {
+    const t = e && typeof e === "object" ? (e as Record<string, unknown>) : undefined;
+    const host = str(t ? t.host : e)?.toLowerCase();
+    if (host) enterpriseHosts.set(host, { token: str(t?.token) });
+  }
   const timeout = Number.parseInt(env.MCPFS_GITHUB_TIMEOUT_MS ?? "", 10);
   return {
     token: str(env.GITHUB_TOKEN) ?? str(gh.token),
@@ -54,6 +65,7 @@ export function loadGitHubSettings(env: NodeJS.ProcessEnv = process.env): GitHub
     testRepoUrl: str(env.GITHUB_TEST_REPO_URL) ?? str(gh.test_repo_url),
     configPath,
     apiUrl: str(env.GITHUB_API_URL)?.replace(/\/+$/, ""),
+    enterpriseHosts,
     timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_GITHUB_TIMEOUT_MS,
   };
 }

@@ -29,9 +29,27 @@ export interface TargetOptions {
   log?: { warn(msg: string): void };
 }
 
-/** The API base for a repository: GITHUB_API_URL if set, else derived from the host. */
-export function apiBaseFor(id: RepoId, settings: GitHubSettings): string {
-  return settings.apiUrl ?? apiBaseForHost(id.host);
+/**
+ * Where a repository's API is and which token goes there. The token goes only where the user sends it:
+ * GITHUB_API_URL when set, api.github.com for github.com, and the Enterprise hosts listed in the config
+ * file. Any other host — a remote is the repository's say, and a reference project is someone else's
+ * checkout — is refused before anything is sent.
+ */
+export function apiEndpointFor(
+  id: RepoId,
+  settings: GitHubSettings,
+  whose: string,
+): { apiBase: string; token?: string } {
+  if (settings.apiUrl) return { apiBase: settings.apiUrl, token: settings.token };
+  const host = id.host.toLowerCase();
+  if (host === "github.com" || host === "www.github.com")
+    return { apiBase: apiBaseForHost(host), token: settings.token };
+  const enterprise = settings.enterpriseHosts.get(host);
+  if (enterprise) return { apiBase: apiBaseForHost(host), token: enterprise.token ?? settings.token };
+  const shown = printable(host);
+  throw new GitHubToolError(
+    `GitHub host '${shown}' (from ${whose}) is not github.com or a GitHub Enterprise host you listed, so no request is sent there (it would carry your GitHub token). To use it, add it to ${settings.configPath}: [github] enterprise_hosts = ["${shown}"] (optionally { host = "${shown}", token = "..." } for a token of its own), or set GITHUB_API_URL.`,
+  );
 }
 
 /** The project's repository (from its origin remote) or a reference project's (its URL, else its origin). */
@@ -63,10 +81,12 @@ export async function resolveTarget(opts: TargetOptions): Promise<RepoTarget> {
     id = url ? parseRepoUrl(url) : undefined;
     if (!id) throw new GitHubToolError("Could not detect repository from git remote");
   }
-  if (!settings.token) throw new GitHubToolError(missingTokenMessage(settings));
-  const apiBase = apiBaseFor(id, settings);
+  const whose =
+    refName !== undefined ? `reference project '${printable(refName)}'` : "the project's origin remote";
+  const { apiBase, token } = apiEndpointFor(id, settings, whose);
+  if (!token) throw new GitHubToolError(missingTokenMessage(settings));
   const gh = makeClient({
-    token: settings.token,
+    token,
     baseUrl: apiBase,
     timeoutMs: settings.timeoutMs,
     log: opts.log,

@@ -1,4 +1,5 @@
 import { issueNumberFromBranch } from "../../git/base-branch.js";
+import { FETCH_LOCKS } from "../../git/commands.js";
 import { countCommits, currentBranch, refExists } from "../../git/repo.js";
 import { runGit } from "../../git/runner.js";
 import type { Root, Workspace } from "../../workspace.js";
@@ -89,9 +90,10 @@ async function findOpenPr(t: RepoTarget, branch: string): Promise<number | undef
 }
 
 async function rebaseStatus(dir: string, base: string): Promise<Rebase> {
-  const fetch = await runGit(["fetch", "--quiet", "origin"], { cwd: dir, timeoutMs: 60_000 }).catch(
-    () => undefined,
-  );
+  const fetch = await runGit(["fetch", "--quiet", ...FETCH_LOCKS, "origin"], {
+    cwd: dir,
+    timeoutMs: 60_000,
+  }).catch(() => undefined);
   if (fetch?.code !== 0 || fetch.timedOut) return { error: "failed to fetch from remote" };
   if (!(await refExists(dir, `refs/remotes/origin/${base}`)))
     return { error: `target branch 'origin/${base}' not found` };
