@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { RE2JS } from "re2js";
 import { ToolError } from "../errors.js";
-import { cancelledError, walk } from "../walk.js";
+import { cancelledError, STOP, walkEach } from "../walk.js";
 import { compileGlobs } from "./globs.js";
 import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
 import { cutLine, stripCr } from "./lines.js";
@@ -59,27 +59,37 @@ export interface GrepTarget {
 }
 
 /**
- * The files a grep job searches, in path order: the start itself when it is a file, else the walker's files
- * (ignore rules and globs applied). With `limit`, stops after that many (`more` tells that some were left).
+ * The files a grep job searches, in path order: the start itself when it is a file, else the walker's regular
+ * files (ignore rules and globs applied). With `limit`, stops after that many; `more` is true exactly when the
+ * walk stopped before seeing the whole scope, so a caller may trust `targets` as complete when it is false.
  */
 export async function listTargets(
   job: EngineJob,
   limit?: number,
 ): Promise<{ targets: GrepTarget[]; more: boolean }> {
-  if (fs.statSync(job.start).isFile())
-    return { targets: [{ rel: path.basename(job.start), real: job.start }], more: false };
+  const { start } = job;
+  if (fs.statSync(start).isFile())
+    return { targets: [{ rel: path.basename(start), real: start }], more: false };
   const globs = compileGlobs(job.globs);
-  const res = await walk({
-    root: job.root,
-    start: job.start,
-    gitignore: job.gitignore,
-    include: (rel, isDir) => !isDir && (!globs || globs.file(rel)),
-    exclude: globs ? (rel, isDir) => isDir && globs.prunes(rel) : undefined,
-    signal: job.signal,
-    limit,
-  });
-  const targets = res.entries.filter((e) => e.type === "file");
-  return { targets, more: limit !== undefined && targets.length >= limit && res.truncated };
+  const targets: GrepTarget[] = [];
+  // Only regular files count toward the limit: symlinks, sockets and folders are not searched.
+  const stats = await walkEach<undefined>(
+    {
+      root: job.root,
+      start,
+      gitignore: job.gitignore,
+      exclude: globs ? (rel, isDir) => isDir && globs.prunes(rel) : undefined,
+      signal: job.signal,
+    },
+    (name, rel, type, _depth, dirAbs) => {
+      if (type !== "file" || (globs && !globs.file(rel))) return undefined;
+      if (limit !== undefined && targets.length >= limit) return STOP;
+      targets.push({ rel, real: dirAbs === start ? path.join(start, name) : `${dirAbs}/${name}` });
+      return undefined;
+    },
+  );
+  targets.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return { targets, more: stats.stopped || stats.timedOut };
 }
 
 /** The pure-TS engine: the walker's file list (or `given`), scanned in path order with ripgrep's rules. */
