@@ -179,6 +179,21 @@ describe("both engines agree", () => {
   });
 });
 
+describe("a start inside an ignored folder", () => {
+  it("finds nothing with any engine, as the walker lists nothing there", async () => {
+    for (const engine of ["auto", "rg", "js"] as const) {
+      const r = await grep({
+        root,
+        gitignore: true,
+        start: path.join(rootDir, "dist"),
+        pattern: "needle",
+        engine,
+      });
+      expect(r.matches, engine).toEqual([]);
+    }
+  });
+});
+
 describe("auto engine", () => {
   const many = area.tree(
     "many",

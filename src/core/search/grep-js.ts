@@ -96,6 +96,8 @@ export async function listTargets(
 export async function grepWithJs(job: EngineJob, given?: GrepTarget[]): Promise<RawGrep> {
   const matcher = compileMatcher(job.pattern, job.literal === true, job.caseSensitive !== false);
   const targets = given ?? (await listTargets(job)).targets;
+  // A file asked for by name is searched whole, NUL bytes and all, as ripgrep searches a path it is given.
+  const explicit = fs.statSync(job.start).isFile();
   const ctx = job.filesOnly ? 0 : Math.max(0, job.contextLines ?? 0);
   const matches: GrepMatch[] = [];
   const files: string[] = [];
@@ -103,7 +105,7 @@ export async function grepWithJs(job: EngineJob, given?: GrepTarget[]): Promise<
   const cut = job.formatLine ?? cutLine;
   for (const t of targets) {
     await pace();
-    const hits = await scanFile(t.real, t.rel, matcher, ctx, job.filesOnly === true, pace, cut);
+    const hits = await scanFile(t.real, t.rel, matcher, ctx, job.filesOnly === true, pace, cut, explicit);
     if (!hits || hits.length === 0) continue;
     files.push(t.rel);
     matches.push(...hits);
@@ -132,7 +134,7 @@ function pacer(signal: AbortSignal | undefined): () => Promise<void> {
 
 /**
  * Scans one file chunk by chunk (memory stays flat whatever its size), calling `pace` between chunks.
- * Undefined for unreadable or binary.
+ * Undefined for unreadable or binary (a NUL byte in the first chunk), unless `explicit`.
  */
 async function scanFile(
   real: string,
@@ -142,6 +144,7 @@ async function scanFile(
   firstOnly: boolean,
   pace: () => Promise<void>,
   cut: (text: string, col: number) => string,
+  explicit: boolean,
 ): Promise<GrepMatch[] | undefined> {
   let fd: number;
   try {
@@ -224,7 +227,7 @@ async function scanFile(
       const n = fs.readSync(fd, buf, 0, CHUNK, null);
       if (n === 0) break;
       const chunk = n < CHUNK ? buf.subarray(0, n) : buf;
-      if (chunk.indexOf(0) !== -1) {
+      if (!explicit && chunk.indexOf(0) !== -1) {
         // Binary: skipped when seen at once; otherwise what was searched before stands (as ripgrep does).
         return first ? undefined : out;
       }
