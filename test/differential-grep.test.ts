@@ -95,7 +95,7 @@ describe("grep: every engine choice against the shipped rg binary", () => {
           fs.rmSync(tree, { recursive: true, force: true });
         }
       }),
-      { numRuns: 70 },
+      { numRuns: 60 },
     );
   }, 120_000);
 
@@ -129,7 +129,7 @@ describe("grep: every engine choice against the shipped rg binary", () => {
           fs.rmSync(tree, { recursive: true, force: true });
         }
       }),
-      { numRuns: 25 },
+      { numRuns: 20 },
     );
   }, 120_000);
 });

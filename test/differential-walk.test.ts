@@ -212,7 +212,7 @@ describe("listings against a plain readdir + ignore walk", () => {
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 50 },
     );
   }, 180_000);
 });
@@ -261,7 +261,7 @@ describe("grep through the MCP client against the shipped rg binary", () => {
           fs.rmSync(tree, { recursive: true, force: true });
         }
       }),
-      { numRuns: 25 },
+      { numRuns: 15 },
     );
   }, 180_000);
 });
