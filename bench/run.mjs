@@ -1,5 +1,6 @@
 // npm run bench: mcpfs vs the official filesystem server vs OS tools, side by side on the same fixtures.
 // Usage: node bench/run.mjs [--only id,id] [--runs N]
+//        node bench/run.mjs --scale [--sizes 10000,100000,1000000] [--official-1m]  (see bench/scale.mjs)
 // Cases are the modules in bench/cases/ (run in file-name order); add one by dropping a module there.
 
 import { execFileSync } from "node:child_process";
@@ -10,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { SERVER_NODE } from "./lib/client.mjs";
 import { ensureFixtures } from "./lib/fixtures.mjs";
 import { formatTable, verdictLine } from "./lib/report.mjs";
+import { HitSetMismatch } from "./lib/verify.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
@@ -19,6 +21,10 @@ const opt = (name) => {
   const i = argv.indexOf(name);
   return i === -1 ? undefined : argv[i + 1];
 };
+if (argv.includes("--scale")) {
+  const { runScale } = await import("./scale.mjs");
+  process.exit(await runScale(argv));
+}
 const only = opt("--only")?.split(",");
 const runs = Number(opt("--runs") ?? 5);
 
@@ -74,6 +80,7 @@ for (const f of files) {
   } catch (err) {
     rows.push({ id: mod.id, label: mod.title, error: String(err?.stack ?? err).split("\n")[0] });
     log(`  error: ${err?.stack ?? err}`);
+    if (err instanceof HitSetMismatch) log(`\n  ✘✘✘ ${err.message}\n`);
   }
   log(`  (${((Date.now() - t) / 1000).toFixed(1)} s)`);
 }
@@ -89,3 +96,9 @@ console.log(`${header}\n\n${table}`);
 fs.mkdirSync(path.join(here, "results"), { recursive: true });
 fs.writeFileSync(path.join(here, "results", "latest.md"), `${header}\n\n${table}\n`);
 fs.writeFileSync(path.join(here, "results", "latest.json"), JSON.stringify({ header, rows }, null, 2));
+const failed = rows.filter((r) => r.error);
+if (failed.length > 0) {
+  // A wrong answer (a hit set unlike the OS tool's) or a broken case fails the bench, whatever the timings.
+  log(`\n✘ ${failed.length} case(s) failed: ${failed.map((r) => r.label).join("; ")}`);
+  process.exitCode = 1;
+}

@@ -179,6 +179,21 @@ describe("both engines agree", () => {
   });
 });
 
+describe("a start inside an ignored folder", () => {
+  it("finds nothing with any engine, as the walker lists nothing there", async () => {
+    for (const engine of ["auto", "rg", "js"] as const) {
+      const r = await grep({
+        root,
+        gitignore: true,
+        start: path.join(rootDir, "dist"),
+        pattern: "needle",
+        engine,
+      });
+      expect(r.matches, engine).toEqual([]);
+    }
+  });
+});
+
 describe("auto engine", () => {
   const many = area.tree(
     "many",
@@ -200,6 +215,29 @@ describe("auto engine", () => {
     const r = await grep({ root: manyRoot, gitignore: true, start: many, pattern: "needle", engine: "auto" });
     expect(r.engine).toBe("rg");
     expect(r.files).toHaveLength(250);
+  });
+
+  it("finds every match of a folder-heavy scope whose first entries are not files", async () => {
+    // Folders, then links and a socket-like crowd of non-files, created before the few deep files that
+    // match: a probe that stops after 201 entries must not take the scope for a small one.
+    const heavy = area.tree("folder-heavy");
+    for (let i = 0; i < 300; i++)
+      fs.mkdirSync(path.join(heavy, `d${String(i).padStart(3, "0")}`, "x", "y"), { recursive: true });
+    for (let i = 0; i < 250; i++)
+      fs.symlinkSync("nowhere", path.join(heavy, `l${String(i).padStart(3, "0")}`));
+    for (let i = 0; i < 300; i += 7)
+      fs.writeFileSync(
+        path.join(heavy, `d${String(i).padStart(3, "0")}`, "x", "y", "deep.txt"),
+        "a\nneedle deep\n",
+      );
+    const heavyRoot: Root = { path: heavy, real: heavy, mode: "rw", kind: "directory" };
+    const job = { root: heavyRoot, gitignore: true, start: heavy, pattern: "needle", literal: true };
+    const rg = await grep({ ...job, engine: "rg" });
+    const auto = await grep({ ...job, engine: "auto" });
+    expect(rg.files).toHaveLength(43);
+    expect(auto.files).toEqual(rg.files);
+    expect(auto.matches).toEqual(rg.matches);
+    expect(auto.truncated).toBe(false);
   });
 
   it("hands a single file over 2 MiB to ripgrep", async () => {

@@ -31,7 +31,10 @@ const rootDir = area.tree("repo", {
   "src/lib/deep/x.ts": "x",
   "node_modules/pkg/index.js": "x",
   "vendor/sub/.git/HEAD": "x",
-  "vendor/sub/inner.log": "a nested repository does not inherit the outer rules",
+  "vendor/sub/inner.log": "a nested repository inherits the outer rules, as ripgrep applies them",
+  "vendor/sub/.git/info/exclude": "local-only.txt\n",
+  "vendor/sub/local-only.txt": "excluded by the nested repository's own exclude file",
+  "vendor/sub/kept.txt": "x",
   ".mcpfs-0123456789abcdef.tmp": "temp",
   "empty/": null,
 });
@@ -74,6 +77,8 @@ describe("walk", () => {
       "secret-local.txt",
       "src/gen",
       "src/gen/g.ts",
+      "vendor/sub/inner.log",
+      "vendor/sub/local-only.txt",
     ])
       expect(list, gone).not.toContain(gone);
     for (const kept of [
@@ -82,7 +87,7 @@ describe("walk", () => {
       "src/top-only.txt",
       ".hidden/h.txt",
       "node_modules/pkg/index.js",
-      "vendor/sub/inner.log",
+      "vendor/sub/kept.txt",
       "empty",
       "a.ts",
     ])
@@ -113,8 +118,9 @@ describe("walk", () => {
     expect(r.entries.filter((e) => e.type === "file").map((e) => e.rel)).toEqual(gitList);
   });
 
-  it("decides as ig.test does, parents included, at every level and from a start below the root", async () => {
-    // A directory one level ignores and a deeper level re-includes: its entries stay ignored by the first.
+  it("decides as git and rg do, at every level and from a start below the root", async () => {
+    // A directory one level ignores and a deeper level re-includes: its entries are judged on their own
+    // names (git and rg list pkg/build/out.js; the `ignore` package's parent check would drop it).
     const dir = area.tree("levels", {
       ".gitignore": "build/\n*.log\n!keep/\n",
       "pkg/.gitignore": "!build/\nkeep/\n!*.log\n",
@@ -134,6 +140,19 @@ describe("walk", () => {
       const expected = all.filter((e) => !ignored(e.rel, e.type === "dir")).map((e) => e.rel);
       expect(rels(await walk({ root: r, start, gitignore: true })), start).toEqual(expected);
     }
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    const gitList = execFileSync("git", ["ls-files", "--others", "--exclude-standard"], {
+      cwd: dir,
+      encoding: "utf8",
+    })
+      .split("\n")
+      .filter(Boolean)
+      .sort();
+    const files = (await walk({ root: r, start: dir, gitignore: true })).entries.filter(
+      (e) => e.type === "file",
+    );
+    expect(files.map((e) => e.rel)).toEqual(gitList);
+    expect(gitList).toContain("pkg/build/out.js");
   });
 
   it("gives the same entries with reads in flight (the mode for slow storage) as with slices of sync reads", async () => {
@@ -235,7 +254,9 @@ describe("isGitIgnored", () => {
     ["src/top-only.txt", false, false],
     ["top-only.txt", false, true],
     ["secret-local.txt", false, true],
-    ["vendor/sub/inner.log", false, false],
+    ["vendor/sub/inner.log", false, true],
+    ["vendor/sub/local-only.txt", false, true],
+    ["vendor/sub/kept.txt", false, false],
     ["a.ts", false, false],
     ["new/file.log", false, true],
     ["new/file.ts", false, false],

@@ -249,7 +249,10 @@ describe("bounded outputs (--max-output-bytes 2048)", () => {
   it("directory_tree keeps the top levels, stays valid JSON and flags cut directories", async () => {
     const r = await conn.call("directory_tree", { path: root });
     expect(size(r)).toBeLessThanOrEqual(BUDGET);
-    const tree = JSON.parse(r.text) as { name: string; truncated?: boolean }[];
+    const tree = JSON.parse(r.raw.content[0].text) as { name: string; truncated?: boolean }[];
+    expect(r.raw.content[1].text).toMatch(
+      /^\[mcpfs: output truncated: showing \d+ of \d+ entries.*Pass a subdirectory/,
+    );
     expect(tree.map((e) => e.name)).toContain("many");
     expect(tree.find((e) => e.name === "many")?.truncated).toBe(true);
     expect(r.structured).toMatchObject({ truncated: true });

@@ -1,5 +1,6 @@
 import { timeCommand } from "../lib/measure.mjs";
 import { isNum, measureTool, servers, timeOf } from "../lib/tool.mjs";
+import { checkHits, HitSetMismatch } from "../lib/verify.mjs";
 
 export default {
   id: "list_sizes",
@@ -12,6 +13,18 @@ export default {
     const ls = timeCommand("ls", ["-l", dir], ctx.runs);
     const mc = timeOf(m);
     const oc = timeOf(o);
+    // ls -A lists the same folder: the shown names are its, and the totals count all of them.
+    const names = timeCommand("ls", ["-A", dir], 0).out.toString().split("\n").filter(Boolean);
+    const st = m.structured ?? {};
+    const shown = (st.entries ?? []).map((e) => e.name);
+    const note = checkHits("list_directory_with_sizes (20k folder)", shown, names, {
+      truncated: st.truncated === true,
+    });
+    const counted = (st.totalFiles ?? 0) + (st.totalDirectories ?? 0) + (st.totalLinks ?? 0);
+    if (counted !== names.length)
+      throw new HitSetMismatch(
+        `HIT SET MISMATCH in list_directory_with_sizes: totals count ${counted} entries, ls -A ${names.length}`,
+      );
     return [
       {
         label: "list_directory_with_sizes, 20k entries",
@@ -23,6 +36,7 @@ export default {
         rssOfficial: o.hwm,
         target: "≥ 2× official",
         met: isNum(mc) && isNum(oc) ? oc / mc >= 2 : undefined,
+        note: `${note}; totals = ls -A's ${names.length}`,
       },
     ];
   },

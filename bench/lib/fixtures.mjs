@@ -1,6 +1,7 @@
 // Deterministic bench fixtures, generated once into bench/fixtures and reused while the stamp matches.
 import fs from "node:fs";
 import path from "node:path";
+import { makeFolderTree } from "./folder-tree.mjs";
 
 export const FIXTURE_VERSION = "mcpfs-bench-fixtures-v1";
 export const NEEDLE = "MCPFS_NEEDLE_LITERAL_7Q";
@@ -137,6 +138,7 @@ export function fixturePaths(base) {
     wide: path.join(base, "wide"),
     many: path.join(base, "many"),
     redos: path.join(base, "redos"),
+    folders: path.join(base, "folders"),
   };
 }
 
@@ -144,7 +146,7 @@ export function fixturePaths(base) {
 export function ensureFixtures(base, log = () => {}) {
   const p = fixturePaths(base);
   const stamp = path.join(base, ".stamp");
-  if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === FIXTURE_VERSION) return p;
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === FIXTURE_VERSION) return withFolders(p, log);
   log("generating fixtures (once; cached in bench/fixtures)…");
   fs.rmSync(base, { recursive: true, force: true });
   fs.mkdirSync(base, { recursive: true });
@@ -164,5 +166,16 @@ export function ensureFixtures(base, log = () => {}) {
   write(path.join(p.redos, "aaa.txt"), `${"a".repeat(50_000)}!\n`);
   fs.writeFileSync(stamp, FIXTURE_VERSION);
   log(`fixtures ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return withFolders(p, log);
+}
+
+/** Files in the folder-heavy fixture (folders before files, as real repositories list them). */
+export const FOLDER_FILES = 20_000;
+
+/** The folder-heavy fixture has its own stamp, so adding it does not regenerate the others. */
+function withFolders(p, log) {
+  const t0 = Date.now();
+  const entries = makeFolderTree(p.folders, FOLDER_FILES);
+  if (Date.now() - t0 > 2000) log(`  folder-heavy tree: ${entries} entries`);
   return p;
 }

@@ -4,7 +4,8 @@ import { median } from "./measure.mjs";
 
 /**
  * `server` is { bin, args, env }. Returns { na: true } when the server lacks the tool, otherwise
- * { ms, samples, hwm (peak RSS MiB over start + calls), rssBefore, text (last reply), wire, isError }.
+ * { ms, samples, hwm (peak RSS MiB over start + calls), rssBefore, text (last reply), structured and blocks
+ * (its structuredContent and content), wire, isError }.
  */
 export async function measureTool(server, tool, params, { runs = 5, warmup = 1, timeoutMs, alongside } = {}) {
   const conn = await connect(server.bin, server.args, server.env);
@@ -28,6 +29,8 @@ export async function measureTool(server, tool, params, { runs = 5, warmup = 1, 
       hwm: conn.mem().hwm,
       rssBefore,
       text: last.text,
+      structured: last.result?.structuredContent,
+      blocks: last.result?.content,
       wire: last.wire,
       isError: last.isError,
     };

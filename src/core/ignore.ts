@@ -8,8 +8,11 @@ import type { Root } from "./workspace.js";
 
 /**
  * gitignore rules as git applies them: the root `.gitignore`, every nested one (deeper files win), and
- * `.git/info/exclude` (lowest precedence). A directory holding its own `.git` starts a new repository:
- * the rules above it stop applying there, as in git and ripgrep. Files are read only inside the root.
+ * `.git/info/exclude` (lowest precedence). A directory holding its own `.git` adds its own
+ * `.git/info/exclude`; the rules above it keep applying, as ripgrep applies them (so both grep engines and
+ * every listing agree with `rg`). Each path is judged by its own name against each level, never by its
+ * parents' (a folder the walk entered was already kept): a folder one level ignores and a deeper level
+ * re-includes has its entries judged on their own, as git and ripgrep do. Files are read only inside the root.
  */
 
 // Loaded on first use (a walk that meets a .gitignore), so server start-up does not pay for it.
@@ -99,7 +102,7 @@ function makeLevel(lines: string[], prefix: string, strip: number, dirFromRoot: 
 /**
  * The levels contributed by one directory the walk lists: `.git/info/exclude` (when it holds `.git`) then
  * `.gitignore`. `names` are the directory's entry names (so no extra stat is needed to know what exists).
- * Returns the new level list for the directory's children: a nested repository resets the inherited ones.
+ * Returns the new level list for the directory's children.
  */
 export function levelsForDir(
   inherited: readonly IgnoreLevel[],
@@ -111,7 +114,7 @@ export function levelsForDir(
 ): readonly IgnoreLevel[] {
   if (!hasGitignore && !hasGit) return inherited;
   const strip = relFromStart === "" ? 0 : relFromStart.length + 1;
-  const out: IgnoreLevel[] = hasGit ? [] : [...inherited];
+  const out: IgnoreLevel[] = [...inherited];
   if (hasGit) {
     const ex = readRulesSync(path.join(dirReal, ".git", "info", "exclude"));
     if (ex && ex.length > 0) out.push(makeLevel(ex, "", strip, dirFromRoot));
@@ -131,12 +134,11 @@ export function ancestorLevels(root: Root, start: string): IgnoreLevel[] {
   const rel = path.relative(root.real, start);
   if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return [];
   const segs = rel.split(path.sep);
-  let levels: IgnoreLevel[] = [];
+  const levels: IgnoreLevel[] = [];
   for (let i = 0; i < segs.length; i++) {
     const dirFromRoot = segs.slice(0, i).join("/");
     const dir = path.join(root.real, ...segs.slice(0, i));
     const prefix = `${segs.slice(i).join("/")}/`;
-    if (i > 0 && exists(path.join(dir, ".git"))) levels = [];
     const ex = readRulesSync(path.join(dir, ".git", "info", "exclude"));
     if (ex && ex.length > 0) levels.push(makeLevel(ex, prefix, 0, dirFromRoot));
     const gi = readRulesSync(path.join(dir, ".gitignore"));
@@ -156,13 +158,14 @@ function exists(p: string): boolean {
 
 /**
  * Decides one entry against the levels that apply to its directory: the deepest level with a matching
- * rule wins (a negation there re-includes). `rel` is relative to the walk's start.
+ * rule wins (a negation there re-includes). `rel` is relative to the walk's start. The entry's own path
+ * only: the caller has decided its folders already.
  */
 export function isIgnoredBy(levels: readonly IgnoreLevel[], rel: string, isDir: boolean): boolean {
   let ignored = false;
   for (const lv of levels) {
     const sub = lv.prefix + (lv.strip === 0 ? rel : rel.slice(lv.strip));
-    const r = lv.ig.test(isDir ? `${sub}/` : sub);
+    const r = lv.own(isDir ? `${sub}/` : sub);
     if (r.ignored) ignored = true;
     else if (r.unignored) ignored = false;
   }
@@ -177,7 +180,7 @@ export function isIgnoredBy(levels: readonly IgnoreLevel[], rel: string, isDir: 
 export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Promise<boolean> {
   const segs = rel.split("/").filter((s) => s !== "" && s !== ".");
   if (segs.includes(".git")) return true;
-  let levels: IgnoreLevel[] = [];
+  const levels: IgnoreLevel[] = [];
   for (let i = 0; i < segs.length; i++) {
     const dirRel = segs.slice(0, i).join("/");
     const dir = path.join(root.real, ...segs.slice(0, i));
@@ -190,7 +193,6 @@ export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Pro
       readRules(path.join(dir, ".git", "info", "exclude")),
       readRules(path.join(dir, ".gitignore")),
     ]);
-    if (hasGit && i > 0) levels = [];
     if (hasGit && ex && ex.length > 0) levels.push(makeLevel(ex, "", strip, dirRel));
     if (gi && gi.length > 0) levels.push(makeLevel(gi, "", strip, dirRel));
     // Each directory on the way must itself not be ignored.
@@ -252,4 +254,15 @@ export function createIgnoreOracle(root: Root, start: string): (rel: string, isD
     if (rel.split("/").pop() === ".git") return true;
     return isIgnoredBy(withOwnRules(parent.levels, parentRel), rel, isDir);
   };
+}
+
+/**
+ * Whether a walk's start folder lies in what the rules ignore (itself or a folder above it, up to the root):
+ * such a walk finds nothing, as listing an ignored folder in git shows nothing. One answer for the walker
+ * and for ripgrep, which would otherwise search a path it is given whatever the rules say.
+ */
+export function isIgnoredStart(root: Root, start: string): boolean {
+  const rel = path.relative(root.real, start);
+  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return false;
+  return createIgnoreOracle(root, root.real)(rel.split(path.sep).join("/"), true);
 }

@@ -2,7 +2,7 @@ import fs, { type Dirent } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./errors.js";
 import { TEMP_NAME } from "./files/safe-open.js";
-import { ancestorLevels, type IgnoreLevel, levelsForDir } from "./ignore.js";
+import { ancestorLevels, type IgnoreLevel, isIgnoredStart, levelsForDir } from "./ignore.js";
 import type { Root } from "./workspace.js";
 
 export interface WalkOptions {
@@ -84,11 +84,6 @@ interface DirTask<T> {
   rel: string;
   depth: number;
   levels: readonly IgnoreLevel[];
-  /**
-   * Per level: an ancestor of this directory's entries (in that level's reach) is ignored by that level,
-   * so `ig.test` would answer "ignored" for them without looking at their own names. Undefined: none is.
-   */
-  blocked: Uint8Array | undefined;
   tag: T | undefined;
 }
 
@@ -114,55 +109,26 @@ function typeOf(d: Dirent): WalkEntry["type"] {
   return "other";
 }
 
-/** Levels inherited from above the start whose rules ignore the start itself (or a directory above it). */
-function startBlocked(levels: readonly IgnoreLevel[]): Uint8Array | undefined {
-  let out: Uint8Array | undefined;
-  levels.forEach((lv, i) => {
-    if (lv.prefix !== "" && lv.ig.test(lv.prefix).ignored) {
-      out ??= new Uint8Array(levels.length);
-      out[i] = 1;
-    }
-  });
-  return out;
-}
-
-/** `blocked` carried over to a directory's own level list (new levels start clear; a nested repo resets). */
-function realign(
-  old: readonly IgnoreLevel[],
-  levels: readonly IgnoreLevel[],
-  blocked: Uint8Array | undefined,
-): Uint8Array | undefined {
-  if (!blocked || levels === old) return blocked;
-  let out: Uint8Array | undefined;
-  for (let i = 0; i < levels.length && i < old.length; i++) {
-    if (blocked[i] && levels[i] === old[i]) {
-      out ??= new Uint8Array(levels.length);
-      out[i] = 1;
-    }
-  }
-  return out;
-}
-
 /**
  * Walks `start`, handing each kept entry to `visit`. Entries are
  * plain children of directories already inside the root and symlinks are reported, never followed, so no
- * per-entry realpath is needed: confinement holds by construction. Ignore rules are decided as `ig.test`
- * would (a path under a directory a level ignores is ignored by that level; the deepest level with a
- * verdict wins), but each level scans only the entry's own path: what the walk learnt about the
- * directories above it travels down with each directory.
+ * per-entry realpath is needed: confinement holds by construction. Ignore rules are decided as git and
+ * ripgrep decide them: an ignored folder is not entered, and every entry of a folder that was entered is
+ * judged by its own path against each level (the deepest level with a verdict wins). A start inside an
+ * ignored folder has no entries.
  */
 export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<WalkStats> {
   const { start, gitignore, maxDepth, exclude, signal, timeLimitMs, onProgress, breadthFirst } = opts;
   if (signal?.aborted) return Promise.reject(cancelledError());
   const deadline = timeLimitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeLimitMs;
   const startLevels = gitignore ? ancestorLevels(opts.root, start) : [];
+  const nothing = gitignore && isIgnoredStart(opts.root, start);
   const queue: DirTask<T>[] = [
     {
       abs: start,
       rel: "",
       depth: 0,
       levels: startLevels,
-      blocked: startBlocked(startLevels),
       tag: undefined,
     },
   ];
@@ -174,8 +140,6 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
   let timedOut = false;
   let done = false;
   let lastProgress = Date.now();
-  // Per-level verdicts of the entry at hand (reused: one entry at a time).
-  let hits = new Uint8Array(8);
 
   return new Promise<WalkStats>((resolve, reject) => {
     const finish = (err?: unknown) => {
@@ -189,6 +153,8 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
     signal?.addEventListener("abort", onAbort, { once: true });
 
     const handle = (task: DirTask<T>, list: Dirent[]) => {
+      // The start was read (so a missing or non-folder start still fails) but keeps nothing.
+      if (nothing) return;
       let levels = task.levels;
       if (gitignore) {
         let hasGitignore = false;
@@ -202,9 +168,7 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
           levels = levelsForDir(levels, task.abs, task.rel, fromRoot, hasGitignore, hasGit);
         }
       }
-      const blocked = realign(task.levels, levels, task.blocked);
       const nLevels = levels.length;
-      if (hits.length < nLevels) hits = new Uint8Array(nLevels * 2);
       const depth = task.depth + 1;
       const descend = maxDepth === undefined || depth < maxDepth;
       for (const d of list) {
@@ -215,30 +179,16 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
         const type = typeOf(d);
         const isDir = type === "dir";
         const rel = task.rel === "" ? name : `${task.rel}/${name}`;
-        let childBlocked = blocked;
         if (nLevels > 0) {
           let ignored = false;
-          let anyHit = false;
           for (let i = 0; i < nLevels; i++) {
-            hits[i] = 0;
-            if (blocked?.[i]) {
-              ignored = true;
-              continue;
-            }
             const lv = levels[i]!;
             const sub = lv.prefix + (lv.strip === 0 ? rel : rel.slice(lv.strip));
             const r = lv.own(isDir ? `${sub}/` : sub);
-            if (r.ignored) {
-              ignored = true;
-              hits[i] = 1;
-              anyHit = true;
-            } else if (r.unignored) ignored = false;
+            if (r.ignored) ignored = true;
+            else if (r.unignored) ignored = false;
           }
           if (ignored) continue;
-          if (anyHit && isDir) {
-            childBlocked = blocked ? blocked.slice() : new Uint8Array(nLevels);
-            for (let i = 0; i < nLevels; i++) if (hits[i]) childBlocked[i] = 1;
-          }
         }
         if (exclude?.(rel, isDir)) continue;
         const tag = visit(name, rel, type, depth, task.abs, task.tag);
@@ -248,7 +198,7 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
         }
         if (isDir && descend) {
           const abs = task.abs === start ? path.join(start, name) : `${task.abs}/${name}`;
-          queue.push({ abs, rel, depth, levels, blocked: childBlocked, tag });
+          queue.push({ abs, rel, depth, levels, tag });
         }
       }
     };

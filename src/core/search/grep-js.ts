@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { RE2JS } from "re2js";
 import { ToolError } from "../errors.js";
-import { cancelledError, walk } from "../walk.js";
+import { cancelledError, STOP, walkEach } from "../walk.js";
 import { compileGlobs } from "./globs.js";
 import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
 import { cutLine, stripCr } from "./lines.js";
@@ -59,33 +59,45 @@ export interface GrepTarget {
 }
 
 /**
- * The files a grep job searches, in path order: the start itself when it is a file, else the walker's files
- * (ignore rules and globs applied). With `limit`, stops after that many (`more` tells that some were left).
+ * The files a grep job searches, in path order: the start itself when it is a file, else the walker's regular
+ * files (ignore rules and globs applied). With `limit`, stops after that many; `more` is true exactly when the
+ * walk stopped before seeing the whole scope, so a caller may trust `targets` as complete when it is false.
  */
 export async function listTargets(
   job: EngineJob,
   limit?: number,
 ): Promise<{ targets: GrepTarget[]; more: boolean }> {
-  if (fs.statSync(job.start).isFile())
-    return { targets: [{ rel: path.basename(job.start), real: job.start }], more: false };
+  const { start } = job;
+  if (fs.statSync(start).isFile())
+    return { targets: [{ rel: path.basename(start), real: start }], more: false };
   const globs = compileGlobs(job.globs);
-  const res = await walk({
-    root: job.root,
-    start: job.start,
-    gitignore: job.gitignore,
-    include: (rel, isDir) => !isDir && (!globs || globs.file(rel)),
-    exclude: globs ? (rel, isDir) => isDir && globs.prunes(rel) : undefined,
-    signal: job.signal,
-    limit,
-  });
-  const targets = res.entries.filter((e) => e.type === "file");
-  return { targets, more: limit !== undefined && targets.length >= limit && res.truncated };
+  const targets: GrepTarget[] = [];
+  // Only regular files count toward the limit: symlinks, sockets and folders are not searched.
+  const stats = await walkEach<undefined>(
+    {
+      root: job.root,
+      start,
+      gitignore: job.gitignore,
+      exclude: globs ? (rel, isDir) => isDir && globs.prunes(rel) : undefined,
+      signal: job.signal,
+    },
+    (name, rel, type, _depth, dirAbs) => {
+      if (type !== "file" || (globs && !globs.file(rel))) return undefined;
+      if (limit !== undefined && targets.length >= limit) return STOP;
+      targets.push({ rel, real: dirAbs === start ? path.join(start, name) : `${dirAbs}/${name}` });
+      return undefined;
+    },
+  );
+  targets.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return { targets, more: stats.stopped || stats.timedOut };
 }
 
 /** The pure-TS engine: the walker's file list (or `given`), scanned in path order with ripgrep's rules. */
 export async function grepWithJs(job: EngineJob, given?: GrepTarget[]): Promise<RawGrep> {
   const matcher = compileMatcher(job.pattern, job.literal === true, job.caseSensitive !== false);
   const targets = given ?? (await listTargets(job)).targets;
+  // A file asked for by name is searched whole, NUL bytes and all, as ripgrep searches a path it is given.
+  const explicit = fs.statSync(job.start).isFile();
   const ctx = job.filesOnly ? 0 : Math.max(0, job.contextLines ?? 0);
   const matches: GrepMatch[] = [];
   const files: string[] = [];
@@ -93,7 +105,7 @@ export async function grepWithJs(job: EngineJob, given?: GrepTarget[]): Promise<
   const cut = job.formatLine ?? cutLine;
   for (const t of targets) {
     await pace();
-    const hits = await scanFile(t.real, t.rel, matcher, ctx, job.filesOnly === true, pace, cut);
+    const hits = await scanFile(t.real, t.rel, matcher, ctx, job.filesOnly === true, pace, cut, explicit);
     if (!hits || hits.length === 0) continue;
     files.push(t.rel);
     matches.push(...hits);
@@ -122,7 +134,7 @@ function pacer(signal: AbortSignal | undefined): () => Promise<void> {
 
 /**
  * Scans one file chunk by chunk (memory stays flat whatever its size), calling `pace` between chunks.
- * Undefined for unreadable or binary.
+ * Undefined for unreadable or binary (a NUL byte in the first chunk), unless `explicit`.
  */
 async function scanFile(
   real: string,
@@ -132,6 +144,7 @@ async function scanFile(
   firstOnly: boolean,
   pace: () => Promise<void>,
   cut: (text: string, col: number) => string,
+  explicit: boolean,
 ): Promise<GrepMatch[] | undefined> {
   let fd: number;
   try {
@@ -214,7 +227,7 @@ async function scanFile(
       const n = fs.readSync(fd, buf, 0, CHUNK, null);
       if (n === 0) break;
       const chunk = n < CHUNK ? buf.subarray(0, n) : buf;
-      if (chunk.indexOf(0) !== -1) {
+      if (!explicit && chunk.indexOf(0) !== -1) {
         // Binary: skipped when seen at once; otherwise what was searched before stands (as ripgrep does).
         return first ? undefined : out;
       }

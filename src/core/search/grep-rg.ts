@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { ToolError } from "../errors.js";
-import { ancestorLevels, createIgnoreOracle, type IgnoreLevel } from "../ignore.js";
+import { ancestorLevels, createIgnoreOracle, type IgnoreLevel, isIgnoredStart } from "../ignore.js";
 import { anchorGlobs } from "./globs.js";
 import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
 import { cutLine, stripCr } from "./lines.js";
@@ -70,6 +70,9 @@ export async function grepWithRipgrep(job: EngineJob, rgPath: string): Promise<R
   const { root, start } = job;
   const startRel = path.relative(root.real, start).split(path.sep).join("/");
   const isFile = fs.statSync(start).isFile();
+  // ripgrep searches a folder it is given whatever the rules say; the walker finds nothing there.
+  if (job.gitignore && !isFile && isIgnoredStart(root, start))
+    return { matches: [], files: [], capped: false };
   const args = ["--json", "--no-config", "--hidden", "--crlf", "--no-messages", "--color=never"];
   args.push(job.caseSensitive === false ? "-i" : "-s");
   if (job.literal) args.push("-F");

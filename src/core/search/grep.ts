@@ -95,7 +95,10 @@ export async function grep(opts: GrepOptions): Promise<GrepResult> {
 const SMALL_SCOPE_FILES = 200;
 const SMALL_SCOPE_BYTES = 2 * 1024 * 1024;
 
-/** The scope's files when they are few and small enough for the in-process engine, else undefined. */
+/**
+ * The scope's files when they are few and small enough for the in-process engine, else undefined. Only a
+ * probe that walked the WHOLE scope may choose: a count of a partial walk says nothing about the rest.
+ */
 async function smallScope(
   job: EngineJob,
   listTargets: (job: EngineJob, limit?: number) => Promise<{ targets: GrepTarget[]; more: boolean }>,

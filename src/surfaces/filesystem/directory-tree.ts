@@ -29,8 +29,12 @@ interface Rec {
   abs?: string;
 }
 
-/** Upper bound on entries walked for one tree (the reply keeps only what fits the budget anyway). */
-const MAX_WALK_ENTRIES = 1_000_000;
+/**
+ * Upper bound on entries walked for one tree. Deep entries are only counted (see collect), so memory stays
+ * flat; the bound caps the work, like the time limit (a 1.1M-entry tree walks in ~4 s on a quiet machine).
+ */
+export const MAX_WALK_ENTRIES = 5_000_000;
+const NOTE_ROOM = 400;
 
 function nodeType(t: WalkEntry["type"]): TreeNode["type"] {
   return t === "dir" ? "directory" : t;
@@ -117,6 +121,33 @@ function build(
   return recs.filter((r) => r.depth === 1 && kept.has(r)).map(node);
 }
 
+/** What a cut tree leaves out and how to see the rest, or undefined when the tree is whole. */
+export function capNote(
+  shown: number,
+  total: number,
+  stats: { stopped: boolean; timedOut: boolean; visited: number },
+  firstLeftDepth: number | undefined,
+): string | undefined {
+  const parts: string[] = [];
+  const narrow = "Pass a subdirectory as path, a smaller maxDepth, or excludePatterns to see the rest.";
+  if (stats.stopped)
+    parts.push(
+      `the walk stopped after ${MAX_WALK_ENTRIES.toLocaleString("en-US")} entries; the tree and its totals are partial`,
+    );
+  if (stats.timedOut)
+    parts.push(
+      `the walk stopped after ${WALK_TIME_LIMIT_MS / 1000} s (${stats.visited} entries visited); the tree is partial`,
+    );
+  if (shown < total) {
+    const levels = firstLeftDepth && firstLeftDepth > 1 ? ` (levels 1–${firstLeftDepth - 1} whole)` : "";
+    parts.push(
+      `showing ${shown} of ${total} entries${levels}; directories marked "truncated": true hold more`,
+    );
+  }
+  if (parts.length === 0) return undefined;
+  return `[mcpfs: output truncated: ${parts.join("; ")}. ${narrow}]`;
+}
+
 export const directoryTreeTool = defineTool({
   name: "directory_tree",
   title: "Directory Tree",
@@ -133,12 +164,19 @@ export const directoryTreeTool = defineTool({
     totalEntries: z.number().optional().describe("entries found by the walk"),
     truncated: z.boolean().optional().describe("some entries were left out to fit the output budget"),
     timedOut: z.boolean().optional().describe("the walk hit its time limit; the tree is partial"),
+    note: z
+      .string()
+      .optional()
+      .describe(
+        "what was left out (budget, entry cap or time limit) and how to narrow; also a second text block",
+      ),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(args, ctx) {
     const dir = await ctx.ws.resolve(args.path, { intent: "read" });
-    const budget = ctx.config.maxOutputBytes;
+    // Room is kept for the note that says what was left out.
+    const budget = ctx.config.maxOutputBytes - NOTE_ROOM;
     const { top, total, stats } = await collect(
       {
         root: dir.root,
@@ -182,11 +220,16 @@ export const directoryTreeTool = defineTool({
       cut = Math.floor(cut * 0.9);
       text = render();
     }
-    return textReply(text, {
+    const note = capNote(cut, total, stats, order[cut]?.depth);
+    const reply = textReply(text, {
       entries: cut,
       totalEntries: total,
       truncated: cut < total || stats.stopped,
       timedOut: stats.timedOut,
+      ...(note ? { note } : {}),
     });
+    // The note is a block of its own: the first block stays the JSON tree a client parses.
+    if (note) reply.content.push({ type: "text", text: note });
+    return reply;
   },
 });
