@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { RE2JS } from "re2js";
 import { ToolError } from "../errors.js";
+import { openVerifiedSync } from "../files/safe-open.js";
 import { cancelledError, walk } from "../walk.js";
+import { type Root, relativeTo } from "../workspace.js";
 import { compileGlobs } from "./globs.js";
 import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
 import { cutLine, stripCr } from "./lines.js";
@@ -93,7 +95,7 @@ export async function grepWithJs(job: EngineJob, given?: GrepTarget[]): Promise<
   const cut = job.formatLine ?? cutLine;
   for (const t of targets) {
     await pace();
-    const hits = await scanFile(t.real, t.rel, matcher, ctx, job.filesOnly === true, pace, cut);
+    const hits = await scanFile(job.root, t, matcher, ctx, job.filesOnly === true, pace, cut);
     if (!hits || hits.length === 0) continue;
     files.push(t.rel);
     matches.push(...hits);
@@ -125,8 +127,8 @@ function pacer(signal: AbortSignal | undefined): () => Promise<void> {
  * Undefined for unreadable or binary.
  */
 async function scanFile(
-  real: string,
-  rel: string,
+  root: Root,
+  { real, rel }: GrepTarget,
   m: Matcher,
   ctx: number,
   firstOnly: boolean,
@@ -135,7 +137,9 @@ async function scanFile(
 ): Promise<GrepMatch[] | undefined> {
   let fd: number;
   try {
-    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    // The reads' verified open: a folder on the way swapped for a symlink since the walk is refused.
+    const target = { requested: rel, real, root, exists: true, relative: relativeTo(root, real) };
+    fd = openVerifiedSync(target, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { Root } from "../workspace.js";
 import type { GrepTarget } from "./grep-js.js";
@@ -82,8 +83,15 @@ export async function grep(opts: GrepOptions): Promise<GrepResult> {
   const js = await import("./grep-js.js");
   // Starting ripgrep costs ~20 ms; on a small scope the in-process engine is done sooner (same rules).
   const small = engine.rg && engine.auto ? await smallScope(job, js.listTargets) : undefined;
-  const raw = engine.rg && !small ? await grepWithRipgrep(job, engine.rg) : await js.grepWithJs(job, small);
-  return finish(raw, opts, engine.rg && !small ? "rg" : "js");
+  if (!engine.rg || small) return finish(await js.grepWithJs(job, small), opts, "js");
+  const found = finish(await grepWithRipgrep(job, engine.rg), opts, "rg");
+  // ripgrep opens files by path, so a folder swapped for a symlink meanwhile could lead it outside: it only
+  // picks the files; what is returned is read again through the verified open (at most maxResults files).
+  if (found.files.length === 0) return found;
+  const single = await isFileTarget(job.start);
+  const targets = found.files.map((rel) => ({ rel, real: single ? job.start : path.join(job.start, rel) }));
+  const verified = finish(await js.grepWithJs(job, targets), opts, "rg");
+  return { ...verified, truncated: verified.truncated || found.truncated };
 }
 
 /** Up to this many files and bytes, the auto engine searches in process rather than starting ripgrep. */
