@@ -52,6 +52,10 @@ function buildProgram(version: string): Command {
       integer("--max-output-bytes"),
     )
     .option("--no-gitignore", "do not skip what .gitignore files ignore in walks and searches")
+    .option(
+      "--allow-git-dir-writes",
+      "filesystem surface: allow writes into .git directories (refused by default)",
+    )
     .option("--disable-tools <names>", "comma-separated tool names to hide")
     .option("--audit-log <file>", "append a JSON line for every mutation to this file")
     .option("--http", "serve Streamable HTTP instead of stdio")
@@ -159,6 +163,7 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
     config.maxOutputBytes = o.maxOutputBytes;
   }
   config.gitignore = o.gitignore !== false;
+  config.allowGitDirWrites = o.allowGitDirWrites === true;
   config.disableTools =
     typeof o.disableTools === "string"
       ? o.disableTools

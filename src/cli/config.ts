@@ -28,6 +28,8 @@ export interface Config {
   maxOutputBytes: number;
   /** Walks skip what .gitignore files ignore (and `.git/`). */
   gitignore: boolean;
+  /** Filesystem surface: writes into `.git` directories are allowed (refused by default). */
+  allowGitDirWrites: boolean;
   http?: HttpConfig;
   disableTools: string[];
   /** Workspace surface: list the GitHub tools always, never, or when a token and a GitHub repository exist. */
@@ -58,6 +60,7 @@ export function defaultConfig(): Config {
     enforceBaseBranchFormat: true,
     maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
     gitignore: true,
+    allowGitDirWrites: false,
     disableTools: [],
     githubTools: "auto",
     unknownArgs: [],

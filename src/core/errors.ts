@@ -30,6 +30,8 @@ export class ToolErrorGroup extends ToolError {
 export type ToolErrorCode =
   | "invalid"
   | "denied"
+  /** Out of reach by the surface's ignore policy (`.git/`, .gitignore); worded by the gate, never re-worded. */
+  | "ignored"
   | "read_only"
   | "not_found"
   | "exists"

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { Ignore } from "ignore";
 import { compiledRules } from "./ignore-compiled.js";
+import { isGitDirName } from "./paths.js";
 import type { Root } from "./workspace.js";
 
 /**
@@ -179,7 +180,7 @@ export function isIgnoredBy(levels: readonly IgnoreLevel[], rel: string, isDir: 
  */
 export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Promise<boolean> {
   const segs = rel.split("/").filter((s) => s !== "" && s !== ".");
-  if (segs.includes(".git")) return true;
+  if (segs.some(isGitDirName)) return true;
   const levels: IgnoreLevel[] = [];
   for (let i = 0; i < segs.length; i++) {
     const dirRel = segs.slice(0, i).join("/");
@@ -223,7 +224,8 @@ export function createIgnoreOracle(root: Root, start: string): (rel: string, isD
       const parentLevels = withOwnRules(parent.levels, parentRel);
       state = {
         levels: parentLevels,
-        ignored: parent.ignored || rel.split("/").pop() === ".git" || isIgnoredBy(parentLevels, rel, true),
+        ignored:
+          parent.ignored || isGitDirName(rel.split("/").pop()!) || isIgnoredBy(parentLevels, rel, true),
       };
     }
     cache.set(rel, state);
@@ -251,7 +253,7 @@ export function createIgnoreOracle(root: Root, start: string): (rel: string, isD
     const parentRel = cut === -1 ? "" : rel.slice(0, cut);
     const parent = dirState(parentRel);
     if (parent.ignored) return true;
-    if (rel.split("/").pop() === ".git") return true;
+    if (isGitDirName(rel.split("/").pop()!)) return true;
     return isIgnoredBy(withOwnRules(parent.levels, parentRel), rel, isDir);
   };
 }

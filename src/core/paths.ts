@@ -12,6 +12,16 @@ export function isWithin(child: string, parent: string): boolean {
   return child.startsWith(base);
 }
 
+/** True when a path segment names a git directory (`.git`): the one test for it, so a case policy lands once. */
+export function isGitDirName(name: string): boolean {
+  return name === ".git";
+}
+
+/** True when any segment of `rel` (either separator) is a `.git` directory, at any depth (nested repos too). */
+export function hasGitDirSegment(rel: string): boolean {
+  return rel.split(/[\\/]/).some(isGitDirName);
+}
+
 /** `~` and `~/x` expand to the home directory; `~user` is left alone, as the official server does. */
 export function expandHome(p: string): string {
   if (p === "~") return os.homedir();

@@ -2,7 +2,22 @@ import { realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "./errors.js";
-import { hasParentSegment, isWithin, printable, screenRequestedPath } from "./paths.js";
+import {
+  type AccessOptions,
+  type AccessPolicy,
+  accessPolicy,
+  gateIgnored,
+  gitDirWriteError,
+  ignoredError,
+} from "./gate.js";
+import {
+  hasGitDirSegment,
+  hasParentSegment,
+  isWithin,
+  printable,
+  screenRequestedPath,
+  segments,
+} from "./paths.js";
 import type { UrlOnlyReference } from "./references.js";
 
 export type RootMode = "rw" | "ro";
@@ -81,14 +96,18 @@ export async function makeRoot(
  */
 export class Workspace {
   private rootList: Root[];
+  /** What this connection keeps out of reach beyond the roots (ignored files, `.git` writes). */
+  readonly access: AccessPolicy;
 
   constructor(
     roots: readonly Root[],
     readonly style: PathStyle,
     /** Reference projects without a local directory: never roots, so no path can resolve into them. */
     readonly urlOnlyReferences: readonly UrlOnlyReference[] = [],
+    accessOptions: AccessOptions = {},
   ) {
     this.rootList = [...roots];
+    this.access = accessPolicy(style, accessOptions);
   }
 
   get roots(): readonly Root[] {
@@ -127,8 +146,8 @@ export class Workspace {
     const { real, exists } = await realLocation(abs, shown, (p) => this.rootOf(p, candidates) !== undefined);
     const root = this.rootOf(real, candidates);
     if (!root) throw deniedError(shown);
-    if (opts.intent === "write" && root.mode === "ro") throw readOnlyError(shown);
     const relative = path.relative(root.real, real).split(path.sep).join("/");
+    if (opts.intent === "write") this.checkWrite(real, root, relative, shown, candidates);
     return { requested: shown, real, root, exists, relative };
   }
 
@@ -168,9 +187,40 @@ export class Workspace {
     }
     const root = this.rootOf(real, candidates);
     if (!root) throw deniedError(shown);
-    if (opts.intent === "write" && root.mode === "ro") throw readOnlyError(shown);
     const relative = path.relative(root.real, real).split(path.sep).join("/");
+    if (opts.intent === "write") this.checkWrite(real, root, relative, shown, candidates);
     return { requested: shown, real, root, exists, relative };
+  }
+
+  /**
+   * The surface's read gate for a resolved path (under the workspace policy: `.git/` and ignored files are
+   * refused). Tools, resources, completions and subscriptions all call this one.
+   */
+  gate(target: ResolvedPath, shown: string, isDir: boolean | "either" = false): Promise<void> {
+    return gateIgnored(this.access, target, shown, isDir);
+  }
+
+  /** The mutation rule for an entry a surface assembled from a resolved parent (a link named itself). */
+  checkWritable(entry: ResolvedPath): void {
+    this.checkWrite(entry.real, entry.root, entry.relative, entry.requested, this.rootList);
+  }
+
+  /**
+   * The one rule for every mutation, judged by effect: nothing at or below a read-only root changes, whether
+   * it is named itself or taken along by a delete, move or overwrite of an ancestor; and nothing is written
+   * into a `.git` directory (a planted config or hook would run on the user's next git command).
+   */
+  private checkWrite(
+    real: string,
+    root: Root,
+    relative: string,
+    shown: string,
+    candidates: readonly Root[],
+  ): void {
+    if (root.mode === "ro" || candidates.some((r) => r.mode === "ro" && isWithin(r.real, real)))
+      throw readOnlyError(shown);
+    if (!this.access.gitDirWrites && hasGitDirSegment(relative))
+      throw this.access.hideIgnored ? ignoredError(shown) : gitDirWriteError(shown);
   }
 
   private candidatesFor(base?: Root): readonly Root[] {

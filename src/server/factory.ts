@@ -49,7 +49,9 @@ export function createServerFactory(deps: ServerDeps) {
   const readBudget = new ReadBudget();
   return ({ era, subscriptions = "none", lazyRoots = false }: ConnectionOptions): McpServer => {
     const { config, log } = deps;
-    const ws = new Workspace(deps.roots, config.surface, deps.urlOnlyReferences);
+    const ws = new Workspace(deps.roots, config.surface, deps.urlOnlyReferences, {
+      allowGitDirWrites: config.allowGitDirWrites,
+    });
     const server = new McpServer(
       { name: "mcpfs", version: deps.version },
       {

@@ -74,7 +74,9 @@ export async function serveOverHttp(
     onerror: (err) => log.error({ err }, "http (2026 era) handler failed"),
   });
   // 2026-era clients have no roots: their workspace is the command line's.
-  const modernWs = new Workspace(deps.roots, deps.config.surface, deps.urlOnlyReferences);
+  const modernWs = new Workspace(deps.roots, deps.config.surface, deps.urlOnlyReferences, {
+    allowGitDirWrites: deps.config.allowGitDirWrites,
+  });
 
   const sessions = new Map<string, Session>();
   let inFlight = 0;

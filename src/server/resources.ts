@@ -11,6 +11,7 @@ import type { Config } from "../cli/config.js";
 import { listChildren } from "../core/children.js";
 import { ToolError, toClientMessage } from "../core/errors.js";
 import { readResourceBody } from "../core/files/read-resource.js";
+import { listsSkipIgnored } from "../core/gate.js";
 import type { Logger } from "../core/log.js";
 import type { ResolvedPath, Workspace } from "../core/workspace.js";
 import type { FileWatchHub } from "./file-watch.js";
@@ -73,11 +74,15 @@ function rootResource(r: Workspace["roots"][number]) {
   };
 }
 
-/** Resolves a `file://` URI the way every tool path is resolved; protocol errors name the URI only. */
+/**
+ * Resolves a `file://` URI the way every tool path is resolved and passes it through the same gate as the
+ * tools (read, list, subscribe and listen all come here); protocol errors name the URI only.
+ */
 export async function resolveResourceUri(ws: Workspace, uri: string): Promise<ResolvedPath> {
   try {
     const target = await ws.resolve(uri, { intent: "read" });
     if (!target.exists) throw new ResourceNotFoundError(uri);
+    await ws.gate(target, uri, "either");
     return target;
   } catch (err) {
     throw asProtocolError(err, uri);
@@ -104,7 +109,7 @@ export async function readFileResource(ws: Workspace, uri: string, config: Confi
       return { uri, mimeType: body.mimeType, text: body.text + note };
     }
     const { children, truncated } = await listChildren(target, {
-      gitignore: config.gitignore,
+      gitignore: listsSkipIgnored(ws.access, config.gitignore),
       limit: MAX_DIRECTORY_ENTRIES,
     });
     const lines = children.map((c) => `${c.dir ? "[DIR]" : "[FILE]"} ${c.name}`);
@@ -131,7 +136,12 @@ export async function completePath(ws: Workspace, value: string, gitignore: bool
     const partial = value.slice(cut + 1);
     try {
       const dir = await ws.resolve(dirPart, { intent: "read" });
-      const { children } = await listChildren(dir, { gitignore, prefix: partial, limit: MAX_COMPLETIONS });
+      await ws.gate(dir, dirPart, true);
+      const { children } = await listChildren(dir, {
+        gitignore: listsSkipIgnored(ws.access, gitignore),
+        prefix: partial,
+        limit: MAX_COMPLETIONS,
+      });
       for (const c of children) out.add(`${dirPart}${c.name}${c.dir ? "/" : ""}`);
     } catch {
       // Outside the roots, missing or not a folder: only the roots themselves are offered.

@@ -51,3 +51,10 @@ export function snapshot(dir: string): Map<string, string> {
   walk(dir);
   return out;
 }
+
+/** Every entry below `dir` with its kind, mode bits and content: "every byte, mode and name unchanged". */
+export function snapshotWithModes(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [p, v] of snapshot(dir)) out.set(p, `${(fs.lstatSync(p).mode & 0o7777).toString(8)}:${v}`);
+  return out;
+}

@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
-import { isWithin, printable } from "../paths.js";
+import { gitDirWriteError } from "../gate.js";
+import { hasGitDirSegment, isWithin, printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { removeTree } from "./remove.js";
 import { type PinnedDir, pinDirectory, tempPathBeside, withPinnedParent } from "./safe-open.js";
@@ -13,6 +14,12 @@ export interface CopyOptions {
   overwrite?: boolean;
   /** Whether a real path may be linked to (is inside an allowed root). */
   contains(real: string): boolean;
+  /**
+   * A tree holding a `.git` directory may be copied (`--allow-git-dir-writes`); otherwise it is refused, as
+   * the copy would plant that repository's config and hooks.
+   * @default false
+   */
+  gitDirWrites?: boolean;
   /** Most entries a directory copy may have. */
   maxEntries?: number;
   /** Largest single file copied (files are read whole and written atomically). */
@@ -87,6 +94,8 @@ export async function copyPath(
     );
 
   const items = await listTree(source, opts);
+  const planted = opts.gitDirWrites ? undefined : items.find((it) => hasGitDirSegment(it.rel));
+  if (planted) throw gitDirWriteError(`${dest.requested.replace(/\/+$/, "")}/${planted.rel}`);
   // Refuse links that would point outside from their new place before anything is written.
   for (const it of items) {
     if (it.type !== "symlink") continue;

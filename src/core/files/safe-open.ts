@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
+import fsSync, { constants, type Stats } from "node:fs";
 import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "../errors.js";
@@ -47,7 +47,37 @@ export async function verifyDescriptor(
     if (!isWithin(actual, rootReal)) throw changedError(requested);
   }
   const [held, now] = await Promise.all([fh.stat(), fs.lstat(expectedPath).catch(() => undefined)]);
-  if (!now || now.ino !== held.ino || now.dev !== held.dev) throw changedError(requested);
+  if (!sameFile(held, now)) throw changedError(requested);
+}
+
+/**
+ * `openVerified` without the thread-pool round trips, for loops that open thousands of files (grep); returns
+ * the descriptor (the caller closes it). It proves confinement only: on Linux by the descriptor's real path
+ * (one readlink), elsewhere by identity with a fresh `lstat`. Measured on the bench tree: the async form made
+ * the in-process grep 5.6× slower; this one costs one syscall per file on Linux.
+ */
+export function openVerifiedSync(target: ResolvedPath, flags: number = constants.O_RDONLY): number {
+  let fd: number;
+  try {
+    fd = fsSync.openSync(target.real, flags | constants.O_NOFOLLOW);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ELOOP") throw changedError(target.requested);
+    throw err;
+  }
+  try {
+    const inside = PROC_FD
+      ? isWithin(fsSync.readlinkSync(`/proc/self/fd/${fd}`), target.root.real)
+      : sameFile(fsSync.fstatSync(fd), fsSync.lstatSync(target.real, { throwIfNoEntry: false }));
+    if (!inside) throw changedError(target.requested);
+    return fd;
+  } catch (err) {
+    fsSync.closeSync(fd);
+    throw err;
+  }
+}
+
+function sameFile(held: Stats, now: Stats | undefined): boolean {
+  return now !== undefined && now.ino === held.ino && now.dev === held.dev;
 }
 
 export function changedError(requested: string): ToolError {

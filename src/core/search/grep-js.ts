@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { RE2JS } from "re2js";
 import { ToolError } from "../errors.js";
+import { openVerifiedSync } from "../files/safe-open.js";
 import { cancelledError, STOP, walkEach } from "../walk.js";
+import type { Root } from "../workspace.js";
 import { compileGlobs } from "./globs.js";
 import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
 import { cutLine, stripCr } from "./lines.js";
@@ -105,7 +107,7 @@ export async function grepWithJs(job: EngineJob, given?: GrepTarget[]): Promise<
   const cut = job.formatLine ?? cutLine;
   for (const t of targets) {
     await pace();
-    const hits = await scanFile(t.real, t.rel, matcher, ctx, job.filesOnly === true, pace, cut, explicit);
+    const hits = await scanFile(job.root, t, matcher, ctx, job.filesOnly === true, pace, cut, explicit);
     if (!hits || hits.length === 0) continue;
     files.push(t.rel);
     matches.push(...hits);
@@ -137,8 +139,8 @@ function pacer(signal: AbortSignal | undefined): () => Promise<void> {
  * Undefined for unreadable or binary (a NUL byte in the first chunk), unless `explicit`.
  */
 async function scanFile(
-  real: string,
-  rel: string,
+  root: Root,
+  { real, rel }: GrepTarget,
   m: Matcher,
   ctx: number,
   firstOnly: boolean,
@@ -148,7 +150,15 @@ async function scanFile(
 ): Promise<GrepMatch[] | undefined> {
   let fd: number;
   try {
-    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    // The reads' verified open: a folder on the way swapped for a symlink since the walk is refused.
+    const target = {
+      requested: rel,
+      real,
+      root,
+      exists: true,
+      relative: path.relative(root.real, real).split(path.sep).join("/"),
+    };
+    fd = openVerifiedSync(target, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch {
     return undefined;
   }

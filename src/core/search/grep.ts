@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { Root } from "../workspace.js";
 import type { GrepTarget } from "./grep-js.js";
@@ -87,8 +88,24 @@ export async function grep(opts: GrepOptions): Promise<GrepResult> {
   const js = await import("./grep-js.js");
   // Starting ripgrep costs ~20 ms; on a small scope the in-process engine is done sooner (same rules).
   const small = engine.rg && engine.auto ? await smallScope(job, js.listTargets) : undefined;
-  const raw = engine.rg && !small ? await grepWithRipgrep(job, engine.rg) : await js.grepWithJs(job, small);
-  return finish(raw, opts, engine.rg && !small ? "rg" : "js");
+  if (!engine.rg || small) return finish(await js.grepWithJs(job, small), opts, "js");
+  const found = finish(await grepWithRipgrep(job, engine.rg), opts, "rg");
+  // ripgrep opens files by path, so a folder swapped for a symlink meanwhile could lead it outside: it only
+  // picks the files; what is returned is read again through the verified open (at most maxResults files).
+  if (found.files.length === 0) return found;
+  const single = await isFileTarget(job.start);
+  const targets = found.files.map((rel) => ({ rel, real: single ? job.start : path.join(job.start, rel) }));
+  const again = await js.grepWithJs(job, targets);
+  // The page is ripgrep's (offset and maxResults applied once, there); the verified read only confirms it.
+  if (opts.filesOnly) {
+    const still = new Set(again.files);
+    return { ...found, files: found.files.filter((f) => still.has(f)) };
+  }
+  const byKey = new Map(again.matches.map((m) => [`${m.line}\0${m.path}`, m]));
+  const matches = found.matches.flatMap((m) => byKey.get(`${m.line}\0${m.path}`) ?? []);
+  const files: string[] = [];
+  for (const m of matches) if (files[files.length - 1] !== m.path) files.push(m.path);
+  return { ...found, matches, files };
 }
 
 /** Up to this many files and bytes, the auto engine searches in process rather than starting ripgrep. */

@@ -18,7 +18,8 @@ export async function resolveEntry(ctx: ToolContext, requested: string): Promise
   if (name === "" || name === "." || name === ".." || path.dirname(trimmed) === trimmed) return full;
   let parent: ResolvedPath;
   try {
-    parent = await ctx.ws.resolve(path.dirname(trimmed), { intent: "write" });
+    // Read intent: the parent itself is not changed (a read-only dir below it must not refuse this entry).
+    parent = await ctx.ws.resolve(path.dirname(trimmed), { intent: "read" });
   } catch {
     // Word any refusal on the path the client sent, never on a parent it did not name.
     throw deniedError(requested);
@@ -26,5 +27,7 @@ export async function resolveEntry(ctx: ToolContext, requested: string): Promise
   const real = path.join(parent.real, name);
   if (real === full.real || ctx.ws.roots.some((r) => r.real === real)) return full;
   const relative = parent.relative === "" ? name : `${parent.relative}/${name}`;
-  return { requested, real, root: parent.root, exists: false, relative };
+  const entry: ResolvedPath = { requested, real, root: parent.root, exists: false, relative };
+  ctx.ws.checkWritable(entry);
+  return entry;
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { isGitIgnored } from "../../core/ignore.js";
 import { hasParentSegment, printable } from "../../core/paths.js";
 import { noLocalCopyMessage } from "../../core/references.js";
 import type { Intent, ResolvedPath, Root } from "../../core/workspace.js";
@@ -106,24 +105,16 @@ async function withWorkspaceWording(
 
 /**
  * The read/write gate of mcp-workspace: anything under `.git/` or ignored by a `.gitignore` (root and nested)
- * is refused. `shown` is the path as the client sent it; `isDir: "either"` when the kind is not known.
+ * is refused. The workspace's one gate (resources and completions call the same); `shown` is the path as
+ * the client sent it; `isDir: "either"` when the kind is not known.
  */
-export async function gitignoreGate(
+export function gitignoreGate(
+  ctx: ToolContext,
   target: ResolvedPath,
   shown: string,
   isDir: boolean | "either" = false,
 ): Promise<void> {
-  if (target.relative === "") return;
-  const ignored =
-    isDir === "either"
-      ? (await isGitIgnored(target.root, target.relative, false)) ||
-        (await isGitIgnored(target.root, target.relative, true))
-      : await isGitIgnored(target.root, target.relative, isDir);
-  if (ignored)
-    throw new ToolError(
-      `File '${printable(shown)}' is excluded by .gitignore and cannot be accessed. Use list_directory() to see available files.`,
-      "denied",
-    );
+  return ctx.ws.gate(target, shown, isDir);
 }
 
 /*

@@ -31,7 +31,7 @@ export const deleteThisFileTool = defineTool({
   async handler(args, ctx) {
     const filePath = requireFilePath(args.file_path);
     const entry = await resolveEntry(ctx, filePath, "write");
-    await gitignoreGate(entry, filePath);
+    await gitignoreGate(ctx, entry, filePath);
     try {
       recordChanges(ctx, [await deleteFile(entry, { expectedSha256: args.expected_sha256 })]);
     } catch (err) {
@@ -64,7 +64,7 @@ export const deleteDirectoryTool = defineTool({
     if (typeof dirPath !== "string" || dirPath === "")
       throw new ToolError(`Directory path must be a non-empty string, got ${pyType(dirPath)}`);
     const entry = await resolveEntry(ctx, dirPath, "write");
-    await gitignoreGate(entry, dirPath, true);
+    await gitignoreGate(ctx, entry, dirPath, true);
     if (entry.relative === "") throw new ToolError("Refusing to delete the project root directory", "denied");
     const rel = entry.relative;
     let deleted: Awaited<ReturnType<typeof deleteDirectory>>;

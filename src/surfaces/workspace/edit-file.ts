@@ -75,7 +75,7 @@ async function run(args: Args, ctx: ToolContext): Promise<string> {
   if (!seedShape && (args.old_string === undefined || args.new_string === undefined))
     throw new ToolError("Give old_string and new_string (or edits: [{old_text, new_text}])");
   const target = await resolveIn(ctx, filePath, "write");
-  await gitignoreGate(target, filePath);
+  await gitignoreGate(ctx, target, filePath);
   const shown = printable(filePath);
 
   return editLocks.run(target.real, async () => {

@@ -3,8 +3,9 @@ import { ToolError } from "../../core/errors.js";
 import { entryKind } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
 import { walk } from "../../core/walk.js";
-import { defineTool } from "../tool.js";
-import { listOutput, listReply, referenceRoot, resolveIn } from "./common.js";
+import type { ResolvedPath } from "../../core/workspace.js";
+import { defineTool, type ToolContext } from "../tool.js";
+import { gitignoreGate, listOutput, listReply, referenceRoot, resolveIn } from "./common.js";
 import { renderTree } from "./tree.js";
 
 export const listDirectoryTool = defineTool({
@@ -26,6 +27,9 @@ export const listDirectoryTool = defineTool({
     const requested = args.path ?? ".";
     const shown = printable(requested);
     const target = await resolveIn(ctx, requested, "read");
+    // The same gate as read_file: an ignored folder, and the inside of .git/, list as empty (as in
+    // mcp-workspace, whose walk drops what the rules ignore).
+    if (await isGated(ctx, target, requested)) return listReply([]);
     const kind = await entryKind(target);
     if (kind === "file")
       throw new ToolError(`'${shown}' is a file, not a directory. Use read_file() instead.`);
@@ -42,6 +46,16 @@ export const listDirectoryTool = defineTool({
     return listReply(renderTree(files, target.relative, args.dirs_only === true));
   },
 });
+
+async function isGated(ctx: ToolContext, target: ResolvedPath, requested: string): Promise<boolean> {
+  return gitignoreGate(ctx, target, requested, true).then(
+    () => false,
+    (err) => {
+      if (err instanceof ToolError && err.code === "ignored") return true;
+      throw err;
+    },
+  );
+}
 
 export const listReferenceDirectoryTool = defineTool({
   name: "list_reference_directory",

@@ -8,6 +8,8 @@ import { expectedSha256 } from "./write-tools.js";
 /** mcp-workspace answers move failures with a few plain words an assistant can act on. */
 export function simplifyMoveError(err: unknown): ToolError {
   if (err instanceof ToolError) {
+    // The ignore gate's refusal keeps its full message, as in mcp-workspace.
+    if (err.code === "ignored") return err;
     if (err.code === "not_found") return new ToolError("File not found", "not_found");
     if (err.code === "exists") return new ToolError("Destination already exists", "exists");
     if (err.code === "denied" || err.code === "read_only") {
@@ -50,8 +52,8 @@ export const moveFileTool = defineTool({
       throw simplifyMoveError(err);
     }
     // The gitignore refusal keeps its full message, as in mcp-workspace.
-    await gitignoreGate(source, args.source_path, "either");
-    await gitignoreGate(dest, args.destination_path, "either");
+    await gitignoreGate(ctx, source, args.source_path, "either");
+    await gitignoreGate(ctx, dest, args.destination_path, "either");
     // mcpfs: refuse to move a file that changed since it was read (its content is checked, not its name).
     const before = await checkMoveSource(source, args.expected_sha256);
     try {

@@ -58,7 +58,7 @@ export async function readForTool(
 ): Promise<ToolReply> {
   const filePath = requireFilePath(args.file_path);
   const target = await resolveIn(ctx, filePath, "read", base);
-  if (gate) await gitignoreGate(target, filePath);
+  if (gate) await gitignoreGate(ctx, target, filePath);
   const ranged = checkRange(args.start_line, args.end_line);
   const shown = printable(filePath);
   const budget = ctx.config.maxOutputBytes;

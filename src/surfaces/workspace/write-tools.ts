@@ -43,7 +43,7 @@ export const saveFileTool = defineTool({
     const filePath = requireFilePath(args.file_path);
     const text = contentText(args.content, ctx);
     const target = await resolveIn(ctx, filePath, "write");
-    await gitignoreGate(target, filePath);
+    await gitignoreGate(ctx, target, filePath);
     await ensureParentDirs(target);
     recordChanges(ctx, [await writeText(target, text, { expectedSha256: args.expected_sha256 })]);
     return boolReply(true);
@@ -62,7 +62,7 @@ export const appendFileTool = defineTool({
     const filePath = requireFilePath(args.file_path);
     const text = contentText(args.content, ctx);
     const target = await resolveIn(ctx, filePath, "write");
-    await gitignoreGate(target, filePath);
+    await gitignoreGate(ctx, target, filePath);
     try {
       recordChanges(ctx, [await appendText(target, text, { expectedSha256: args.expected_sha256 })]);
     } catch (err) {
