@@ -10,14 +10,7 @@ import {
   gitDirWriteError,
   ignoredError,
 } from "./gate.js";
-import {
-  hasGitDirSegment,
-  hasParentSegment,
-  isWithin,
-  printable,
-  screenRequestedPath,
-  segments,
-} from "./paths.js";
+import { hasGitDirSegment, hasParentSegment, isWithin, printable, screenRequestedPath } from "./paths.js";
 import type { UrlOnlyReference } from "./references.js";
 
 export type RootMode = "rw" | "ro";
