@@ -328,8 +328,11 @@ describe("bearer token", () => {
 
 describe("sessions", () => {
   it("20 concurrent 2025-era sessions each see only their own roots", async () => {
-    const dirs = Array.from({ length: 20 }, (_, i) => area.tree(`s${i}`, { "own.txt": `session ${i}\n` }));
-    const shared = await startHttpServer([]);
+    const dirs = Array.from({ length: 20 }, (_, i) =>
+      area.tree(`sessions/s${i}`, { "own.txt": `session ${i}\n` }),
+    );
+    // Over HTTP client roots narrow the command-line directory: each session to its own subdirectory.
+    const shared = await startHttpServer([path.dirname(dirs[0]!)]);
     try {
       await Promise.all(
         dirs.map(async (dir, i) => {

@@ -108,7 +108,12 @@ export async function serveOverHttp(
         void session?.close();
       },
     });
-    const server = factory({ era: "legacy", subscriptions: "serve", lazyRoots: true });
+    const server = factory({
+      era: "legacy",
+      subscriptions: "serve",
+      lazyRoots: true,
+      clientRoots: "narrow",
+    });
     session = {
       transport,
       lastSeen: Date.now(),
