@@ -3,6 +3,7 @@ import fsp from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Ignore } from "ignore";
+import { readRegularText, readRegularTextSync } from "./files/safe-open.js";
 import type { Root } from "./workspace.js";
 
 /**
@@ -88,7 +89,7 @@ export function ruleLines(text: string): string[] {
 
 function readRulesSync(file: string): string[] | undefined {
   try {
-    return ruleLines(fs.readFileSync(file, "utf8"));
+    return ruleLines(readRegularTextSync(file));
   } catch {
     return undefined;
   }
@@ -96,7 +97,7 @@ function readRulesSync(file: string): string[] | undefined {
 
 async function readRules(file: string): Promise<string[] | undefined> {
   try {
-    return ruleLines(await fsp.readFile(file, "utf8"));
+    return ruleLines(await readRegularText(file));
   } catch {
     return undefined;
   }
