@@ -41,7 +41,6 @@ async function within(ms: number, p: Promise<{ isError: boolean; text: string }>
 
 /** Runs the hostile calls together, probes the server meanwhile, then checks every hostile call refused. */
 async function expectNoStall(
-  conn: Connection,
   hostile: Record<string, () => Promise<{ isError: boolean; text: string }>>,
   probe: () => Promise<{ isError: boolean; text: string }>,
 ) {
@@ -70,7 +69,6 @@ describe.runIf(HAS_FIFO)("FIFOs are never opened blocking", () => {
     const fifo = fifoIn(dir);
     const conn = await start([dir]);
     await expectNoStall(
-      conn,
       {
         edit_file: () => conn.call("edit_file", { path: fifo, edits: [{ oldText: "a", newText: "b" }] }),
         append_file: () => conn.call("append_file", { path: fifo, content: "x" }),
@@ -93,7 +91,6 @@ describe.runIf(HAS_FIFO)("FIFOs are never opened blocking", () => {
     const fifo = fifoIn(dir);
     const conn = await start(["--project-dir", dir, "--console-only"]);
     await expectNoStall(
-      conn,
       {
         edit_file: () => conn.call("edit_file", { file_path: "pipe", old_string: "a", new_string: "b" }),
         edit_file2: () => conn.call("edit_file", { file_path: "pipe", old_string: "c", new_string: "d" }),
