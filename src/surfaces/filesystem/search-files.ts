@@ -1,8 +1,8 @@
 import path from "node:path";
-import picomatch from "picomatch";
 import { z } from "zod";
 import { byteLength } from "../../core/budget.js";
 import { comparePaths, compileExcludes } from "../../core/files/exclude.js";
+import { compileGlob } from "../../core/search/glob-match.js";
 import { walk } from "../../core/walk.js";
 import { defineTool, textReply } from "../tool.js";
 import { truncationNote } from "./format.js";
@@ -37,7 +37,7 @@ export const searchFilesTool = defineTool({
   async handler(args, ctx) {
     const dir = await ctx.ws.resolve(args.path, { intent: "read" });
     const budget = ctx.config.maxOutputBytes - 512;
-    const isMatch = picomatch(args.pattern, { dot: true });
+    const isMatch = compileGlob(args.pattern);
     // Every shown path costs at least the start path plus a separator: no need to find more than fit.
     const limit = Math.floor(budget / (dir.real.length + 2)) + 1;
     const r = await walk({
