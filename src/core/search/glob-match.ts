@@ -16,6 +16,7 @@ export const MAX_GLOBS = 256;
  * Paths are relative, non-empty, `/`-separated, without `.`/`..` segments or a trailing `/` (what every
  * walker hands over). For such paths picomatch's lookaheads — "no `.`/`..` segment", "something follows" —
  * always hold, so they are dropped; the one lookahead with meaning, a negated extglob `!(…)`, is refused.
+ * `.` also matches a newline (dotall), so `**` crosses a directory whose name holds one.
  *
  * @throws ToolError `invalid` for a glob longer than MAX_GLOB_LENGTH or using `!(…)`.
  */
@@ -81,12 +82,12 @@ function compileBody(body: string, glob: string): (rel: string) => boolean {
       "invalid",
     );
   if (linearOnBacktracking(body)) {
-    const re = new RegExp(source);
+    const re = new RegExp(source, "s");
     return (rel) => re.test(rel);
   }
   let re: RE2JS;
   try {
-    re = RE2JS.compile(source);
+    re = RE2JS.compile(source, RE2JS.DOTALL);
   } catch (err) {
     throw new ToolError(`Invalid glob pattern ${preview(glob)}: ${(err as Error).message}`, "invalid");
   }

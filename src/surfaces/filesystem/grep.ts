@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
+import { escapeName } from "../../core/paths.js";
 import { type GrepMatch, grep, isFileTarget } from "../../core/search/grep.js";
 import { defineTool, textReply } from "../tool.js";
 
@@ -87,7 +88,7 @@ function formatMatches(
   let i = 0;
   while (i < matches.length) {
     const file = matches[i]!.path;
-    const p = show(file);
+    const p = escapeName(show(file));
     const lines = new Map<number, { text: string; hit: boolean }>();
     let stop = false;
     for (; i < matches.length && matches[i]!.path === file; i++) {
@@ -190,7 +191,7 @@ export const grepTool = defineTool({
         lines.push(f);
       }
       files = lines;
-      body = lines.join("\n");
+      body = lines.map(escapeName).join("\n");
     } else {
       const f = formatMatches(matches, show, budget - reserve, args.contextLines > 0);
       if (f.kept < matches.length) {

@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { byteLength } from "../../core/budget.js";
 import { comparePaths, compileExcludes } from "../../core/files/exclude.js";
+import { escapeName } from "../../core/paths.js";
 import { compileGlob } from "../../core/search/glob-match.js";
 import { walk } from "../../core/walk.js";
 import { defineTool, textReply } from "../tool.js";
@@ -55,7 +56,7 @@ export const searchFilesTool = defineTool({
     const lines: string[] = [];
     let bytes = 0;
     for (const rel of rels) {
-      const full = path.join(dir.real, rel);
+      const full = escapeName(path.join(dir.real, rel));
       bytes += byteLength(full) + 1;
       if (bytes > budget) break;
       lines.push(full);
