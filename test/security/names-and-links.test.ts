@@ -36,7 +36,7 @@ describe.runIf(POSIX)("names with line breaks and terminal escapes", () => {
     const r = await conn.call("list_directory", { path: dir });
     expectNoForgedLine(r.text);
     expect(r.text.split("\n")).toHaveLength(4);
-    const names = (r.structured?.entries as { name: string }[]).map((e) => e.name);
+    const names = ((r.structured?.entries ?? []) as { name: string }[]).map((e) => e.name);
     expect(names).toContain(FORGED);
     expect(names).toContain(ESCAPE);
     const s = await conn.call("list_directory_with_sizes", { path: dir });
