@@ -14,8 +14,9 @@ import { SERVER_NODE } from "../lib/client.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-function startServer(bin) {
-  const proc = spawn(SERVER_NODE, [bin, "--http", "--host", "127.0.0.1", "--port", "0"], {
+/** `base` holds every session's directory: over HTTP, client roots narrow the command-line directories. */
+function startServer(bin, base) {
+  const proc = spawn(SERVER_NODE, [bin, "--http", "--host", "127.0.0.1", "--port", "0", base], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let err = "";
@@ -55,7 +56,7 @@ export async function httpLoad(opts = {}) {
     fs.writeFileSync(path.join(dir, "src", "code.ts"), `export const token = "token-${i}-owned";\n`);
     dirs.push(dir);
   }
-  const server = startServer(opts.bin ?? path.join(repo, "dist/cli/main.js"));
+  const server = startServer(opts.bin ?? path.join(repo, "dist/cli/main.js"), base);
   const problems = [];
   let errors = 0;
   let leaks = 0;

@@ -7,6 +7,7 @@ import {
   type LogLevel,
   type Surface,
 } from "./config.js";
+import { safetyFlagError } from "./near-miss.js";
 
 export type ParseOutcome =
   | { kind: "config"; config: Config }
@@ -62,6 +63,10 @@ function buildProgram(version: string): Command {
     .option("--host <host>", "HTTP bind address (default 127.0.0.1)")
     .option("--port <port>", `HTTP port (default ${DEFAULT_HTTP_PORT})`, integer("--port"))
     .option("--auth-token <token>", "bearer token required by the HTTP transport (or MCPFS_AUTH_TOKEN)")
+    .option(
+      "--allow-client-roots",
+      "HTTP without directories: let each session's MCP roots choose them (requires --auth-token)",
+    )
     // Workspace style (mcp-workspace's flags).
     .option("--project-dir <dir>", "workspace surface: the project directory")
     .option(
@@ -149,6 +154,8 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
     config.unknownArgs = rest.filter((a) => a.startsWith("-") && a !== "-");
     config.directories = rest.filter((a) => !a.startsWith("-") || a === "-");
   }
+  const misspelt = safetyFlagError(config.unknownArgs);
+  if (misspelt) return { kind: "exit", code: 2, stderr: misspelt };
   config.projectDir = o.projectDir;
   config.referenceProjectArgs = o.referenceProject ?? [];
   config.readOnly = o.readOnly === true;
@@ -191,7 +198,12 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
     const port = o.port ?? DEFAULT_HTTP_PORT;
     if (port < 0 || port > 65535)
       return { kind: "exit", code: 1, stderr: `Error: --port out of range: ${port}\n` };
-    config.http = { host: o.host ?? "127.0.0.1", port, authToken: o.authToken ?? env.MCPFS_AUTH_TOKEN };
+    config.http = {
+      host: o.host ?? "127.0.0.1",
+      port,
+      authToken: o.authToken ?? env.MCPFS_AUTH_TOKEN,
+      allowClientRoots: o.allowClientRoots === true,
+    };
   }
   return { kind: "config", config };
 }

@@ -6,6 +6,8 @@ export interface HttpConfig {
   host: string;
   port: number;
   authToken?: string;
+  /** Without command-line directories, let client roots choose them (only with a token). */
+  allowClientRoots?: boolean;
 }
 
 export interface Config {

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
-import { createLogger, type LevelName, type Logger } from "../core/log.js";
+import { createLogger, type LevelName, type Logger, openLogFile } from "../core/log.js";
 import { FileWatchHub } from "../server/file-watch.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { loadTools } from "../surfaces/index.js";
@@ -32,6 +32,7 @@ function recordStartupError(surface: Config["surface"] | undefined, message: str
     fs.appendFileSync(
       path.join(dir, "mcp_workspace_startup_error.log"),
       `${new Date().toISOString()} ${message}\n`,
+      { mode: 0o600 },
     );
   } catch {
     // Best effort: stderr already has the message.
@@ -82,6 +83,8 @@ async function main(): Promise<number | undefined> {
   let log: Logger;
   try {
     // Validate the project directory before creating its default log folder inside it.
+    if (config.projectDir?.trim() === "")
+      throw new StartupError("Error: --project-dir is empty (an unset variable?); it grants nothing");
     if (config.surface === "workspace" && config.projectDir !== undefined) {
       const st = fs.statSync(path.resolve(config.projectDir), { throwIfNoEntry: false });
       if (!st?.isDirectory())
@@ -89,13 +92,26 @@ async function main(): Promise<number | undefined> {
           `Error: Project directory does not exist or is not a directory: ${config.projectDir}`,
         );
     }
-    const file = defaultLogFile(config);
+    let file = defaultLogFile(config);
+    let fileFd: number | undefined;
+    let fileProblem: string | undefined;
+    if (file) {
+      try {
+        fileFd = openLogFile(file);
+      } catch (err) {
+        // A project the server cannot write to (e.g. served --read-only) still starts; a named file must work.
+        if (config.logFile) throw err;
+        fileProblem = `Cannot create the log file ${file} (${(err as Error).message}); logging to stderr only`;
+        file = undefined;
+      }
+    }
     log = createLogger({
       level: LEVEL[config.logLevel],
       // Human-readable lines always go to stderr; the file (workspace default) gets JSON lines too.
       console: true,
-      file,
+      fileFd,
     });
+    if (fileProblem) log.warn(fileProblem);
     if (file) log.info(`Logging initialized: file=${file}, level=${config.logLevel}`);
   } catch (err) {
     const msg = err instanceof StartupError ? err.message : `Error: ${(err as Error).message}`;
@@ -117,6 +133,13 @@ async function main(): Promise<number | undefined> {
     stderr(msg);
     recordStartupError(config.surface, msg);
     return 1;
+  }
+  if (config.http && config.surface === "filesystem" && startup.roots.length === 0) {
+    const refusal = (await import("../server/http-guard.js")).clientRootsRefusal(config.http);
+    if (refusal) {
+      stderr(refusal);
+      return 1;
+    }
   }
   if (config.surface === "filesystem" && startup.roots.length === 0) {
     stderr("Usage: mcpfs [allowed-directory] [additional-directories...]");

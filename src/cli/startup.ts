@@ -31,6 +31,7 @@ export async function resolveStartupRoots(
 ): Promise<StartupRoots> {
   const extraRoots: Root[] = [];
   for (const dir of config.readOnlyDirs) {
+    if (isBlank(dir, warn)) continue;
     try {
       extraRoots.push(await makeRoot(expandHome(dir), "ro", "directory"));
     } catch {
@@ -62,6 +63,7 @@ export async function resolveStartupRoots(
   }
   const roots: Root[] = [];
   for (const dir of config.directories) {
+    if (isBlank(dir, warn)) continue;
     const abs = path.resolve(expandHome(dir));
     let st: fs.Stats;
     try {
@@ -85,9 +87,17 @@ export async function resolveStartupRoots(
   return { roots: [...roots, ...extraRoots], extraRoots, urlOnlyReferences: [] };
 }
 
+/** An empty or blank argument (an unset variable) would resolve to the working directory: it grants nothing. */
+function isBlank(dir: string, warn: (line: string) => void): boolean {
+  if (dir.trim() !== "") return false;
+  warn(`Warning: Empty directory argument ${JSON.stringify(dir)}, skipping (it grants nothing)`);
+  return true;
+}
+
 async function projectRoot(config: Config, log: Logger): Promise<Root> {
   const dir = config.projectDir;
-  if (dir === undefined) throw new StartupError("Error: --project-dir is required for the workspace surface");
+  if (dir === undefined || dir.trim() === "")
+    throw new StartupError("Error: --project-dir is required for the workspace surface");
   const abs = path.resolve(expandHome(dir));
   let ok = false;
   try {

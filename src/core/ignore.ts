@@ -3,6 +3,7 @@ import fsp from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Ignore } from "ignore";
+import { readRegularText, readRegularTextSync } from "./files/safe-open.js";
 import { compiledRules } from "./ignore-compiled.js";
 import { isGitDirName } from "./paths.js";
 import type { Root } from "./workspace.js";
@@ -81,7 +82,7 @@ export function ruleLines(text: string): string[] {
 
 function readRulesSync(file: string): string[] | undefined {
   try {
-    return ruleLines(fs.readFileSync(file, "utf8"));
+    return ruleLines(readRegularTextSync(file));
   } catch {
     return undefined;
   }
@@ -89,7 +90,7 @@ function readRulesSync(file: string): string[] | undefined {
 
 async function readRules(file: string): Promise<string[] | undefined> {
   try {
-    return ruleLines(await fsp.readFile(file, "utf8"));
+    return ruleLines(await readRegularText(file));
   } catch {
     return undefined;
   }

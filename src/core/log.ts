@@ -9,8 +9,8 @@ export type LevelName = "debug" | "info" | "warn" | "error" | "fatal";
 
 export interface LogOptions {
   level: LevelName;
-  /** JSON lines go here when set. */
-  file?: string;
+  /** JSON lines go to this descriptor (from `openLogFile`) when set. */
+  fileFd?: number;
   /** Human-readable lines on stderr (never stdout: stdout is the MCP channel). */
   console: boolean;
 }
@@ -49,16 +49,17 @@ function humanStderr(): Writable {
   });
 }
 
+/** Opens (creating it and its folder if need be) a log file for appending, owner-only: logs name paths. */
+export function openLogFile(file: string): number {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return fs.openSync(file, "a", 0o600);
+}
+
 export function createLogger(opts: LogOptions): Logger {
   const streams: pino.StreamEntry[] = [];
   if (opts.console) streams.push({ level: opts.level, stream: humanStderr() });
-  if (opts.file) {
-    fs.mkdirSync(path.dirname(opts.file), { recursive: true });
-    streams.push({
-      level: opts.level,
-      stream: pino.destination({ dest: opts.file, sync: true, mkdir: true }),
-    });
-  }
+  if (opts.fileFd !== undefined)
+    streams.push({ level: opts.level, stream: pino.destination({ fd: opts.fileFd, sync: true }) });
   if (streams.length === 0) return pino({ level: "silent" });
   return pino(
     {

@@ -74,12 +74,26 @@ export function hasParentSegment(p: string): boolean {
   return forms.some((f) => f.split(/[\\/]+/).some((seg) => seg === ".."));
 }
 
-/** A path string made safe to echo in a message: control characters escaped, very long ones cut. */
+/** Characters that could start a new line or drive a terminal: C0, DEL, C1, Unicode line breaks, bidi controls. */
+const LINE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const LINE_UNSAFE_ALL = new RegExp(LINE_UNSAFE.source, "g");
+
+/**
+ * A name or path made safe for one line of a text reply: a file named `evil\n[DIR] x` must not show as two
+ * entries. Unsafe characters become `\xNN` / `\uNNNN`; structured fields keep the real name. Every
+ * formatter that prints names uses this one function.
+ */
+export function escapeName(name: string): string {
+  if (!LINE_UNSAFE.test(name)) return name;
+  return name.replace(LINE_UNSAFE_ALL, (c) => {
+    const n = c.charCodeAt(0);
+    return n < 0x100 ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
+  });
+}
+
+/** A path string made safe to echo in a message: escaped as `escapeName` does, very long ones cut. */
 export function printable(p: string): string {
-  const escaped = p.replace(
-    /[\u0000-\u001f\u007f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
+  const escaped = escapeName(p);
   return escaped.length > 1024 ? `${escaped.slice(0, 1000)}…(${escaped.length} chars)` : escaped;
 }
 

@@ -38,6 +38,11 @@ export interface ConnectionOptions {
   subscriptions?: "serve" | "advertise" | "none";
   /** Fetch client roots lazily, on the stream of the request that needs them (HTTP sessions). */
   lazyRoots?: boolean;
+  /**
+   * `narrow` (HTTP): client roots must lie inside the command-line roots (when there are any; without any,
+   * startup demanded --allow-client-roots and a token). `replace` (stdio): the official semantics.
+   */
+  clientRoots?: "replace" | "narrow";
 }
 
 /**
@@ -47,7 +52,12 @@ export interface ConnectionOptions {
 export function createServerFactory(deps: ServerDeps) {
   // Shared by every connection this factory makes.
   const readBudget = new ReadBudget();
-  return ({ era, subscriptions = "none", lazyRoots = false }: ConnectionOptions): McpServer => {
+  return ({
+    era,
+    subscriptions = "none",
+    lazyRoots = false,
+    clientRoots = "replace",
+  }: ConnectionOptions): McpServer => {
     const { config, log } = deps;
     const ws = new Workspace(deps.roots, config.surface, deps.urlOnlyReferences, {
       allowGitDirWrites: config.allowGitDirWrites,
@@ -63,7 +73,8 @@ export function createServerFactory(deps: ServerDeps) {
     clientLog.attach(server);
     let sync: RootsSync | undefined;
     if (config.surface === "filesystem" && era === "legacy") {
-      sync = new RootsSync(server, ws, config, deps.extraRoots, log, lazyRoots);
+      const bounds = clientRoots === "narrow" && deps.roots.length > 0 ? deps.roots : undefined;
+      sync = new RootsSync(server, ws, config, deps.extraRoots, log, lazyRoots, bounds);
       sync.attach();
     }
     const gate = async (relatedRequestId?: string | number) => {

@@ -30,6 +30,23 @@ export function bindRefusal(http: HttpConfig): string | undefined {
   return undefined;
 }
 
+/**
+ * Why an HTTP server with no command-line directories must not start, or undefined when it may. Over HTTP
+ * client roots only narrow the command-line directories; with none, any local process that reaches the
+ * port could name the whole filesystem as its root, so that takes an explicit flag and a bearer token.
+ */
+export function clientRootsRefusal(http: HttpConfig): string | undefined {
+  if (!http.allowClientRoots)
+    return (
+      "Error: refusing to serve HTTP without directories: give the directories the server may access " +
+      "(mcpfs --http DIR [DIR...]); client roots can then narrow them. To let each session's MCP roots " +
+      "choose its directories instead, add --allow-client-roots and a bearer token (--auth-token or MCPFS_AUTH_TOKEN)."
+    );
+  if (http.authToken === undefined)
+    return "Error: --allow-client-roots requires a bearer token (--auth-token or MCPFS_AUTH_TOKEN)";
+  return undefined;
+}
+
 /** `Host` values (without port) a request may carry: the loopback names plus the bind address itself. */
 export function allowedHostnames(bindHost: string): string[] {
   const out = new Set(["localhost", "127.0.0.1", "[::1]"]);

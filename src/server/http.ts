@@ -11,6 +11,7 @@ import { createMcpHandler, isInitializeRequest, isLegacyRequest } from "@modelco
 import type { HttpConfig } from "../cli/config.js";
 import { Workspace } from "../core/workspace.js";
 import { createServerFactory, type ServerDeps } from "./factory.js";
+import { MAX_SESSION_SUBSCRIPTIONS } from "./file-watch.js";
 import { allowedHostnames, bearerMatcher } from "./http-guard.js";
 import { resolveResourceUri } from "./resources.js";
 
@@ -110,7 +111,12 @@ export async function serveOverHttp(
         void session?.close();
       },
     });
-    const server = factory({ era: "legacy", subscriptions: "serve", lazyRoots: true });
+    const server = factory({
+      era: "legacy",
+      subscriptions: "serve",
+      lazyRoots: true,
+      clientRoots: "narrow",
+    });
     session = {
       transport,
       lastSeen: Date.now(),
@@ -280,7 +286,10 @@ function isListen(body: unknown): boolean {
 function listenedUris(body: unknown): string[] {
   const subs = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } })?.params
     ?.notifications?.resourceSubscriptions;
-  return Array.isArray(subs) ? subs.filter((u): u is string => typeof u === "string").slice(0, 1000) : [];
+  // One listen stream holds at most a session's worth of subscriptions; the rest are never notified.
+  return Array.isArray(subs)
+    ? subs.filter((u): u is string => typeof u === "string").slice(0, MAX_SESSION_SUBSCRIPTIONS)
+    : [];
 }
 
 function webHeaders(req: IncomingMessage): Headers {

@@ -14,7 +14,7 @@ import { readResourceBody } from "../core/files/read-resource.js";
 import { listsSkipIgnored } from "../core/gate.js";
 import type { Logger } from "../core/log.js";
 import type { ResolvedPath, Workspace } from "../core/workspace.js";
-import type { FileWatchHub } from "./file-watch.js";
+import { type FileWatchHub, MAX_SESSION_SUBSCRIPTIONS, watchLimitError } from "./file-watch.js";
 
 /** Files inside the roots are resources under this template; `path` is the absolute path. */
 export const FILE_TEMPLATE = "file://{+path}";
@@ -159,6 +159,8 @@ function registerSubscriptions(server: McpServer, deps: ResourceDeps, hub: FileW
     await deps.gate(ctx.mcpReq.id);
     const target = await resolveResourceUri(deps.ws, params.uri);
     if (!subs.has(params.uri)) {
+      if (subs.size >= MAX_SESSION_SUBSCRIPTIONS)
+        throw watchLimitError(`${subs.size} in this session`, MAX_SESSION_SUBSCRIPTIONS);
       subs.set(
         params.uri,
         hub.watch(target.real, () => {

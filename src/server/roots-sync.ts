@@ -11,6 +11,8 @@ import { makeRoot, type Root, type Workspace } from "../core/workspace.js";
  * Keeps a filesystem-surface connection's allowed directories in step with the client's MCP roots:
  * `roots/list` after initialization replaces the command-line directories; `list_changed` re-requests;
  * an answer overtaken by a newer request is discarded; tool calls wait until a fetch has settled.
+ * With `bounds` (HTTP, where any local process may be the client) client roots only narrow: a root outside
+ * every bound is dropped, one inside keeps the bound's read-only mode.
  */
 export class RootsSync {
   private generation = 0;
@@ -30,6 +32,7 @@ export class RootsSync {
     private readonly extraRoots: readonly Root[],
     private readonly log: Logger,
     private readonly lazy = false,
+    private readonly bounds?: readonly Root[],
   ) {}
 
   /** Wires the legacy-era hooks (the 2026-07-28 era has no roots/list push channel). */
@@ -79,7 +82,7 @@ export class RootsSync {
         );
         return;
       }
-      const roots = await validRoots(answer.roots, this.config, this.extraRoots, this.log);
+      const roots = await validRoots(answer.roots, this.config, this.extraRoots, this.log, this.bounds);
       if (gen !== this.generation) {
         this.log.info("Discarded a stale roots/list answer: a newer roots update has started");
         return;
@@ -108,6 +111,7 @@ async function validRoots(
   config: Config,
   extraRoots: readonly Root[],
   log: Logger,
+  bounds: readonly Root[] | undefined,
 ): Promise<Root[]> {
   const out: Root[] = [];
   for (const { uri } of list) {
@@ -120,8 +124,18 @@ async function validRoots(
     }
     try {
       const root = await makeRoot(dir, "rw", "directory");
+      const within = bounds?.filter((b) => isWithin(root.real, b.real));
+      if (within?.length === 0) {
+        log.warn(
+          `Dropping client root outside the server's directories (roots only narrow them over HTTP): ${uri}`,
+        );
+        continue;
+      }
       // Compared by real path: a read-only directory named through a symlink still covers what lies in it.
-      const ro = config.readOnly || extraRoots.some((r) => r.mode === "ro" && isWithin(root.real, r.real));
+      const ro =
+        config.readOnly ||
+        within?.some((b) => b.mode === "ro") ||
+        extraRoots.some((r) => r.mode === "ro" && isWithin(root.real, r.real));
       out.push(ro ? { ...root, mode: "ro" } : root);
     } catch (err) {
       log.warn(`Skipping invalid directory: ${dir} due to error: ${(err as Error).message}`);

@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { readRegularText } from "../files/safe-open.js";
 import { isIgnoredBy, levelsForDir } from "../ignore.js";
 import { walk } from "../walk.js";
 import type { Root } from "../workspace.js";
@@ -97,7 +98,7 @@ export async function checkFileSizes(
     exclude: (rel, isDir) => rel === ".git" || rel.endsWith("/.git") || isIgnoredBy(levels, rel, isDir),
     include: (_rel, isDir) => !isDir,
   });
-  const allowText = await fs.readFile(path.join(root.real, ALLOWLIST_NAME), "utf8").catch(() => "");
+  const allowText = await readRegularText(path.join(root.real, ALLOWLIST_NAME)).catch(() => "");
   const allow = parseAllowlist(allowText);
   const violations: FileSizeReport["violations"] = [];
   const exempted = new Set<string>();

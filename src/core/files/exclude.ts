@@ -1,4 +1,4 @@
-import picomatch from "picomatch";
+import { checkGlobCount, compileGlob } from "../search/glob-match.js";
 
 /**
  * Exclude patterns for tree and name searches, one meaning for every tool (the official server gave
@@ -9,6 +9,7 @@ import picomatch from "picomatch";
 export function compileExcludes(
   patterns: readonly string[] | undefined,
 ): (rel: string, isDir: boolean) => boolean {
+  checkGlobCount(patterns ?? [], "exclude patterns");
   const tests = (patterns ?? [])
     .map((p) => p.trim())
     .filter((p) => p !== "" && p !== "/")
@@ -18,7 +19,7 @@ export function compileExcludes(
       const anchored = body.includes("/");
       if (body.startsWith("/")) body = body.slice(1);
       if (body.startsWith("./")) body = body.slice(2);
-      const isMatch = picomatch(anchored ? body : `**/${body}`, { dot: true });
+      const isMatch = compileGlob(anchored ? body : `**/${body}`);
       return (rel: string, isDir: boolean) => (!dirOnly || isDir) && isMatch(rel);
     });
   if (tests.length === 0) return () => false;

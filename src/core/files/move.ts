@@ -59,15 +59,38 @@ export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<Mov
   return { method: "filesystem" };
 }
 
+/** Where a moved symlink lands and what the roots contain (a relative link resolves anew from there). */
+export interface MovedLinkCheck {
+  dest: EntryPath;
+  contains: (real: string) => boolean;
+}
+
+/**
+ * Refuses to move a relative symlink to where it would point outside the roots (as copy_file refuses to
+ * copy one): `../secret` is harmless in one directory and an escape one level deeper.
+ */
+async function checkMovedLink(source: EntryPath, { dest, contains }: MovedLinkCheck): Promise<void> {
+  const target = await fs.readlink(source.real);
+  if (path.isAbsolute(target)) return;
+  if (!contains(path.resolve(path.dirname(dest.real), target)))
+    throw new ToolError(
+      `Refused: the symlink ${printable(source.requested)} would point outside the allowed directories once moved; nothing was moved`,
+      "denied",
+    );
+}
+
 /**
  * The precondition of a move: with `expectedSha256`, the source must be a regular file that still has that
- * hash (refused with a `conflict` otherwise). Returns the source's hash when it is a file (for the audit log).
+ * hash (refused with a `conflict` otherwise); with `link`, a symlink source must still point inside the roots
+ * from its new place. Returns the source's hash when it is a file (for the audit log).
  */
 export async function checkMoveSource(
   source: EntryPath,
   expectedSha256?: string,
+  link?: MovedLinkCheck,
 ): Promise<string | undefined> {
   const kind = await entryKind(source);
+  if (kind === "symlink" && link) await checkMovedLink(source, link);
   if (kind !== "file") {
     if (expectedSha256 !== undefined && kind !== "missing")
       throw new ToolError(`An expected hash applies to regular files only: ${printable(source.requested)}`);

@@ -7,11 +7,15 @@ import { isWithin, printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 
 const PROC_FD = process.platform === "linux";
+/** Absent on Windows, where no FIFO can be opened by path this way. */
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 /**
  * Opens a resolved path without following a symlink in its final component, then proves that what was
  * opened is still inside the root: on Linux `/proc/self/fd/N` names the real file behind the descriptor,
  * and its identity must match a fresh `lstat`. A symlink or directory swapped in after `resolve` is caught.
+ * Always opened `O_NONBLOCK` and refused unless a regular file or a directory: opening a FIFO or a device
+ * blocking would hold a thread-pool thread forever (four such calls stalled every other request).
  */
 export async function openVerified(
   target: ResolvedPath,
@@ -20,14 +24,18 @@ export async function openVerified(
 ): Promise<FileHandle> {
   let fh: FileHandle;
   try {
-    fh = await fs.open(target.real, flags | constants.O_NOFOLLOW, mode);
+    fh = await fs.open(target.real, flags | constants.O_NOFOLLOW | O_NONBLOCK, mode);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ELOOP") throw changedError(target.requested);
+    // A FIFO opened for writing with no reader.
+    if (code === "ENXIO") throw notRegularError(target.requested);
     throw err;
   }
   try {
     await verifyDescriptor(fh, target.root.real, target.requested, target.real);
+    const st = await fh.stat();
+    if (!st.isFile() && !st.isDirectory()) throw notRegularError(target.requested);
     return fh;
   } catch (err) {
     await fh.close().catch(() => {});
@@ -78,6 +86,10 @@ export function openVerifiedSync(target: ResolvedPath, flags: number = constants
 
 function sameFile(held: Stats, now: Stats | undefined): boolean {
   return now !== undefined && now.ino === held.ino && now.dev === held.dev;
+}
+
+export function notRegularError(requested: string): ToolError {
+  return new ToolError(`Not a regular file: ${printable(requested)}`, "not_file");
 }
 
 export function changedError(requested: string): ToolError {
@@ -188,4 +200,29 @@ export const TEMP_NAME = /^\.mcpfs-[0-9a-f]{16}\.tmp$/;
 
 export function tempPathBeside(real: string): string {
   return path.join(path.dirname(real), `.mcpfs-${randomBytes(8).toString("hex")}.tmp`);
+}
+
+/**
+ * Reads a configuration-like file the walk finds by name (`.gitignore`, an allow-list) only if it is a
+ * regular file: opened `O_NONBLOCK`, so a FIFO planted under that name never blocks. Throws otherwise.
+ */
+export async function readRegularText(file: string): Promise<string> {
+  const fh = await fs.open(file, constants.O_RDONLY | O_NONBLOCK);
+  try {
+    if (!(await fh.stat()).isFile()) throw new Error(`not a regular file: ${file}`);
+    return await fh.readFile("utf8");
+  } finally {
+    await fh.close();
+  }
+}
+
+/** `readRegularText`, synchronously (walks that read rules inline). */
+export function readRegularTextSync(file: string): string {
+  const fd = fsSync.openSync(file, constants.O_RDONLY | O_NONBLOCK);
+  try {
+    if (!fsSync.fstatSync(fd).isFile()) throw new Error(`not a regular file: ${file}`);
+    return fsSync.readFileSync(fd, "utf8");
+  } finally {
+    fsSync.closeSync(fd);
+  }
 }

@@ -1,4 +1,4 @@
-import picomatch from "picomatch";
+import { checkGlobCount, compileGlob } from "./glob-match.js";
 
 /**
  * Include globs with ripgrep's `-g` semantics, so both grep engines select the same files: gitignore-style
@@ -24,11 +24,11 @@ function compileOne(glob: string): Compiled {
   if (body.endsWith("/")) body = body.slice(0, -1);
   const anchored = body.includes("/");
   if (body.startsWith("/")) body = body.slice(1);
-  const isMatch = picomatch(anchored ? body : `**/${body}`, { dot: true });
-  return { negated, test: (rel) => isMatch(rel) };
+  return { negated, test: compileGlob(anchored ? body : `**/${body}`) };
 }
 
 export function compileGlobs(globs: readonly string[] | undefined): GlobFilter | undefined {
+  checkGlobCount(globs ?? [], "globs");
   const list = (globs ?? []).filter((g) => g !== "" && g !== "!").map(compileOne);
   if (list.length === 0) return undefined;
   const anyPositive = list.some((g) => !g.negated);

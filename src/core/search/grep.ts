@@ -74,6 +74,8 @@ const HARD_CAP = 100_000;
 
 export async function grep(opts: GrepOptions): Promise<GrepResult> {
   if (opts.signal?.aborted) throw new ToolError("Cancelled", "cancelled");
+  // Both engines accept the same globs, with the same limits and errors (ripgrep's own matcher is linear).
+  if (opts.globs) (await import("./globs.js")).compileGlobs(opts.globs);
   // Engines load on first use: they pull in re2js, picomatch and child_process, which cold start need not pay.
   const { findRipgrep, grepWithRipgrep } = await import("./grep-rg.js");
   const engine = await pickEngine(opts.engine, findRipgrep);

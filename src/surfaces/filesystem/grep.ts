@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
+import { escapeName } from "../../core/paths.js";
 import { type GrepMatch, grep, isFileTarget } from "../../core/search/grep.js";
 import { defineTool, textReply } from "../tool.js";
 
@@ -71,7 +72,7 @@ function formatMatches(
   let i = 0;
   while (i < matches.length) {
     const file = matches[i]!.path;
-    const head = heading(file);
+    const head = escapeName(heading(file));
     const lines = new Map<number, { text: string; hit: boolean }>();
     let stop = false;
     let size = Buffer.byteLength(head) + 2;
@@ -183,7 +184,7 @@ export const grepTool = defineTool({
       }
       rels = rels.slice(0, lines.length);
       shownCount = lines.length;
-      body = lines.join("\n");
+      body = lines.map(escapeName).join("\n");
     } else {
       const f = formatMatches(matches, heading, budget - reserve, args.contextLines > 0);
       if (f.kept < matches.length) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { byteLength } from "../../core/budget.js";
 import { type ListedEntry, listDirectory } from "../../core/files/listing.js";
+import { escapeName } from "../../core/paths.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
 import { formatSize, truncationNote } from "./format.js";
 
@@ -67,8 +68,8 @@ export const listDirectoryTool = defineTool({
   async handler(args, ctx) {
     const entries = await list(ctx, args.path, false);
     const lines = entries.map((e) => {
-      const base = `${prefix(e)} ${e.name}`;
-      return e.link ? `${base} -> ${e.link.target}` : base;
+      const base = `${prefix(e)} ${escapeName(e.name)}`;
+      return e.link ? `${base} -> ${escapeName(e.link.target)}` : base;
     });
     const kept = fitLines(lines, ctx.config.maxOutputBytes - NOTE_ROOM);
     let text = lines.slice(0, kept).join("\n");
@@ -113,9 +114,10 @@ export const listDirectoryWithSizesTool = defineTool({
       );
     }
     const lines = entries.map((e) => {
-      const name = e.name.padEnd(30);
+      const name = escapeName(e.name).padEnd(30);
       if (e.type === "dir") return `[DIR] ${name} `;
-      if (e.type === "symlink") return e.link ? `[LINK] ${name} -> ${e.link.target}` : `[LINK] ${name}`;
+      if (e.type === "symlink")
+        return e.link ? `[LINK] ${name} -> ${escapeName(e.link.target)}` : `[LINK] ${name}`;
       if (e.type === "other") return `[OTHER] ${name}`;
       return `[FILE] ${name} ${formatSize(e.size ?? 0).padStart(10)}`;
     });

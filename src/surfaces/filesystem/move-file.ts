@@ -25,7 +25,10 @@ export const moveFileTool = defineTool({
     if (ctx.ws.roots.some((r) => r.real === src.real || r.path === src.real))
       throw new ToolError(`Cannot move an allowed directory itself: ${printable(args.source)}`, "denied");
     // mcpfs: refuse to move a file whose content changed since it was read (lost-update protection).
-    const before = await checkMoveSource(src, args.expectedSha256);
+    const before = await checkMoveSource(src, args.expectedSha256, {
+      dest: dst,
+      contains: (real) => ctx.ws.contains(real),
+    });
     const r = await moveNoReplace(src, dst);
     ctx.recordMutation({ op: "move", from: args.source, path: args.destination, before, after: before });
     return textReply(`Successfully moved ${args.source} to ${args.destination}`, { ...r });

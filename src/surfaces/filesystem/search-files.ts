@@ -1,9 +1,10 @@
 import path from "node:path";
-import picomatch from "picomatch";
 import { z } from "zod";
 import { byteLength } from "../../core/budget.js";
 import { comparePaths, compileExcludes } from "../../core/files/exclude.js";
 import { describeLink } from "../../core/files/listing.js";
+import { escapeName } from "../../core/paths.js";
+import { compileGlob } from "../../core/search/glob-match.js";
 import { walk } from "../../core/walk.js";
 import { defineTool, textReply } from "../tool.js";
 import { truncationNote } from "./format.js";
@@ -33,7 +34,7 @@ export const searchFilesTool = defineTool({
   async handler(args, ctx) {
     const dir = await ctx.ws.resolve(args.path, { intent: "read" });
     const budget = ctx.config.maxOutputBytes - 512;
-    const isMatch = picomatch(args.pattern, { dot: true });
+    const isMatch = compileGlob(args.pattern);
     // Every shown path costs at least the start path plus a separator: no need to find more than fit.
     const limit = Math.floor(budget / (dir.real.length + 2)) + 1;
     const r = await walk({
@@ -56,7 +57,7 @@ export const searchFilesTool = defineTool({
     const lines: string[] = [];
     let bytes = 0;
     for (const rel of rels) {
-      const full = path.join(dir.real, rel);
+      const full = escapeName(path.join(dir.real, rel));
       bytes += byteLength(full) + 1;
       if (bytes > budget) break;
       lines.push(full);

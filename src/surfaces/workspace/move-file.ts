@@ -55,7 +55,10 @@ export const moveFileTool = defineTool({
     await gitignoreGate(ctx, source, args.source_path, "either");
     await gitignoreGate(ctx, dest, args.destination_path, "either");
     // mcpfs: refuse to move a file that changed since it was read (its content is checked, not its name).
-    const before = await checkMoveSource(source, args.expected_sha256);
+    const before = await checkMoveSource(source, args.expected_sha256, {
+      dest,
+      contains: (real) => ctx.ws.contains(real),
+    });
     try {
       const r = await moveEntry(source, dest);
       ctx.recordMutation({

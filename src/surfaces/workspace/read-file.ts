@@ -67,7 +67,8 @@ export async function readForTool(
     r = await readLines(target, {
       start: ranged ? args.start_line! : 1,
       end: ranged ? args.end_line! : undefined,
-      maxBytes: budget,
+      // The note that says how to read on must fit too (the runner cuts any reply past the budget).
+      maxBytes: Math.max(1, budget - 128),
       withState: true,
     });
   } catch (err) {

@@ -2,6 +2,7 @@
  * mcp-workspace's list_directory rendering: a tree built from file paths, deep directories auto-collapsed
  * into `dir/ (N files)` while the listing exceeds 250 lines, then a hard cut at 250 with a summary line.
  */
+import { escapeName } from "../../core/paths.js";
 
 export const TREE_LINE_LIMIT = 250;
 
@@ -98,14 +99,14 @@ function collapse(root: TreeNode, dirsOnly: boolean): void {
 function render(n: TreeNode, prefix: string, dirsOnly: boolean, out: string[]): void {
   for (const key of sortedKeys(n.children)) {
     const c = n.children.get(key)!;
-    const dir = `${prefix}${key}/`;
+    const dir = `${prefix}${escapeName(key)}/`;
     if (c.collapsed) out.push(c.fileCount > 0 ? `${dir} (${c.fileCount} files)` : dir);
     else {
       if (dirsOnly) out.push(dir);
       render(c, dir, dirsOnly, out);
     }
   }
-  if (!dirsOnly) for (const f of [...n.files].sort()) out.push(prefix + f);
+  if (!dirsOnly) for (const f of [...n.files].sort()) out.push(prefix + escapeName(f));
 }
 
 /**
