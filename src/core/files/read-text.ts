@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
+import { LineCounter } from "./line-range.js";
 
 const CHUNK = 64 * 1024;
 
@@ -88,8 +89,9 @@ function stripCr(s: string): string {
 export async function readTextUpTo(
   fh: FileHandle,
   limit: number,
-): Promise<{ text: string; size: number; truncated: boolean; sha256?: string }> {
-  const size = (await fh.stat()).size;
+  knownSize?: number,
+): Promise<{ text: string; size: number; truncated: boolean; sha256?: string; totalLines?: number }> {
+  const size = knownSize ?? (await fh.stat()).size;
   const want = Math.min(size, limit);
   const buf = Buffer.allocUnsafe(want);
   let got = 0;
@@ -101,7 +103,11 @@ export async function readTextUpTo(
   const decoder = new StringDecoder("utf8");
   // A cut in the middle of a multi-byte character is dropped rather than shown as U+FFFD.
   const text = size > limit ? decoder.write(buf.subarray(0, got)) : buf.subarray(0, got).toString("utf8");
-  // A hash only for a complete read: it identifies the whole file's bytes.
-  const sha256 = size > limit ? undefined : createHash("sha256").update(buf.subarray(0, got)).digest("hex");
-  return { text, size, truncated: size > limit, sha256 };
+  if (size > limit) return { text, size, truncated: true };
+  // A complete read: its hash identifies the whole file's bytes, and its lines are counted as ranges count.
+  const bytes = buf.subarray(0, got);
+  const counter = new LineCounter();
+  counter.push(bytes);
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  return { text, size, truncated: false, sha256, totalLines: counter.lines };
 }

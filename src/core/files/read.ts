@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { READ_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
+import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
 import { headLines, readTextUpTo, tailLines } from "./read-text.js";
 import { openVerified } from "./safe-open.js";
 
@@ -18,7 +18,10 @@ export interface TextRead {
   sha256?: string;
   /** Last modification time of the file read (ms since the epoch). */
   mtimeMs?: number;
-  /** sha256 (files up to READ_HASH_LIMIT), mtime, size and line count, when asked for. */
+  /**
+   * When asked for: mtime and size; sha256 and line count for a whole read (computed as it streams), and for
+   * head/tail when the file is small (CHEAP_HASH_LIMIT) or `hash` was set.
+   */
   state?: ReadState;
 }
 
@@ -29,6 +32,10 @@ export interface TextReadOptions {
   budget: number;
   /** Also return the file's state (hash of the version read, mtime, line count). */
   withState?: boolean;
+  /** With `withState`: hash (and count) the whole file even for head/tail of a large file. */
+  hash?: boolean;
+  /** With `withState`: count the file's lines even when not hashing (tail with line numbers needs it). */
+  countLines?: boolean;
 }
 
 function checkCount(name: string, n: number | undefined, requested: string): void {
@@ -48,26 +55,40 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
   // O_NONBLOCK: opening a FIFO must not hang the call (no effect on regular files).
   const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const st = await fh.stat();
+    const st = await fh.stat({ bigint: true });
     if (st.isDirectory())
       throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
-    const since = opts.withState ? await fh.stat({ bigint: true }) : undefined;
+    const size = Number(st.size);
+    const mtimeMs = Number(st.mtimeMs);
     let result: TextRead;
     if (opts.head !== undefined || opts.tail !== undefined) {
       const r =
-        opts.head !== undefined ? await headLines(fh, opts.head) : await tailLines(fh, opts.tail!, st.size);
-      result = {
-        ...fitLines(r.lines, st.size, r.more, opts.budget, opts.tail !== undefined),
-        mtimeMs: st.mtimeMs,
-      };
+        opts.head !== undefined ? await headLines(fh, opts.head) : await tailLines(fh, opts.tail!, size);
+      result = { ...fitLines(r.lines, size, r.more, opts.budget, opts.tail !== undefined), mtimeMs };
     } else {
-      const r = await readTextUpTo(fh, opts.budget);
-      result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs: st.mtimeMs };
+      const r = await readTextUpTo(fh, opts.budget, size);
+      result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs };
+      if (opts.withState && r.sha256 !== undefined) {
+        // The hash and count came with the read; one more status tells whether the file changed meanwhile.
+        const after = await fh.stat({ bigint: true });
+        if (after.size === st.size && after.mtimeNs === st.mtimeNs && after.ctimeNs === st.ctimeNs)
+          result.state = {
+            sha256: r.sha256,
+            mtime: new Date(mtimeMs).toISOString(),
+            size,
+            totalLines: r.totalLines,
+          };
+        return result;
+      }
     }
-    if (since) {
-      const small = st.size <= READ_HASH_LIMIT;
-      result.state = await stateOfHandle(fh, { hash: small, countLines: small, since });
+    if (opts.withState) {
+      const whole = opts.hash === true || size <= CHEAP_HASH_LIMIT;
+      result.state = await stateOfHandle(fh, {
+        hash: whole,
+        countLines: whole || opts.countLines === true,
+        since: st,
+      });
     }
     return result;
   } finally {

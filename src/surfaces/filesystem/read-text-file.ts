@@ -21,6 +21,13 @@ const input = z.object({
     .optional()
     .describe("mcpfs: last line to return (1-based, inclusive; default: to the end)"),
   lineNumbers: z.boolean().optional().describe("mcpfs: prefix each line with its line number and '→'"),
+  hash: z
+    .boolean()
+    .optional()
+    .describe(
+      "mcpfs: also return the sha256 of the whole file with head/tail/startLine on a file over 256 KiB " +
+        "(reads every byte; whole reads and smaller files always carry it)",
+    ),
 });
 
 const output = z.object({
@@ -32,9 +39,15 @@ const output = z.object({
   sha256: z
     .string()
     .optional()
-    .describe("sha256 of the file read (files up to 64 MiB): pass it as expectedSha256 to a later change"),
-  mtime: z.string().optional().describe("last modification time of the file read, ISO 8601"),
-  totalLines: z.number().optional().describe("lines in the file"),
+    .describe(
+      "sha256 of the whole file read — on whole reads, on head/tail/line ranges of files up to 256 KiB, and " +
+        "when hash: true was given: pass it as expectedSha256 to a later change",
+    ),
+  mtime: z.string().optional().describe("last modification time of the file read, ISO 8601 (every reply)"),
+  totalLines: z
+    .number()
+    .optional()
+    .describe("lines in the file (when known without reading far past the lines returned)"),
   startLine: z.number().optional().describe("first line returned (line-range reads)"),
   endLine: z.number().optional().describe("last line returned (line-range reads; startLine-1 when none)"),
 });
@@ -78,11 +91,12 @@ async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
     start,
     end: args.endLine,
     maxBytes: Math.max(1, budget - 400),
+    hash: args.hash,
   });
   const last = start + r.lines.length - 1;
   const total = r.state?.totalLines;
   let text = (args.lineNumbers ? number(r.lines, start) : r.lines).join("\n");
-  const of = total !== undefined ? ` of ${total}` : "";
+  const of = total !== undefined ? ` of ${total}` : r.more ? "; more follow" : "";
   if (r.lines.length === 0)
     text = `[mcpfs: no lines from line ${start}; the file has ${total ?? "fewer"} lines]`;
   else if (r.truncated)
@@ -108,6 +122,8 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
     tail: args.tail,
     budget: Math.max(1, budget - 400),
     withState: true,
+    hash: args.hash,
+    countLines: args.tail !== undefined && args.lineNumbers === true,
   });
   // A whole read: remembered, so a later refused change can show what changed since this version.
   if (r.sha256 && !r.truncated && args.head === undefined && args.tail === undefined)

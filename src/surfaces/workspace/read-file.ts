@@ -23,6 +23,14 @@ export const lineRangeShape = {
     .nullable()
     .optional()
     .describe("Prefix lines with line numbers. Defaults to True for sliced reads, False for full reads."),
+  with_hash: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe(
+      "mcpfs: also return the sha256 of the whole file for a sliced or truncated read of a file over 256 KiB " +
+        "(reads every byte; complete reads and smaller files always carry it)",
+    ),
 };
 
 export interface ReadArgs {
@@ -30,6 +38,7 @@ export interface ReadArgs {
   start_line?: number | null;
   end_line?: number | null;
   with_line_numbers?: boolean | null;
+  with_hash?: boolean | null;
 }
 
 /** mcp-workspace's range rules, checked before the file is touched. */
@@ -66,6 +75,7 @@ export async function readForTool(
       end: ranged ? args.end_line! : undefined,
       maxBytes: budget,
       withState: true,
+      hash: args.with_hash === true,
     });
   } catch (err) {
     if (err instanceof InvalidTextError)
@@ -128,9 +138,12 @@ export const readFileTool = defineTool({
     sha256: z
       .string()
       .optional()
-      .describe("sha256 of the file read (pass as expected_sha256 to a later change)"),
-    mtime: z.string().optional(),
-    size: z.number().optional(),
+      .describe(
+        "sha256 of the whole file read — on complete reads, on slices of files up to 256 KiB, and with " +
+          "with_hash: pass it as expected_sha256 to a later change",
+      ),
+    mtime: z.string().optional().describe("last modification time of the file read, ISO 8601 (every read)"),
+    size: z.number().optional().describe("size of the file read in bytes (every read)"),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
