@@ -41,9 +41,10 @@ export async function readLines(
     const r = await readLineRange(fh, opts.start ?? 1, opts.end, { maxBytes: opts.maxBytes, hash });
     if (!opts.withState) return r;
     if (r.sha256 !== undefined) {
-      // The whole file streamed through the hash; one more status tells whether it changed meanwhile.
-      const state = await stateOfHandle(fh, { hash: false, countLines: false, since });
-      return { ...r, state: state && { ...state, sha256: r.sha256 } };
+      // The whole file streamed through the hash: it is of the bytes returned. If a writer raced the read,
+      // it matches no version of the file, so a change based on it is refused (the safe side).
+      const mtime = new Date(Number(since.mtimeMs)).toISOString();
+      return { ...r, state: { sha256: r.sha256, mtime, size: Number(since.size) } };
     }
     const whole = opts.hash === true || since.size <= BigInt(CHEAP_HASH_LIMIT);
     return { ...r, state: await stateOfHandle(fh, { hash: whole, countLines: false, since }) };

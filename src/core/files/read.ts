@@ -70,15 +70,14 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
       const r = await readTextUpTo(fh, opts.budget, size);
       result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs };
       if (opts.withState && r.sha256 !== undefined) {
-        // The hash and count came with the read; one more status tells whether the file changed meanwhile.
-        const after = await fh.stat({ bigint: true });
-        if (after.size === st.size && after.mtimeNs === st.mtimeNs && after.ctimeNs === st.ctimeNs)
-          result.state = {
-            sha256: r.sha256,
-            mtime: new Date(mtimeMs).toISOString(),
-            size,
-            totalLines: r.totalLines,
-          };
+        // The hash and count came with the read and are of the bytes returned. If a writer raced the read,
+        // that hash matches no version of the file, so a change based on it is refused: the safe side.
+        result.state = {
+          sha256: r.sha256,
+          mtime: new Date(mtimeMs).toISOString(),
+          size,
+          totalLines: r.totalLines,
+        };
         return result;
       }
     }
