@@ -3,6 +3,7 @@ import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
+import { utf8Boundary } from "./line-range.js";
 import { headLines, readTextUpTo, tailLines } from "./read-text.js";
 import { openVerified } from "./safe-open.js";
 
@@ -14,6 +15,11 @@ export interface TextRead {
   truncated: boolean;
   /** For head/tail: whether the file has lines beyond those returned. */
   more?: boolean;
+  /**
+   * For head/tail: the only line returned is longer than the budget and was cut to it (head: its start,
+   * tail: its end), while streaming.
+   */
+  cutLine?: boolean;
   /** sha256 of the file's bytes, when the whole file was read. */
   sha256?: string;
   /** Last modification time of the file read (ms since the epoch). */
@@ -63,9 +69,15 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
     const mtimeMs = Number(st.mtimeMs);
     let result: TextRead;
     if (opts.head !== undefined || opts.tail !== undefined) {
+      // Memory bounded by the budget whatever the line length: the read stops once it holds that much.
       const r =
-        opts.head !== undefined ? await headLines(fh, opts.head) : await tailLines(fh, opts.tail!, size);
-      result = { ...fitLines(r.lines, size, r.more, opts.budget, opts.tail !== undefined), mtimeMs };
+        opts.head !== undefined
+          ? await headLines(fh, opts.head, opts.budget)
+          : await tailLines(fh, opts.tail!, size, opts.budget);
+      result = {
+        ...fitLines(r.lines, size, r.more, opts.budget, opts.tail !== undefined, r.partial),
+        mtimeMs,
+      };
     } else {
       const r = await readTextUpTo(fh, opts.budget, size);
       result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs };
@@ -95,10 +107,22 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
   }
 }
 
-/** Joins lines with `\n`; if that exceeds the budget, keeps whole lines from the start (or the end for tail). */
-function fitLines(lines: string[], size: number, more: boolean, budget: number, fromEnd: boolean): TextRead {
+/**
+ * Joins lines with `\n`; if that exceeds the budget, keeps whole lines from the start (or the end for tail).
+ * A first line (last, for tail) longer than the budget is cut to it — its start for head, its end for tail —
+ * and flagged `cutLine`. `partial`: the line at the far edge is a piece (the read stopped at the budget).
+ */
+function fitLines(
+  all: string[],
+  size: number,
+  more: boolean,
+  budget: number,
+  fromEnd: boolean,
+  partial = false,
+): TextRead {
+  const lines = partial && all.length > 1 ? (fromEnd ? all.slice(1) : all.slice(0, -1)) : all;
   const text = lines.join("\n");
-  if (Buffer.byteLength(text) <= budget) return { text, size, truncated: false, more };
+  if (!partial && Buffer.byteLength(text) <= budget) return { text, size, truncated: false, more };
   const kept: string[] = [];
   let bytes = 0;
   const order = fromEnd ? [...lines].reverse() : lines;
@@ -107,6 +131,15 @@ function fitLines(lines: string[], size: number, more: boolean, budget: number, 
     if (bytes + b > budget) break;
     kept.push(line);
     bytes += b;
+  }
+  const cutOnly = kept.length === 0 || (partial && all.length === 1);
+  if (cutOnly && lines.length > 0) {
+    const raw = Buffer.from(lines[fromEnd ? lines.length - 1 : 0]!);
+    let from = fromEnd ? Math.max(0, raw.length - budget) : 0;
+    while (fromEnd && from < raw.length && (raw[from]! & 0xc0) === 0x80) from++;
+    const piece = fromEnd ? raw.subarray(from) : raw.subarray(0, Math.min(raw.length, budget));
+    const textCut = piece.toString("utf8", 0, fromEnd ? piece.length : utf8Boundary(piece));
+    return { text: textCut, size, truncated: true, more: true, cutLine: true };
   }
   if (fromEnd) kept.reverse();
   return { text: kept.join("\n"), size, truncated: true, more: true };

@@ -99,6 +99,8 @@ async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
   const of = total !== undefined ? ` of ${total}` : r.more ? "; more follow" : "";
   if (r.lines.length === 0)
     text = `[mcpfs: no lines from line ${start}; the file has ${total ?? "fewer"} lines]`;
+  else if (r.cutLine)
+    text += `\n[mcpfs: line ${start} is longer than the output budget (${budget} bytes); showing its first ${Buffer.byteLength(r.lines[0]!)} bytes. Read on with startLine=${start + 1}; search inside the line with grep.]`;
   else if (r.truncated)
     text += `\n[mcpfs: lines ${start}-${last}${of}; output truncated at ${budget} bytes. Read on with startLine=${last + 1}.]`;
   else text += `\n[mcpfs: lines ${start}-${last}${of}]`;
@@ -137,7 +139,20 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
     const first = args.tail !== undefined ? (total !== undefined ? total - all.length + 1 : undefined) : 1;
     if (first !== undefined) text = number(all, first).join("\n") + (trailing ? "\n" : "");
   }
-  if (r.truncated) {
+  if (r.cutLine) {
+    const shown = Buffer.byteLength(r.text);
+    if (args.tail !== undefined) {
+      const note = truncationNote(
+        `the last line is longer than the output budget (${budget} bytes); showing its last ${shown} bytes`,
+        "Read its start with head: 1; search inside it with grep.",
+      );
+      text = `${note.slice(1)}\n${text}`;
+    } else
+      text += truncationNote(
+        `line 1 is longer than the output budget (${budget} bytes); showing its first ${shown} bytes`,
+        "Read the end of the file with tail; search inside the line with grep.",
+      );
+  } else if (r.truncated) {
     if (args.tail !== undefined) {
       const note = truncationNote(
         `only the last ${lines} of the ${args.tail} requested lines fit in ${budget} bytes`,

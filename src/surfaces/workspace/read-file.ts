@@ -100,7 +100,12 @@ export async function readForTool(
     lines = lines.map((line, i) => `${String(first + i).padStart(width)}→${line}`);
   }
   let text = lines.join("\n") + (r.lastNewline && lines.length > 0 ? "\n" : "");
-  if (r.truncated) {
+  if (r.cutLine) {
+    text +=
+      `\n[mcpfs: line ${first} is longer than the output budget (${budget} bytes); showing its first ` +
+      `${Buffer.byteLength(r.lines[0]!)} bytes. Read on with start_line=${first + 1} and end_line ` +
+      `(e.g. end_line=${first + 1000}); search inside the line with search_files.]`;
+  } else if (r.truncated) {
     const next = first + r.lines.length;
     text +=
       `\n[mcpfs: output truncated at ${budget} bytes. Read on with start_line=${next} and end_line ` +
