@@ -56,15 +56,27 @@ export function rgJsonLines(
   const scanText = (b: Buffer) => {
     let i = 0;
     if (mode === 1) {
-      for (; i < b.length; i++) {
-        const c = b[i]!;
-        if (escaped) escaped = false;
-        else if (c === 0x5c) escaped = true;
-        else if (c === 0x22) {
-          mode = 2;
-          i++;
+      // Native scans for '"'; a quote ends the string unless an odd run of backslashes precedes it (the
+      // run may continue from the previous piece: `escaped` carries its parity).
+      let from = 0;
+      for (;;) {
+        const q = b.indexOf(0x22, from);
+        const end = q === -1 ? b.length : q;
+        let k = end;
+        while (k > from && b[k - 1] === 0x5c) k--;
+        const odd = (end - k + (k === from && escaped ? 1 : 0)) % 2 === 1;
+        if (q === -1) {
+          escaped = odd;
+          i = b.length;
           break;
         }
+        escaped = false;
+        if (!odd) {
+          mode = 2;
+          i = q + 1;
+          break;
+        }
+        from = q + 1;
       }
     }
     if (mode === 2 && i < b.length && afterLen < KEEP) {
