@@ -1,5 +1,7 @@
 /**
- * Black-box, tool by tool, on both surfaces: every read reply carries sha256 and mtime; every mutating
+ * Black-box, tool by tool, on both surfaces: every read reply carries mtime and size, and the sha256 of the
+ * whole file when it read the whole file, the file is small (≤ 256 KiB) or the hash was asked for (a head,
+ * tail or range of a large file never hashes bytes it does not return unless asked); every mutating
  * tool keeps CRLF and the BOM of the file it changes, keeps its mode bits, never touches a symlink's target
  * outside the allowed directories, and writes one audit line per change (to --audit-log, or to the
  * workspace surface's JSON log without it).
@@ -68,6 +70,31 @@ describe("filesystem surface", () => {
       sha256: sha256Of(PNG),
       mtime: new Date(Math.trunc(fs.statSync(p("r.png")).mtimeMs)).toISOString(),
     });
+  });
+
+  it("a head/tail/range of a file over 256 KiB carries mtime and size, and its sha256 only when asked", async () => {
+    const body = "0123456789abcdef\n".repeat(40_000); // 680 KB
+    fs.writeFileSync(p("big.txt"), body);
+    const sha = sha256Of(body);
+    const mtime = new Date(Math.trunc(fs.statSync(p("big.txt")).mtimeMs)).toISOString();
+    for (const part of [{ head: 3 }, { tail: 3 }, { startLine: 5, endLine: 9 }, {}]) {
+      const plain = await conn.call("read_text_file", { path: p("big.txt"), ...part });
+      expect(plain.isError, plain.text).toBe(false);
+      expect(plain.structured, JSON.stringify(part)).toMatchObject({ mtime, size: body.length });
+      expect(plain.structured!.sha256, JSON.stringify(part)).toBeUndefined();
+      const asked = await conn.call("read_text_file", { path: p("big.txt"), ...part, hash: true });
+      expect(asked.structured, JSON.stringify(part)).toMatchObject({ sha256: sha, mtime });
+    }
+    // The asked-for hash protects a later change: after someone else's write it is refused, bytes unchanged.
+    const { structured } = await conn.call("read_text_file", { path: p("big.txt"), head: 1, hash: true });
+    fs.appendFileSync(p("big.txt"), "someone else\n");
+    const edit = await conn.call("edit_file", {
+      path: p("big.txt"),
+      edits: [{ oldText: "0123456789abcdef", newText: "X" }],
+      expectedSha256: structured!.sha256,
+    });
+    expect(edit.isError).toBe(true);
+    expect(fs.readFileSync(p("big.txt"), "utf8")).toBe(`${body}someone else\n`);
   });
 
   it("keeps CRLF line endings and the BOM of every file it changes", async () => {
@@ -313,6 +340,18 @@ describe("workspace surface", () => {
       sha256: sha256Of("reference\n"),
       mtime: expect.stringMatching(/^\d{4}-/),
     });
+  });
+
+  it("a slice of a file over 256 KiB carries mtime and size, and its sha256 only with with_hash", async () => {
+    const body = "0123456789abcdef\n".repeat(40_000);
+    fs.writeFileSync(p("big.txt"), body);
+    const mtime = new Date(Math.trunc(fs.statSync(p("big.txt")).mtimeMs)).toISOString();
+    const slice = { file_path: "big.txt", start_line: 2, end_line: 4 };
+    const plain = await conn.call("read_file", slice);
+    expect(plain.structured).toMatchObject({ mtime, size: body.length });
+    expect(plain.structured!.sha256).toBeUndefined();
+    const asked = await conn.call("read_file", { ...slice, with_hash: true });
+    expect(asked.structured).toMatchObject({ sha256: sha256Of(body), mtime, size: body.length });
   });
 
   it("keeps CRLF, the BOM and mode bits of every file it changes", async () => {

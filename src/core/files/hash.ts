@@ -4,6 +4,7 @@ import type { FileHandle } from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
+import { LineCounter } from "./line-range.js";
 import { openVerified } from "./safe-open.js";
 
 const CHUNK = 1024 * 1024;
@@ -80,8 +81,14 @@ export async function fileState(target: ResolvedPath): Promise<FileState | undef
   }
 }
 
-/** Files up to this size get a sha256 with every read; larger ones only when a precondition needs it. */
-export const READ_HASH_LIMIT = 64 * 1024 * 1024;
+/**
+ * A head/tail/line-range read hashes (and counts the lines of) the whole file only up to this size, or when
+ * the client asks: 256 KiB hash in ~0.3 ms here (sha256 runs at ~800 MB/s), which is the cost of the read
+ * itself, and a file of that size fits whole in one default reply anyway. Above it a partial read would pay
+ * for bytes it does not return (a 60 MB file: 50 ms against 1 ms for the read). A whole-file read always
+ * carries the hash: it is computed while the read streams.
+ */
+export const CHEAP_HASH_LIMIT = 256 * 1024;
 
 /** The state a read reply carries: hash (when the file is small enough), mtime, size and line count. */
 export interface ReadState {
@@ -103,25 +110,15 @@ export async function stateOfHandle(
   // `since`: the status taken before the caller read the content, so hash and content are one version.
   const before = opts.since ?? (await fh.stat({ bigint: true }));
   const hash = opts.hash ? createHash("sha256") : undefined;
-  let lines = 0;
-  let lastByte = -1;
-  let pendingCr = false;
-  if (opts.hash || opts.countLines) {
+  const counter = opts.countLines ? new LineCounter() : undefined;
+  if (hash || counter) {
     const buf = Buffer.allocUnsafe(CHUNK);
-    let pos = 0;
-    for (;;) {
+    for (let pos = 0; ; ) {
       const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
       if (bytesRead === 0) break;
       const chunk = buf.subarray(0, bytesRead);
       hash?.update(chunk);
-      if (opts.countLines) {
-        // Every LF ends a line, except one right after a CR (CRLF, counted at the CR); every CR ends one.
-        for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1))
-          if (!(i === 0 ? pendingCr : chunk[i - 1] === 0x0d)) lines++;
-        for (let i = chunk.indexOf(0x0d); i !== -1; i = chunk.indexOf(0x0d, i + 1)) lines++;
-        lastByte = chunk[bytesRead - 1]!;
-        pendingCr = lastByte === 0x0d;
-      }
+      counter?.push(chunk);
       pos += bytesRead;
     }
   }
@@ -130,7 +127,6 @@ export async function stateOfHandle(
     return undefined;
   const state: ReadState = { mtime: new Date(Number(after.mtimeMs)).toISOString(), size: Number(after.size) };
   if (hash) state.sha256 = hash.digest("hex");
-  if (opts.countLines)
-    state.totalLines = lines + (lastByte !== -1 && lastByte !== 0x0a && lastByte !== 0x0d ? 1 : 0);
+  if (counter) state.totalLines = counter.lines;
   return state;
 }

@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { READ_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
+import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
 import { type LineRange, readLineRange } from "./line-range.js";
 import { openVerified } from "./safe-open.js";
 
@@ -13,8 +14,13 @@ export interface ReadLinesOptions {
   end?: number;
   /** Upper bound on the bytes of text returned (whole lines are kept). */
   maxBytes?: number;
-  /** Also return the state (sha256 up to READ_HASH_LIMIT, mtime, size) of the version read. */
+  /**
+   * Also return the state of the version read: mtime and size; its sha256 for a read that reaches the end
+   * of the file (computed as it streams), or a small file (CHEAP_HASH_LIMIT).
+   */
   withState?: boolean;
+  /** With `withState`: hash the whole file even when the read stops early on a large file. */
+  hash?: boolean;
 }
 
 /**
@@ -29,13 +35,19 @@ export async function readLines(
   // O_NONBLOCK: opening a FIFO must not hang the server; it is refused below as not a regular file.
   const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new ToolError(`Not a file: ${printable(target.requested)}`, "not_file");
-    const since = opts.withState ? await fh.stat({ bigint: true }) : undefined;
-    const r = await readLineRange(fh, opts.start ?? 1, opts.end, { maxBytes: opts.maxBytes });
-    if (!since) return r;
-    const hash = since.size <= BigInt(READ_HASH_LIMIT);
-    return { ...r, state: await stateOfHandle(fh, { hash, countLines: false, since }) };
+    const since = await fh.stat({ bigint: true });
+    if (!since.isFile()) throw new ToolError(`Not a file: ${printable(target.requested)}`, "not_file");
+    const hash = opts.withState && (opts.start ?? 1) === 1 ? createHash("sha256") : undefined;
+    const r = await readLineRange(fh, opts.start ?? 1, opts.end, { maxBytes: opts.maxBytes, hash });
+    if (!opts.withState) return r;
+    if (r.sha256 !== undefined) {
+      // The whole file streamed through the hash: it is of the bytes returned. If a writer raced the read,
+      // it matches no version of the file, so a change based on it is refused (the safe side).
+      const mtime = new Date(Number(since.mtimeMs)).toISOString();
+      return { ...r, state: { sha256: r.sha256, mtime, size: Number(since.size) } };
+    }
+    const whole = opts.hash === true || since.size <= BigInt(CHEAP_HASH_LIMIT);
+    return { ...r, state: await stateOfHandle(fh, { hash: whole, countLines: false, since }) };
   } finally {
     await fh.close();
   }

@@ -2,8 +2,8 @@ import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { READ_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
-import { readLineRange } from "./line-range.js";
+import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
+import { countLinesFrom, readLineRange } from "./line-range.js";
 import { openVerified } from "./safe-open.js";
 
 export interface RangeRead {
@@ -16,17 +16,25 @@ export interface RangeRead {
   truncated: boolean;
   /** Whether the last returned line ended with a line break. */
   lastNewline: boolean;
-  /** Hash (files up to READ_HASH_LIMIT), mtime, size and total line count of the version read. */
+  /** The only line returned is the start of a line longer than the budget. */
+  cutLine?: boolean;
+  /**
+   * mtime and size of the version read; its sha256 when the file is small (CHEAP_HASH_LIMIT) or `hash` was
+   * asked; its line count unless that needs more than COUNT_REST_LIMIT bytes past the range.
+   */
   state?: ReadState;
 }
 
+/** Lines after a range are counted (for "of N") when at most this many bytes follow it: ~1 ms here. */
+const COUNT_REST_LIMIT = 4 * 1024 * 1024;
+
 /**
  * Lines `start..end` (1-based, inclusive; `end` omitted = to the end) of a text file, streamed, plus the
- * state of the same version in one more pass over the same descriptor (retried if the file changes).
+ * state of the same version (retried if the file changes): never a second pass over a large file.
  */
 export async function readRangeWithState(
   target: ResolvedPath,
-  opts: { start: number; end?: number; maxBytes: number },
+  opts: { start: number; end?: number; maxBytes: number; hash?: boolean },
 ): Promise<RangeRead> {
   for (const [name, v] of [
     ["startLine", opts.start],
@@ -45,11 +53,20 @@ export async function readRangeWithState(
       if (!since.isFile())
         throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
       const r = await readLineRange(fh, opts.start, opts.end, { maxBytes: opts.maxBytes });
-      const state = await stateOfHandle(fh, {
-        hash: since.size <= BigInt(READ_HASH_LIMIT),
-        countLines: true,
-        since,
-      });
+      const size = Number(since.size);
+      let state: ReadState | undefined;
+      if (opts.hash === true || size <= CHEAP_HASH_LIMIT)
+        state = await stateOfHandle(fh, { hash: true, countLines: true, since });
+      else {
+        const rest = size - r.stop.offset;
+        const total = !r.more
+          ? r.stop.lines
+          : rest <= COUNT_REST_LIMIT
+            ? r.stop.lines + (await countLinesFrom(fh, r.stop.offset))
+            : undefined;
+        state = await stateOfHandle(fh, { hash: false, countLines: false, since });
+        if (state && total !== undefined) state.totalLines = total;
+      }
       if (state || attempt === 2)
         return {
           lines: r.lines,
@@ -57,6 +74,7 @@ export async function readRangeWithState(
           more: r.more,
           truncated: r.truncated,
           lastNewline: r.lastNewline,
+          ...(r.cutLine ? { cutLine: true } : {}),
           state,
         };
     }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
+import { LineCounter, utf8Boundary } from "./line-range.js";
 
 const CHUNK = 64 * 1024;
 
@@ -15,47 +16,73 @@ export interface LinesResult {
   lines: string[];
   /** True when the file has more lines than were returned. */
   more: boolean;
+  /**
+   * The reading stopped at `maxBytes`: the line at the far edge (the last for head, the first for tail) is
+   * only a piece of a line. Memory stays bounded by `maxBytes` whatever the line length.
+   */
+  partial?: boolean;
 }
 
-/** The first `n` lines, reading only as many chunks as needed; UTF-8 is decoded across chunk edges. */
-export async function headLines(fh: FileHandle, n: number): Promise<LinesResult> {
-  const decoder = new StringDecoder("utf8");
+const LF = 0x0a;
+
+/**
+ * The first `n` lines, reading only as many chunks as needed and collecting at most `maxBytes` bytes of
+ * them (then `partial`: the last line is cut). A final newline ends the last line.
+ */
+export async function headLines(
+  fh: FileHandle,
+  n: number,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<LinesResult> {
   const buf = Buffer.allocUnsafe(CHUNK);
-  const lines: string[] = [];
-  let partial = "";
+  const parts: Buffer[] = [];
+  let kept = 0;
+  let lines = 0;
   let pos = 0;
+  const done = (more: boolean, partial: boolean): LinesResult => {
+    const bytes = Buffer.concat(parts);
+    // A cut in the middle of a multi-byte character is dropped rather than shown as U+FFFD.
+    const text = bytes.toString("utf8", 0, partial ? utf8Boundary(bytes) : bytes.length);
+    return { lines: splitLines(text), more, ...(partial ? { partial } : {}) };
+  };
   for (;;) {
     const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
-    if (bytesRead === 0) break;
+    if (bytesRead === 0) return done(false, false);
+    if (lines === n) return done(true, false);
     pos += bytesRead;
-    partial += decoder.write(buf.subarray(0, bytesRead));
-    let nl = partial.indexOf("\n");
-    while (nl !== -1) {
-      if (lines.length === n) return { lines, more: true };
-      lines.push(stripCr(partial.slice(0, nl)));
-      partial = partial.slice(nl + 1);
-      nl = partial.indexOf("\n");
-    }
-    if (lines.length === n) {
-      // Anything after the n-th newline means more lines follow.
-      if (partial.length > 0) return { lines, more: true };
-      const peek = await fh.read(buf, 0, 1, pos);
-      return { lines, more: peek.bytesRead > 0 };
+    let i = 0;
+    while (i < bytesRead) {
+      if (lines === n) return done(true, false);
+      let nl = buf.indexOf(LF, i);
+      if (nl >= bytesRead) nl = -1;
+      const end = nl === -1 ? bytesRead : nl + 1;
+      const room = maxBytes - kept;
+      if (end - i > room) {
+        parts.push(Buffer.from(buf.subarray(i, i + room)));
+        return done(true, true);
+      }
+      parts.push(Buffer.from(buf.subarray(i, end)));
+      kept += end - i;
+      if (nl !== -1) lines++;
+      i = end;
     }
   }
-  partial += decoder.end();
-  if (partial.length > 0 && lines.length < n) lines.push(stripCr(partial));
-  else if (partial.length > 0) return { lines, more: true };
-  return { lines, more: false };
 }
 
 /**
  * The last `n` lines, reading backwards in chunks until n+1 line breaks are seen (a final newline ends the
- * last line, it does not start an empty one — the official server's off-by-one).
+ * last line, it does not start an empty one — the official server's off-by-one), or until `maxBytes` bytes
+ * are held (then `partial`: the first line returned is only the end of a line).
  */
-export async function tailLines(fh: FileHandle, n: number, size?: number): Promise<LinesResult> {
+export async function tailLines(
+  fh: FileHandle,
+  n: number,
+  size?: number,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<LinesResult> {
   const total = size ?? (await fh.stat()).size;
   const chunks: Buffer[] = [];
+  let held = 0;
   let pos = total;
   let newlines = 0;
   let trailingChecked = false;
@@ -65,31 +92,36 @@ export async function tailLines(fh: FileHandle, n: number, size?: number): Promi
     const buf = Buffer.allocUnsafe(len);
     await fh.read(buf, 0, len, pos);
     chunks.unshift(buf);
+    held += len;
     let end = len;
     if (!trailingChecked) {
       trailingChecked = true;
-      if (buf[len - 1] === 0x0a) end = len - 1;
+      if (buf[len - 1] === LF) end = len - 1;
     }
     for (let i = end - 1; i >= 0; i--) {
-      if (buf[i] === 0x0a && ++newlines === n) {
+      if (buf[i] === LF && ++newlines === n) {
         const rest = Buffer.concat(chunks).subarray(i + 1);
         return { lines: splitLines(rest.toString("utf8")), more: true };
       }
     }
+    if (held > maxBytes && pos > 0) {
+      // Enough for the reply: what is held starts inside a line; drop a cut character at its start.
+      const rest = Buffer.concat(chunks);
+      let from = rest.length - Math.min(rest.length, maxBytes);
+      while (from < rest.length && (rest[from]! & 0xc0) === 0x80) from++;
+      return { lines: splitLines(rest.toString("utf8", from)), more: true, partial: true };
+    }
   }
   return { lines: splitLines(Buffer.concat(chunks).toString("utf8")), more: false };
-}
-
-function stripCr(s: string): string {
-  return s.endsWith("\r") ? s.slice(0, -1) : s;
 }
 
 /** Reads a whole file as UTF-8, refusing to read past `limit` bytes (returns `truncated` instead). */
 export async function readTextUpTo(
   fh: FileHandle,
   limit: number,
-): Promise<{ text: string; size: number; truncated: boolean; sha256?: string }> {
-  const size = (await fh.stat()).size;
+  knownSize?: number,
+): Promise<{ text: string; size: number; truncated: boolean; sha256?: string; totalLines?: number }> {
+  const size = knownSize ?? (await fh.stat()).size;
   const want = Math.min(size, limit);
   const buf = Buffer.allocUnsafe(want);
   let got = 0;
@@ -101,7 +133,11 @@ export async function readTextUpTo(
   const decoder = new StringDecoder("utf8");
   // A cut in the middle of a multi-byte character is dropped rather than shown as U+FFFD.
   const text = size > limit ? decoder.write(buf.subarray(0, got)) : buf.subarray(0, got).toString("utf8");
-  // A hash only for a complete read: it identifies the whole file's bytes.
-  const sha256 = size > limit ? undefined : createHash("sha256").update(buf.subarray(0, got)).digest("hex");
-  return { text, size, truncated: size > limit, sha256 };
+  if (size > limit) return { text, size, truncated: true };
+  // A complete read: its hash identifies the whole file's bytes, and its lines are counted as ranges count.
+  const bytes = buf.subarray(0, got);
+  const counter = new LineCounter();
+  counter.push(bytes);
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  return { text, size, truncated: false, sha256, totalLines: counter.lines };
 }

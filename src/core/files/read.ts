@@ -2,7 +2,8 @@ import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { READ_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
+import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
+import { utf8Boundary } from "./line-range.js";
 import { headLines, readTextUpTo, tailLines } from "./read-text.js";
 import { openVerified } from "./safe-open.js";
 
@@ -14,11 +15,19 @@ export interface TextRead {
   truncated: boolean;
   /** For head/tail: whether the file has lines beyond those returned. */
   more?: boolean;
+  /**
+   * For head/tail: the only line returned is longer than the budget and was cut to it (head: its start,
+   * tail: its end), while streaming.
+   */
+  cutLine?: boolean;
   /** sha256 of the file's bytes, when the whole file was read. */
   sha256?: string;
   /** Last modification time of the file read (ms since the epoch). */
   mtimeMs?: number;
-  /** sha256 (files up to READ_HASH_LIMIT), mtime, size and line count, when asked for. */
+  /**
+   * When asked for: mtime and size; sha256 and line count for a whole read (computed as it streams), and for
+   * head/tail when the file is small (CHEAP_HASH_LIMIT) or `hash` was set.
+   */
   state?: ReadState;
 }
 
@@ -29,6 +38,10 @@ export interface TextReadOptions {
   budget: number;
   /** Also return the file's state (hash of the version read, mtime, line count). */
   withState?: boolean;
+  /** With `withState`: hash (and count) the whole file even for head/tail of a large file. */
+  hash?: boolean;
+  /** With `withState`: count the file's lines even when not hashing (tail with line numbers needs it). */
+  countLines?: boolean;
 }
 
 function checkCount(name: string, n: number | undefined, requested: string): void {
@@ -48,26 +61,45 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
   // O_NONBLOCK: opening a FIFO must not hang the call (no effect on regular files).
   const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const st = await fh.stat();
+    const st = await fh.stat({ bigint: true });
     if (st.isDirectory())
       throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
-    const since = opts.withState ? await fh.stat({ bigint: true }) : undefined;
+    const size = Number(st.size);
+    const mtimeMs = Number(st.mtimeMs);
     let result: TextRead;
     if (opts.head !== undefined || opts.tail !== undefined) {
+      // Memory bounded by the budget whatever the line length: the read stops once it holds that much.
       const r =
-        opts.head !== undefined ? await headLines(fh, opts.head) : await tailLines(fh, opts.tail!, st.size);
+        opts.head !== undefined
+          ? await headLines(fh, opts.head, opts.budget)
+          : await tailLines(fh, opts.tail!, size, opts.budget);
       result = {
-        ...fitLines(r.lines, st.size, r.more, opts.budget, opts.tail !== undefined),
-        mtimeMs: st.mtimeMs,
+        ...fitLines(r.lines, size, r.more, opts.budget, opts.tail !== undefined, r.partial),
+        mtimeMs,
       };
     } else {
-      const r = await readTextUpTo(fh, opts.budget);
-      result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs: st.mtimeMs };
+      const r = await readTextUpTo(fh, opts.budget, size);
+      result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs };
+      if (opts.withState && r.sha256 !== undefined) {
+        // The hash and count came with the read and are of the bytes returned. If a writer raced the read,
+        // that hash matches no version of the file, so a change based on it is refused: the safe side.
+        result.state = {
+          sha256: r.sha256,
+          mtime: new Date(mtimeMs).toISOString(),
+          size,
+          totalLines: r.totalLines,
+        };
+        return result;
+      }
     }
-    if (since) {
-      const small = st.size <= READ_HASH_LIMIT;
-      result.state = await stateOfHandle(fh, { hash: small, countLines: small, since });
+    if (opts.withState) {
+      const whole = opts.hash === true || size <= CHEAP_HASH_LIMIT;
+      result.state = await stateOfHandle(fh, {
+        hash: whole,
+        countLines: whole || opts.countLines === true,
+        since: st,
+      });
     }
     return result;
   } finally {
@@ -75,10 +107,22 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
   }
 }
 
-/** Joins lines with `\n`; if that exceeds the budget, keeps whole lines from the start (or the end for tail). */
-function fitLines(lines: string[], size: number, more: boolean, budget: number, fromEnd: boolean): TextRead {
+/**
+ * Joins lines with `\n`; if that exceeds the budget, keeps whole lines from the start (or the end for tail).
+ * A first line (last, for tail) longer than the budget is cut to it — its start for head, its end for tail —
+ * and flagged `cutLine`. `partial`: the line at the far edge is a piece (the read stopped at the budget).
+ */
+function fitLines(
+  all: string[],
+  size: number,
+  more: boolean,
+  budget: number,
+  fromEnd: boolean,
+  partial = false,
+): TextRead {
+  const lines = partial && all.length > 1 ? (fromEnd ? all.slice(1) : all.slice(0, -1)) : all;
   const text = lines.join("\n");
-  if (Buffer.byteLength(text) <= budget) return { text, size, truncated: false, more };
+  if (!partial && Buffer.byteLength(text) <= budget) return { text, size, truncated: false, more };
   const kept: string[] = [];
   let bytes = 0;
   const order = fromEnd ? [...lines].reverse() : lines;
@@ -87,6 +131,15 @@ function fitLines(lines: string[], size: number, more: boolean, budget: number, 
     if (bytes + b > budget) break;
     kept.push(line);
     bytes += b;
+  }
+  const cutOnly = kept.length === 0 || (partial && all.length === 1);
+  if (cutOnly && lines.length > 0) {
+    const raw = Buffer.from(lines[fromEnd ? lines.length - 1 : 0]!);
+    let from = fromEnd ? Math.max(0, raw.length - budget) : 0;
+    while (fromEnd && from < raw.length && (raw[from]! & 0xc0) === 0x80) from++;
+    const piece = fromEnd ? raw.subarray(from) : raw.subarray(0, Math.min(raw.length, budget));
+    const textCut = piece.toString("utf8", 0, fromEnd ? piece.length : utf8Boundary(piece));
+    return { text: textCut, size, truncated: true, more: true, cutLine: true };
   }
   if (fromEnd) kept.reverse();
   return { text: kept.join("\n"), size, truncated: true, more: true };

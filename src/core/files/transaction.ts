@@ -110,6 +110,10 @@ export async function commitChanges(
     seen.add(c.target.real);
   }
   const staged: Staged[] = [];
+  // Leftovers of killed processes are swept while this change is staged (it only removes temps older than
+  // STALE_TEMP_MS, never this change's own): the listing then costs the reply no time.
+  const dirs = new Set(changes.map((c) => path.dirname(c.target.real)));
+  const swept = Promise.all([...dirs].map((d) => sweepStaleTemps(d).catch(() => 0)));
   try {
     for (const change of changes) staged.push(await stage(change));
     for (const [i, s] of staged.entries()) {
@@ -121,6 +125,7 @@ export async function commitChanges(
     const failures = await rollBack(staged);
     await cleanUp(staged);
     for (const s of [...staged].reverse()) await removeMadeDirs(s.madeDirs, s.change.target);
+    await swept;
     if (failures.length > 0)
       throw new ToolError(
         `${err instanceof Error ? err.message : String(err)}\nRollback was incomplete: ${failures.join("; ")}`,
@@ -128,10 +133,8 @@ export async function commitChanges(
       );
     throw err;
   }
-  const dirs = new Set(staged.map((s) => path.dirname(s.change.target.real)));
-  for (const d of dirs) await syncDir(d);
-  await cleanUp(staged);
-  for (const d of dirs) await sweepStaleTemps(d).catch(() => {});
+  // The renames made durable, and the backups dropped, at the same time (independent of each other).
+  await Promise.all([...[...dirs].map(syncDir), cleanUp(staged), swept]);
   return staged.map(resultOf);
 }
 
@@ -170,12 +173,19 @@ async function stage(change: Change): Promise<Staged> {
       if (st.isDirectory())
         throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
       if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
-      await makeBackup(s, change.base ?? undefined);
     }
-    if (change.kind === "write") {
-      s.temp = await stageWrite(target, change.data, { exclusive: s.create, mode: change.mode });
-      if (change.setMode !== undefined) await fs.chmod(s.temp.temp, change.setMode);
-    }
+    // The backup of the old version and the temp of the new one are independent: made concurrently.
+    const [backup, temp] = await Promise.allSettled([
+      st ? makeBackup(s, change.base ?? undefined) : undefined,
+      change.kind === "write"
+        ? stageWrite(target, change.data, { exclusive: s.create, mode: change.mode }).then((t) => {
+            s.temp = t;
+          })
+        : undefined,
+    ]);
+    if (backup.status === "rejected") throw backup.reason;
+    if (temp.status === "rejected") throw temp.reason;
+    if (change.kind === "write" && change.setMode !== undefined) await fs.chmod(s.temp!.temp, change.setMode);
     return s;
   } catch (err) {
     await cleanUp([s]);
@@ -293,7 +303,8 @@ async function rollBack(staged: Staged[]): Promise<string[]> {
 
 async function cleanUp(staged: Staged[]): Promise<void> {
   for (const s of staged) {
-    if (s.temp) await discardStaged(s.temp);
+    // A committed temp was renamed (or linked and unlinked) onto its target: nothing left to remove.
+    if (s.temp && !s.committed) await discardStaged(s.temp);
     if (s.backup) await fs.unlink(s.backup).catch(() => {});
   }
 }

@@ -11,6 +11,13 @@ import { cutLine, stripCr } from "./lines.js";
 
 /** Read size; a NUL byte in a chunk marks the file binary from there on (as ripgrep's buffer does). */
 const CHUNK = 64 * 1024;
+/**
+ * A line longer than this is searched in windows of this size that overlap by LONG_LINE_OVERLAP, so memory
+ * stays bounded whatever the line length (a 1 GiB one-line file held the whole line). A match longer than
+ * the overlap that straddles a window edge can be missed, and `^` can match at a window's start.
+ */
+const LONG_LINE = 1024 * 1024;
+const LONG_LINE_OVERLAP = 16 * 1024;
 /** The scan runs synchronously on Buffers (per-file async reads cost more than the search) and yields this often. */
 const YIELD_EVERY_MS = 20;
 
@@ -169,6 +176,9 @@ async function scanFile(
     const pending: GrepMatch[] = [];
     let lineNo = 0;
     let carry: Buffer[] = [];
+    let carried = 0;
+    // The current (long) line already matched in one of its windows: one hit per line.
+    let longHit: GrepMatch | undefined;
     let first = true;
 
     const lineOut = (s: string) => {
@@ -177,7 +187,10 @@ async function scanFile(
         for (const p of pending) p.after.push({ line: lineNo, text: cut(s, 0) });
         while (pending.length > 0 && pending[0]!.line + ctx <= lineNo) pending.shift();
       }
-      const col = m.line(s);
+      const col = longHit ? -1 : m.line(s);
+      // A long line's hit takes its after-context from the lines after it, like any other hit.
+      if (longHit && ctx > 0) pending.push(longHit);
+      longHit = undefined;
       if (col >= 0) {
         const hit: GrepMatch = {
           path: rel,
@@ -201,7 +214,7 @@ async function scanFile(
         decoded ??= buf.toString("utf8");
         return decoded;
       };
-      if (pending.length === 0 && !m.region(buf, text)) {
+      if (pending.length === 0 && !longHit && !m.region(buf, text)) {
         skipLines(buf, final);
         return false;
       }
@@ -245,12 +258,29 @@ async function scanFile(
       const nl = chunk.lastIndexOf(10);
       if (nl === -1) {
         carry.push(chunk);
+        carried += chunk.length;
+        if (carried > LONG_LINE) {
+          // A window of a long line: searched now, only its last bytes carried on to the next window.
+          const window = Buffer.concat(carry);
+          if (!longHit) {
+            const text = window.toString("utf8");
+            const col = m.line(text);
+            if (col >= 0) {
+              longHit = { path: rel, line: lineNo + 1, text: cut(text, col), before: [...ring], after: [] };
+              out.push(longHit);
+              if (firstOnly) return out;
+            }
+          }
+          carry = [Buffer.from(window.subarray(window.length - LONG_LINE_OVERLAP))];
+          carried = LONG_LINE_OVERLAP;
+        }
         continue;
       }
       const data = carry.length > 0 ? Buffer.concat([...carry, chunk]) : chunk;
-      const cut = data.length - (chunk.length - nl - 1);
-      carry = cut < data.length ? [data.subarray(cut)] : [];
-      if (region(data.subarray(0, cut), false)) return out;
+      const upTo = data.length - (chunk.length - nl - 1);
+      carry = upTo < data.length ? [data.subarray(upTo)] : [];
+      carried = data.length - upTo;
+      if (region(data.subarray(0, upTo), false)) return out;
     }
     if (carry.length > 0) region(Buffer.concat(carry), true);
     return out;

@@ -3,12 +3,12 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { ToolError } from "../errors.js";
 import { ancestorLevels, createIgnoreOracle, type IgnoreLevel, isIgnoredStart } from "../ignore.js";
 import { anchorGlobs } from "./globs.js";
 import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
 import { cutLine, stripCr } from "./lines.js";
+import { rgJsonLines } from "./rg-json-lines.js";
 
 /** The ripgrep binary shipped inside @vscode/ripgrep, when it is installed and executable. */
 export async function findRipgrep(): Promise<string | undefined> {
@@ -166,15 +166,7 @@ function run(
       current = undefined;
     };
 
-    const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
-    lines.on("line", (line) => {
-      if (capped || settled) return;
-      let msg: { type: string; data: Record<string, unknown> };
-      try {
-        msg = JSON.parse(line);
-      } catch {
-        return;
-      }
+    const onMessage = (msg: { type: string; data: Record<string, unknown> }) => {
       const d = msg.data as {
         path?: RgText;
         lines?: RgText;
@@ -202,14 +194,27 @@ function run(
           });
         }
       }
-    });
+    };
+    rgJsonLines(
+      child.stdout,
+      (line) => {
+        if (capped || settled) return;
+        try {
+          onMessage(JSON.parse(line));
+        } catch {}
+      },
+      (head, after, bytes) => {
+        if (capped || settled) return;
+        const msg = longMatch(head, after, bytes);
+        if (msg) onMessage(msg);
+      },
+    );
     child.stderr.on("data", (b: Buffer) => {
       if (stderr.length < 4096) stderr += b.toString();
     });
     child.on("error", (err) => settle(new ToolError(`Search failed to start: ${err.message}`, "io")));
     child.on("close", (code) => {
       if (settled) return;
-      lines.close();
       endFile();
       if (capped || code === 0 || code === 1) return settle();
       // Exit 2 also reports unreadable files (silenced by --no-messages); only a bad pattern is an error.
@@ -217,6 +222,34 @@ function run(
       settle(bad ? new ToolError(bad) : undefined);
     });
   });
+}
+
+/**
+ * A match or context record whose line was too long to hold (see rgJsonLines): the line's text is replaced
+ * by a marker that says how long it is and where the match starts. `undefined` when it cannot be read.
+ */
+function longMatch(
+  head: string,
+  after: string,
+  bytes: number,
+): { type: string; data: Record<string, unknown> } | undefined {
+  let msg: { type: string; data: Record<string, unknown> };
+  try {
+    msg = JSON.parse(`${head}"}}}`);
+  } catch {
+    return undefined;
+  }
+  const no = /"line_number":(\d+)/.exec(after);
+  const start =
+    /"submatches":\[\{"match":\{"(?:text|bytes)":"((?:[^"\\]|\\.){0,200})[\s\S]*?"start":(\d+)/.exec(after);
+  let what = start ? `; a match starts at byte ${start[2]} of it` : "";
+  try {
+    if (start) what += `: ${JSON.parse(`"${start[1]}"`)}`;
+  } catch {}
+  msg.data.lines = { text: `[mcpfs: a line of about ${bytes} bytes, too long to show${what}]` };
+  if (no) msg.data.line_number = Number(no[1]);
+  msg.data.submatches = [];
+  return msg;
 }
 
 function around(lines: Map<number, string>, from: number, to: number): GrepLine[] {

@@ -13,6 +13,10 @@ const input = z.object({
   startLine: z.number().optional().describe("First line of a range (1-based)"),
   endLine: z.number().optional().describe("Last line of the range (default: the end)"),
   lineNumbers: z.boolean().optional().describe("Prefix each line with its number"),
+  hash: z
+    .boolean()
+    .optional()
+    .describe("With head/tail/startLine on a file over 256 KiB, also return the whole file's sha256"),
 });
 
 const output = z.object({
@@ -24,9 +28,15 @@ const output = z.object({
   sha256: z
     .string()
     .optional()
-    .describe("sha256 of the file read (files up to 64 MiB): pass it as expectedSha256 to a later change"),
-  mtime: z.string().optional().describe("last modification time of the file read, ISO 8601"),
-  totalLines: z.number().optional().describe("lines in the file"),
+    .describe(
+      "sha256 of the whole file read — on whole reads, on head/tail/line ranges of files up to 256 KiB, and " +
+        "when hash: true was given: pass it as expectedSha256 to a later change",
+    ),
+  mtime: z.string().optional().describe("last modification time of the file read, ISO 8601 (every reply)"),
+  totalLines: z
+    .number()
+    .optional()
+    .describe("lines in the file (when known without reading far past the lines returned)"),
   startLine: z.number().optional().describe("first line returned (line-range reads)"),
   endLine: z.number().optional().describe("last line returned (line-range reads; startLine-1 when none)"),
 });
@@ -66,13 +76,16 @@ async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
     start,
     end: args.endLine,
     maxBytes: Math.max(1, budget - 400),
+    hash: args.hash,
   });
   const last = start + r.lines.length - 1;
   const total = r.state?.totalLines;
   let text = (args.lineNumbers ? number(r.lines, start) : r.lines).join("\n");
-  const of = total !== undefined ? ` of ${total}` : "";
+  const of = total !== undefined ? ` of ${total}` : r.more ? "; more follow" : "";
   if (r.lines.length === 0)
     text = `[mcpfs: no lines from line ${start}; the file has ${total ?? "fewer"} lines]`;
+  else if (r.cutLine)
+    text += `\n[mcpfs: line ${start} is longer than the output budget (${budget} bytes); showing its first ${Buffer.byteLength(r.lines[0]!)} bytes. Read on with startLine=${start + 1}; search inside the line with grep.]`;
   else if (r.truncated)
     text += `\n[mcpfs: lines ${start}-${last}${of}; output truncated at ${budget} bytes. Read on with startLine=${last + 1}.]`;
   else text += `\n[mcpfs: lines ${start}-${last}${of}]`;
@@ -96,6 +109,8 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
     tail: args.tail,
     budget: Math.max(1, budget - 400),
     withState: true,
+    hash: args.hash,
+    countLines: args.tail !== undefined && args.lineNumbers === true,
   });
   // A whole read: remembered, so a later refused change can show what changed since this version.
   if (r.sha256 && !r.truncated && args.head === undefined && args.tail === undefined)
@@ -113,8 +128,20 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
     const first = args.tail !== undefined ? (total !== undefined ? total - all.length + 1 : undefined) : 1;
     if (first !== undefined) text = number(all, first).join("\n") + (trailing ? "\n" : "");
   }
-  // A cut reply ends with the one parameter that gets the next part, with nothing skipped or repeated.
-  if (r.truncated) {
+  if (r.cutLine) {
+    const shown = Buffer.byteLength(r.text);
+    if (args.tail !== undefined) {
+      text += truncationNote(
+        `the last line is longer than the output budget (${budget} bytes); showing its last ${shown} bytes`,
+        "Read its start with head: 1; search inside it with grep.",
+      );
+    } else
+      text += truncationNote(
+        `line 1 is longer than the output budget (${budget} bytes); showing its first ${shown} bytes`,
+        "Read the end of the file with tail; search inside the line with grep.",
+      );
+  } else if (r.truncated) {
+    // A cut reply ends with the one parameter that gets the next part, with nothing skipped or repeated.
     if (args.tail !== undefined) {
       const total = r.state?.totalLines;
       const earlier =

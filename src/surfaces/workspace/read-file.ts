@@ -15,6 +15,11 @@ export const lineRangeShape = {
     .nullable()
     .optional()
     .describe("Number the lines (default: only for slices)"),
+  with_hash: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe("With a slice or cut read of a file over 256 KiB, also return the whole file's sha256"),
 };
 
 export interface ReadArgs {
@@ -22,6 +27,7 @@ export interface ReadArgs {
   start_line?: number | null;
   end_line?: number | null;
   with_line_numbers?: boolean | null;
+  with_hash?: boolean | null;
 }
 
 /** mcp-workspace's range rules, checked before the file is touched. */
@@ -45,9 +51,12 @@ export const readOutput = z.object({
   sha256: z
     .string()
     .optional()
-    .describe("sha256 of the file read (pass as expected_sha256 to a later change)"),
-  mtime: z.string().optional().describe("last modification time of the file read, ISO 8601"),
-  size: z.number().optional().describe("size of the file in bytes"),
+    .describe(
+      "sha256 of the whole file read — on complete reads, on slices of files up to 256 KiB, and with " +
+        "with_hash: pass it as expected_sha256 to a later change",
+    ),
+  mtime: z.string().optional().describe("last modification time of the file read, ISO 8601 (every read)"),
+  size: z.number().optional().describe("size of the file read in bytes (every read)"),
 });
 
 export async function readForTool(
@@ -68,8 +77,9 @@ export async function readForTool(
       start: ranged ? args.start_line! : 1,
       end: ranged ? args.end_line! : undefined,
       // The note that says how to read on must fit too (the runner cuts any reply past the budget).
-      maxBytes: Math.max(1, budget - 128),
+      maxBytes: Math.max(1, budget - 320),
       withState: true,
+      hash: args.with_hash === true,
     });
   } catch (err) {
     if (err instanceof InvalidTextError)
@@ -94,7 +104,12 @@ export async function readForTool(
     lines = lines.map((line, i) => `${String(first + i).padStart(width)}→${line}`);
   }
   let text = lines.join("\n") + (r.lastNewline && lines.length > 0 ? "\n" : "");
-  if (r.truncated) {
+  if (r.cutLine) {
+    text +=
+      `\n[mcpfs: line ${first} is longer than the output budget (${budget} bytes); showing its first ` +
+      `${Buffer.byteLength(r.lines[0]!)} bytes. Read on with start_line=${first + 1} and end_line ` +
+      `(e.g. end_line=${first + 1000}); search inside the line with search_files.]`;
+  } else if (r.truncated) {
     const next = first + r.lines.length;
     text +=
       `\n[mcpfs: output truncated at ${budget} bytes. Read on with start_line=${next} and end_line ` +

@@ -1,0 +1,55 @@
+import { applyPatch, createTwoFilesPatch, structuredPatch } from "diff";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { gitStyleDiff, trimmedPatch, unifiedDiff } from "../../src/core/files/diff.js";
+
+/** Texts from a few repeated lines, so ambiguous alignments are common. */
+const text = (alphabet: string[]) =>
+  fc
+    .array(fc.constantFrom(...alphabet), { maxLength: 30 })
+    .chain((lines) =>
+      fc.constantFrom(lines.join("\n"), `${lines.join("\n")}\n`).map((t) => (lines.length ? t : "")),
+    );
+const changed = (hunks: { lines: string[] }[]) =>
+  hunks.flatMap((h) => h.lines).filter((l) => l.startsWith("+") || l.startsWith("-")).length;
+
+describe("trimmedPatch (the diff over only the changed lines)", () => {
+  it("is a valid diff of the whole texts, as small as the whole-text diff, for any pair and context", () => {
+    const t = text(["a", "b", "c", "", "a b", "  x"]);
+    fc.assert(
+      fc.property(t, t, fc.integer({ min: 0, max: 5 }), (a, b, context) => {
+        const patch = trimmedPatch("f", a, b, context);
+        expect(applyPatch(a, patch)).toBe(b);
+        expect(changed(patch.hunks)).toBe(
+          changed(structuredPatch("f", "f", a, b, "", "", { context }).hunks),
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("is exactly the whole-text diff when lines are distinct (an edit of ordinary code)", () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i}`);
+    const variant = fc.array(fc.constantFrom(...lines), { maxLength: 40 }).map((ls) => {
+      const keep = new Set(ls);
+      return lines.filter((l) => !keep.has(l));
+    });
+    fc.assert(
+      fc.property(variant, variant, fc.integer({ min: 0, max: 5 }), (x, y, context) => {
+        const a = `${x.join("\n")}\n`;
+        const b = `${y.join("\n")}\n`;
+        const whole = structuredPatch("f", "f", a, b, "", "", { context });
+        expect(trimmedPatch("f", a, b, context).hunks).toEqual(whole.hunks);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("unifiedDiff matches createTwoFilesPatch's output on an edit inside a long file", () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `export const value${i} = ${i};`);
+    const a = `${lines.join("\n")}\n`;
+    const b = a.replace("value9999 = 9999;\n", "value9999 = -9999;\nextra line\n");
+    expect(unifiedDiff("f", a, b)).toBe(createTwoFilesPatch("f", "f", a, b, "original", "modified"));
+    expect(gitStyleDiff("f", a, a)).toBe("");
+  });
+});
