@@ -172,5 +172,8 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
       return { kind: "exit", code: 1, stderr: `Error: --port out of range: ${port}\n` };
     config.http = { host: o.host ?? "127.0.0.1", port, authToken: o.authToken ?? env.MCPFS_AUTH_TOKEN };
   }
+  // Test switches (undocumented for users): the non-Linux descriptor checks, the case-folding name policy.
+  if (env.MCPFS_FORCE_PORTABLE_FD === "1") config.volumeOverrides.portableDescriptors = true;
+  if (env.MCPFS_FORCE_CASE_FOLD === "1") config.volumeOverrides.foldCase = true;
   return { kind: "config", config };
 }

@@ -1,3 +1,5 @@
+import type { VolumeOverrides } from "../core/workspace.js";
+
 /** Everything the command line decides, in one plain object handed to the server factory. */
 export type Surface = "filesystem" | "workspace";
 export type LogLevel = "DEBUG" | "INFO" | "WARNING" | "ERROR" | "CRITICAL";
@@ -33,6 +35,8 @@ export interface Config {
   auditLog?: string;
   /** Arguments nobody recognised (warned about and ignored). */
   unknownArgs: string[];
+  /** Test switches over what `makeRoot` probes (env `MCPFS_FORCE_PORTABLE_FD`, `MCPFS_FORCE_CASE_FOLD`). */
+  volumeOverrides: VolumeOverrides;
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
@@ -53,5 +57,6 @@ export function defaultConfig(): Config {
     gitignore: true,
     disableTools: [],
     unknownArgs: [],
+    volumeOverrides: {},
   };
 }

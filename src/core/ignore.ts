@@ -3,7 +3,7 @@ import fsp from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Ignore } from "ignore";
-import type { Root } from "./workspace.js";
+import { namesOf, type Root } from "./workspace.js";
 
 /**
  * gitignore rules as git applies them: the root `.gitignore`, every nested one (deeper files win), and
@@ -13,9 +13,18 @@ import type { Root } from "./workspace.js";
 
 // Loaded on first use (a walk that meets a .gitignore), so server start-up does not pay for it.
 const requireLazy = createRequire(import.meta.url);
-function newIgnore(): Ignore {
-  const factory = requireLazy("ignore") as (opts: { allowRelativePaths: boolean }) => Ignore;
-  return factory({ allowRelativePaths: true });
+/** `ignorecase` as git's `core.ignorecase`: rules fold case exactly where the volume does. */
+function newIgnore(ignorecase: boolean): Ignore {
+  const factory = requireLazy("ignore") as (opts: {
+    allowRelativePaths: boolean;
+    ignorecase: boolean;
+  }) => Ignore;
+  return factory({ allowRelativePaths: true, ignorecase });
+}
+
+/** `.git` as the volume compares names (`.GIT` is the repository on a case-insensitive one). */
+export function isGitName(name: string | undefined, foldsCase: boolean): boolean {
+  return name === ".git" || (foldsCase && name?.toLowerCase() === ".git");
 }
 
 /** The rules of one directory, and how to turn a walk-relative path into a path relative to that directory. */
@@ -102,8 +111,14 @@ async function readRules(file: string): Promise<string[] | undefined> {
   }
 }
 
-function makeLevel(lines: string[], prefix: string, strip: number, dirFromRoot: string): IgnoreLevel {
-  const ig = newIgnore().add(lines);
+function makeLevel(
+  lines: string[],
+  prefix: string,
+  strip: number,
+  dirFromRoot: string,
+  foldsCase: boolean,
+): IgnoreLevel {
+  const ig = newIgnore(foldsCase).add(lines);
   return { ig, prefix, strip, lines, dirFromRoot, own: ownRules(ig) };
 }
 
@@ -119,17 +134,19 @@ export function levelsForDir(
   dirFromRoot: string,
   hasGitignore: boolean,
   hasGit: boolean,
+  /** The root's name policy folds case (see `namesOf`). */
+  foldsCase = false,
 ): readonly IgnoreLevel[] {
   if (!hasGitignore && !hasGit) return inherited;
   const strip = relFromStart === "" ? 0 : relFromStart.length + 1;
   const out: IgnoreLevel[] = hasGit ? [] : [...inherited];
   if (hasGit) {
     const ex = readRulesSync(path.join(dirReal, ".git", "info", "exclude"));
-    if (ex && ex.length > 0) out.push(makeLevel(ex, "", strip, dirFromRoot));
+    if (ex && ex.length > 0) out.push(makeLevel(ex, "", strip, dirFromRoot, foldsCase));
   }
   if (hasGitignore) {
     const gi = readRulesSync(path.join(dirReal, ".gitignore"));
-    if (gi && gi.length > 0) out.push(makeLevel(gi, "", strip, dirFromRoot));
+    if (gi && gi.length > 0) out.push(makeLevel(gi, "", strip, dirFromRoot, foldsCase));
   }
   return out;
 }
@@ -142,6 +159,7 @@ export function ancestorLevels(root: Root, start: string): IgnoreLevel[] {
   const rel = path.relative(root.real, start);
   if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return [];
   const segs = rel.split(path.sep);
+  const folds = namesOf(root).foldsCase;
   let levels: IgnoreLevel[] = [];
   for (let i = 0; i < segs.length; i++) {
     const dirFromRoot = segs.slice(0, i).join("/");
@@ -149,9 +167,9 @@ export function ancestorLevels(root: Root, start: string): IgnoreLevel[] {
     const prefix = `${segs.slice(i).join("/")}/`;
     if (i > 0 && exists(path.join(dir, ".git"))) levels = [];
     const ex = readRulesSync(path.join(dir, ".git", "info", "exclude"));
-    if (ex && ex.length > 0) levels.push(makeLevel(ex, prefix, 0, dirFromRoot));
+    if (ex && ex.length > 0) levels.push(makeLevel(ex, prefix, 0, dirFromRoot, folds));
     const gi = readRulesSync(path.join(dir, ".gitignore"));
-    if (gi && gi.length > 0) levels.push(makeLevel(gi, prefix, 0, dirFromRoot));
+    if (gi && gi.length > 0) levels.push(makeLevel(gi, prefix, 0, dirFromRoot, folds));
   }
   return levels;
 }
@@ -187,7 +205,8 @@ export function isIgnoredBy(levels: readonly IgnoreLevel[], rel: string, isDir: 
  */
 export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Promise<boolean> {
   const segs = rel.split("/").filter((s) => s !== "" && s !== ".");
-  if (segs.includes(".git")) return true;
+  const folds = namesOf(root).foldsCase;
+  if (segs.some((s) => isGitName(s, folds))) return true;
   let levels: IgnoreLevel[] = [];
   for (let i = 0; i < segs.length; i++) {
     const dirRel = segs.slice(0, i).join("/");
@@ -202,8 +221,8 @@ export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Pro
       readRules(path.join(dir, ".gitignore")),
     ]);
     if (hasGit && i > 0) levels = [];
-    if (hasGit && ex && ex.length > 0) levels.push(makeLevel(ex, "", strip, dirRel));
-    if (gi && gi.length > 0) levels.push(makeLevel(gi, "", strip, dirRel));
+    if (hasGit && ex && ex.length > 0) levels.push(makeLevel(ex, "", strip, dirRel, folds));
+    if (gi && gi.length > 0) levels.push(makeLevel(gi, "", strip, dirRel, folds));
     // Each directory on the way must itself not be ignored.
     const here = segs.slice(0, i + 1).join("/");
     const last = i === segs.length - 1;
@@ -219,6 +238,7 @@ export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Pro
 export function createIgnoreOracle(root: Root, start: string): (rel: string, isDir: boolean) => boolean {
   const cache = new Map<string, { levels: readonly IgnoreLevel[]; ignored: boolean }>();
   const fromRoot = path.relative(root.real, start).split(path.sep).join("/");
+  const folds = namesOf(root).foldsCase;
   const dirState = (rel: string): { levels: readonly IgnoreLevel[]; ignored: boolean } => {
     const hit = cache.get(rel);
     if (hit) return hit;
@@ -232,7 +252,8 @@ export function createIgnoreOracle(root: Root, start: string): (rel: string, isD
       const parentLevels = withOwnRules(parent.levels, parentRel);
       state = {
         levels: parentLevels,
-        ignored: parent.ignored || rel.split("/").pop() === ".git" || isIgnoredBy(parentLevels, rel, true),
+        ignored:
+          parent.ignored || isGitName(rel.split("/").pop(), folds) || isIgnoredBy(parentLevels, rel, true),
       };
     }
     cache.set(rel, state);
@@ -251,6 +272,7 @@ export function createIgnoreOracle(root: Root, start: string): (rel: string, isD
       [fromRoot, dirRel].filter((s) => s !== "").join("/"),
       exists(path.join(abs, ".gitignore")),
       exists(path.join(abs, ".git")),
+      folds,
     );
     own.set(dirRel, levels);
     return levels;
@@ -260,7 +282,7 @@ export function createIgnoreOracle(root: Root, start: string): (rel: string, isD
     const parentRel = cut === -1 ? "" : rel.slice(0, cut);
     const parent = dirState(parentRel);
     if (parent.ignored) return true;
-    if (rel.split("/").pop() === ".git") return true;
+    if (isGitName(rel.split("/").pop(), folds)) return true;
     return isIgnoredBy(withOwnRules(parent.levels, parentRel), rel, isDir);
   };
 }

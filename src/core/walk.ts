@@ -2,8 +2,8 @@ import fs, { type Dirent } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./errors.js";
 import { TEMP_NAME } from "./files/safe-open.js";
-import { ancestorLevels, type IgnoreLevel, levelsForDir } from "./ignore.js";
-import type { Root } from "./workspace.js";
+import { ancestorLevels, type IgnoreLevel, isGitName, levelsForDir } from "./ignore.js";
+import { namesOf, type Root } from "./workspace.js";
 
 export interface WalkOptions {
   /** Confinement root (from a ResolvedPath). */
@@ -156,6 +156,8 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
   if (signal?.aborted) return Promise.reject(cancelledError());
   const deadline = timeLimitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeLimitMs;
   const startLevels = gitignore ? ancestorLevels(opts.root, start) : [];
+  // On a case-insensitive volume `.GIT` is the repository and `.GITIGNORE` its rules.
+  const folds = namesOf(opts.root).foldsCase;
   const queue: DirTask<T>[] = [
     {
       abs: start,
@@ -194,12 +196,13 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
         let hasGitignore = false;
         let hasGit = false;
         for (const d of list) {
-          if (d.name === ".gitignore") hasGitignore = true;
-          else if (d.name === ".git") hasGit = true;
+          if (d.name === ".gitignore" || (folds && d.name.toLowerCase() === ".gitignore"))
+            hasGitignore = true;
+          else if (isGitName(d.name, folds)) hasGit = true;
         }
         if (hasGitignore || hasGit) {
           const fromRoot = path.relative(opts.root.real, task.abs).split(path.sep).join("/");
-          levels = levelsForDir(levels, task.abs, task.rel, fromRoot, hasGitignore, hasGit);
+          levels = levelsForDir(levels, task.abs, task.rel, fromRoot, hasGitignore, hasGit, folds);
         }
       }
       const blocked = realign(task.levels, levels, task.blocked);
@@ -209,8 +212,8 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
       const descend = maxDepth === undefined || depth < maxDepth;
       for (const d of list) {
         const name = d.name;
-        if (gitignore && name === ".git") continue;
-        if (TEMP_NAME.test(name)) continue;
+        if (gitignore && isGitName(name, folds)) continue;
+        if (TEMP_NAME.test(folds ? name.toLowerCase() : name)) continue;
         visited++;
         const type = typeOf(d);
         const isDir = type === "dir";

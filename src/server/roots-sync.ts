@@ -4,8 +4,8 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
 import { ToolError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
-import { expandHome, isWithin } from "../core/paths.js";
-import { makeRoot, type Root, type Workspace } from "../core/workspace.js";
+import { expandHome } from "../core/paths.js";
+import { makeRoot, namesOf, type Root, type Workspace } from "../core/workspace.js";
 
 /**
  * Keeps a filesystem-surface connection's allowed directories in step with the client's MCP roots:
@@ -119,9 +119,11 @@ async function validRoots(
       continue;
     }
     try {
-      const root = await makeRoot(dir, "rw", "directory");
+      const root = await makeRoot(dir, "rw", "directory", { overrides: config.volumeOverrides });
       // Compared by real path: a read-only directory named through a symlink still covers what lies in it.
-      const ro = config.readOnly || extraRoots.some((r) => r.mode === "ro" && isWithin(root.real, r.real));
+      const ro =
+        config.readOnly ||
+        extraRoots.some((r) => r.mode === "ro" && namesOf(r).isAtOrBelow(root.real, r.real));
       out.push(ro ? { ...root, mode: "ro" } : root);
     } catch (err) {
       log.warn(`Skipping invalid directory: ${dir} due to error: ${(err as Error).message}`);

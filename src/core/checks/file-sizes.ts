@@ -1,9 +1,9 @@
 import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { isIgnoredBy, levelsForDir } from "../ignore.js";
+import { isGitName, isIgnoredBy, levelsForDir } from "../ignore.js";
 import { walk } from "../walk.js";
-import type { Root } from "../workspace.js";
+import { namesOf, type Root } from "../workspace.js";
 
 export const ALLOWLIST_NAME = ".large-files-allowlist";
 
@@ -88,13 +88,14 @@ export async function checkFileSizes(
     .lstat(path.join(root.real, ".gitignore"))
     .then((s) => s.isFile())
     .catch(() => false);
-  const levels = levelsForDir([], root.real, "", "", hasGitignore, false);
+  const levels = levelsForDir([], root.real, "", "", hasGitignore, false, namesOf(root).foldsCase);
   const { entries } = await walk({
     root,
     start: root.real,
     gitignore: false,
     signal,
-    exclude: (rel, isDir) => rel === ".git" || rel.endsWith("/.git") || isIgnoredBy(levels, rel, isDir),
+    exclude: (rel, isDir) =>
+      isGitName(rel.split("/").pop(), namesOf(root).foldsCase) || isIgnoredBy(levels, rel, isDir),
     include: (_rel, isDir) => !isDir,
   });
   const allowText = await fs.readFile(path.join(root.real, ALLOWLIST_NAME), "utf8").catch(() => "");

@@ -46,7 +46,7 @@ export async function stageWrite(
 ): Promise<StagedWrite> {
   let pinned: Awaited<ReturnType<typeof pinParent>>;
   try {
-    pinned = await pinParent(target.real, target.root.real, target.requested);
+    pinned = await pinParent(target.real, target.root, target.requested);
   } catch (err) {
     if (isErrno(err, "ENOENT"))
       throw new ToolError(`Parent directory does not exist: ${printable(target.requested)}`, "not_found");
@@ -74,7 +74,7 @@ export async function stageWrite(
       0o600,
     );
     try {
-      await verifyDescriptor(fh, target.root.real, target.requested, dir.at(tempName));
+      await verifyDescriptor(fh, target.root, target.requested, dir.at(tempName));
       await fh.writeFile(data);
       await fh.chmod(mode);
       await fh.sync();
@@ -102,7 +102,7 @@ export async function commitStaged(staged: StagedWrite): Promise<void> {
   const { target, tempName, name } = staged;
   let dir: PinnedDir;
   try {
-    ({ dir } = await pinParent(target.real, target.root.real, target.requested));
+    ({ dir } = await pinParent(target.real, target.root, target.requested));
   } catch (err) {
     await fs.unlink(staged.temp).catch(() => {});
     throw err;

@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
-import { isWithin, printable } from "../paths.js";
-import type { ResolvedPath } from "../workspace.js";
+import { printable } from "../paths.js";
+import { namesOf, type ResolvedPath } from "../workspace.js";
 import { removeTree } from "./remove.js";
 import { type PinnedDir, pinDirectory, tempPathBeside, withPinnedParent } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
@@ -76,7 +76,7 @@ export async function copyPath(
   }
   if (!st.isDirectory())
     throw new ToolError(`Not a regular file or directory: ${printable(source.requested)}`, "not_file");
-  if (isWithin(dest.real, source.real))
+  if (namesOf(source.root).isAtOrBelow(dest.real, source.real))
     throw new ToolError(`Cannot copy a directory into itself: ${printable(dest.requested)}`);
   if (destSt && !destSt.isDirectory())
     throw new ToolError(`Destination exists and is not a directory: ${printable(dest.requested)}`, "exists");
@@ -156,7 +156,7 @@ async function listTree(source: ResolvedPath, opts: CopyOptions): Promise<Item[]
         );
     }
   };
-  const top = await pinDirectory(source.real, source.root.real, source.requested);
+  const top = await pinDirectory(source.real, source.root, source.requested);
   try {
     await visit(top, "");
   } finally {

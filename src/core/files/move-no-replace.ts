@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
-import { isWithin, printable } from "../paths.js";
-import type { ResolvedPath } from "../workspace.js";
+import { printable } from "../paths.js";
+import { namesOf, type ResolvedPath } from "../workspace.js";
 import { removeTree } from "./remove.js";
 import { pinParent, tempPathBeside, withPinnedParent } from "./safe-open.js";
 
@@ -33,21 +33,25 @@ export async function moveNoReplace(
     throw err;
   });
   const type = st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+  if (isRespelling(src, dst)) {
+    await respell(src, dst.spelled!);
+    return { copied: false, type };
+  }
   if (await exists(dst.real))
     throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
   const parent = await fs.stat(path.dirname(dst.real)).catch(() => undefined);
   if (!parent?.isDirectory())
     throw new ToolError(`Parent directory does not exist: ${printable(dst.requested)}`, "not_found");
-  if (type === "dir" && isWithin(dst.real, src.real))
+  if (type === "dir" && namesOf(src.root).isAtOrBelow(dst.real, src.real))
     throw new ToolError(
       `Cannot move a directory into itself: ${printable(src.requested)} -> ${printable(dst.requested)}`,
     );
   if (!opts.forceCopy) {
     // Both parents pinned by descriptor: a directory swapped for a symlink meanwhile cannot make the
     // link/unlink/rename act outside the root.
-    const from = await pinParent(src.real, src.root.real, src.requested);
+    const from = await pinParent(src.real, src.root, src.requested);
     try {
-      const to = await pinParent(dst.real, dst.root.real, dst.requested);
+      const to = await pinParent(dst.real, dst.root, dst.requested);
       try {
         await renameNoReplace(from.dir.at(from.name), to.dir.at(to.name), type);
         return { copied: false, type };
@@ -85,6 +89,19 @@ export async function moveNoReplace(
   }
   await removeTree(src);
   return { copied: true, type };
+}
+
+/**
+ * The destination is the source's own entry spelled otherwise (`Foo.txt` -> `foo.txt` on a case-insensitive
+ * volume): a rename that changes only the spelling, never a move onto something else.
+ */
+export function isRespelling(src: ResolvedPath, dst: ResolvedPath): boolean {
+  return dst.spelled !== undefined && dst.real === src.real && dst.root === src.root;
+}
+
+/** Renames `src` to `spelled` in its own directory (pinned): the same entry, so nothing is replaced. */
+export async function respell(src: ResolvedPath, spelled: string): Promise<void> {
+  await withPinnedParent(src, (dir, name) => fs.rename(dir.at(name), dir.at(spelled)));
 }
 
 /**

@@ -3,15 +3,13 @@ import { constants } from "node:fs";
 import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import { isWithin, printable } from "../paths.js";
-import type { ResolvedPath } from "../workspace.js";
-
-const PROC_FD = process.platform === "linux";
+import { printable } from "../paths.js";
+import { descriptorPathsOf, namesOf, type ResolvedPath, type Root } from "../workspace.js";
 
 /**
  * Opens a resolved path without following a symlink in its final component, then proves that what was
- * opened is still inside the root: on Linux `/proc/self/fd/N` names the real file behind the descriptor,
- * and its identity must match a fresh `lstat`. A symlink or directory swapped in after `resolve` is caught.
+ * opened is still inside the root: where `/proc/self/fd/N` works (Linux; probed per root) it names the real
+ * file behind the descriptor, and everywhere its identity must match a fresh `lstat`. A symlink or directory swapped in after `resolve` is caught.
  */
 export async function openVerified(
   target: ResolvedPath,
@@ -27,7 +25,7 @@ export async function openVerified(
     throw err;
   }
   try {
-    await verifyDescriptor(fh, target.root.real, target.requested, target.real);
+    await verifyDescriptor(fh, target.root, target.requested, target.real);
     return fh;
   } catch (err) {
     await fh.close().catch(() => {});
@@ -35,16 +33,16 @@ export async function openVerified(
   }
 }
 
-/** Checks that an open descriptor refers to a file inside `rootReal` at the expected path. */
+/** Checks that an open descriptor refers to a file inside `root` at the expected path. */
 export async function verifyDescriptor(
   fh: FileHandle,
-  rootReal: string,
+  root: Root,
   requested: string,
   expectedPath: string,
 ): Promise<void> {
-  if (PROC_FD) {
+  if (descriptorPathsOf(root)) {
     const actual = await fs.readlink(`/proc/self/fd/${fh.fd}`);
-    if (!isWithin(actual, rootReal)) throw changedError(requested);
+    if (!namesOf(root).isAtOrBelow(actual, root.real)) throw changedError(requested);
   }
   const [held, now] = await Promise.all([fh.stat(), fs.lstat(expectedPath).catch(() => undefined)]);
   if (!now || now.ino !== held.ino || now.dev !== held.dev) throw changedError(requested);
@@ -61,7 +59,8 @@ export function changedError(requested: string): ToolError {
  * A directory held open by descriptor. `at(name)` names an entry *of that very directory* — on Linux through
  * `/proc/self/fd/N/name`, which the kernel resolves via the descriptor, so renaming the directory's path or
  * swapping one of its ancestors for a symlink afterwards cannot redirect a create, unlink, rename or mkdir
- * made through it. (Elsewhere `at` falls back to the plain path and only the checks at open time remain.)
+ * made through it. (Elsewhere — or with the portable checks forced — `at` falls back to the plain path and only
+ * the checks at open time remain.)
  */
 export interface PinnedDir {
   /** The canonical path the directory had when it was pinned. */
@@ -75,13 +74,14 @@ export interface PinnedDir {
 }
 
 /**
- * Opens the directory `real` (canonical, inside `rootReal`) without following a symlink in its last
- * component and proves, on Linux, that the descriptor really is that directory: `/proc/self/fd/N` must read
- * back exactly `real`. A directory swapped for a symlink (at any level) is refused as a changed path.
+ * Opens the directory `real` (canonical, inside `root`) without following a symlink in its last
+ * component and proves that the descriptor really is that directory: `/proc/self/fd/N` must read back
+ * exactly `real` where it works, its identity must match a fresh `lstat` elsewhere. A directory swapped
+ * for a symlink (at any level) is refused as a changed path.
  */
 export async function pinDirectory(
   real: string,
-  rootReal: string,
+  root: Root,
   requested: string,
   openPath: string = real,
 ): Promise<PinnedDir> {
@@ -95,10 +95,11 @@ export async function pinDirectory(
       throw new ToolError(`Not a directory: a parent of ${printable(requested)} is a file`, "not_directory");
     throw err;
   }
+  const procFd = descriptorPathsOf(root);
   try {
-    if (PROC_FD) {
+    if (procFd) {
       const actual = await fs.readlink(`/proc/self/fd/${fh.fd}`);
-      if (actual !== real || !isWithin(actual, rootReal)) throw changedError(requested);
+      if (actual !== real || !namesOf(root).isAtOrBelow(actual, root.real)) throw changedError(requested);
     } else {
       const [held, now] = await Promise.all([fh.stat(), fs.lstat(real).catch(() => undefined)]);
       if (!now || now.ino !== held.ino || now.dev !== held.dev) throw changedError(requested);
@@ -107,11 +108,11 @@ export async function pinDirectory(
     await fh.close().catch(() => {});
     throw err;
   }
-  const at = (name: string) => (PROC_FD ? `/proc/self/fd/${fh.fd}/${name}` : path.join(real, name));
+  const at = (name: string) => (procFd ? `/proc/self/fd/${fh.fd}/${name}` : path.join(real, name));
   return {
     real,
     at,
-    child: (name) => pinDirectory(path.join(real, name), rootReal, requested, at(name)),
+    child: (name) => pinDirectory(path.join(real, name), root, requested, at(name)),
     sync: () => fh.sync().catch(() => {}),
     close: () => fh.close().catch(() => {}),
   };
@@ -132,11 +133,11 @@ export function checkPathLength(real: string, requested: string): void {
 /** Pins `real`'s parent directory and returns it with `real`'s last component. */
 export async function pinParent(
   real: string,
-  rootReal: string,
+  root: Root,
   requested: string,
 ): Promise<{ dir: PinnedDir; name: string }> {
   checkPathLength(real, requested);
-  return { dir: await pinDirectory(path.dirname(real), rootReal, requested), name: path.basename(real) };
+  return { dir: await pinDirectory(path.dirname(real), root, requested), name: path.basename(real) };
 }
 
 /** Runs `fn` with `target`'s parent pinned by descriptor, so a parent swapped for a symlink meanwhile cannot
@@ -145,7 +146,7 @@ export async function withPinnedParent<T>(
   target: ResolvedPath,
   fn: (dir: PinnedDir, name: string) => Promise<T>,
 ): Promise<T> {
-  const { dir, name } = await pinParent(target.real, target.root.real, target.requested);
+  const { dir, name } = await pinParent(target.real, target.root, target.requested);
   try {
     return await fn(dir, name);
   } finally {
@@ -155,6 +156,11 @@ export async function withPinnedParent<T>(
 
 /** Temp names share one recognisable shape so walkers and listings can hide them. */
 export const TEMP_NAME = /^\.mcpfs-[0-9a-f]{16}\.tmp$/;
+
+/** A temp name as `root`'s volume compares names (another case of one is the same file where case folds). */
+export function isTempName(name: string, root: Root): boolean {
+  return TEMP_NAME.test(namesOf(root).foldsCase ? name.toLowerCase() : name);
+}
 
 export function tempPathBeside(real: string): string {
   return path.join(path.dirname(real), `.mcpfs-${randomBytes(8).toString("hex")}.tmp`);
