@@ -98,14 +98,15 @@ export function screenRequestedPath(requested: unknown): string {
 }
 
 /** Names Windows maps to devices in any directory, with any extension (`NUL`, `com1.txt`, `CONIN$`). */
-const RESERVED_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)(\..*)?$/is;
+const RESERVED_DEVICE =
+  /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$) *(\..*)?$/is;
 
 /**
  * Windows forms that do not name a plain file: `\\?\C:\x` is read as `C:\x` (and `\\?\UNC\h\s` as `\\h\s`),
  * the device namespace `\\.\` is refused, and so is any segment that is an alternate data stream (`a.txt:s`),
  * a reserved device name, or ends in a dot or space (Windows drops those, so `.git.` would be `.git`).
  */
-function screenWindowsPath(p: string, shown: string): string {
+export function screenWindowsPath(p: string, shown: string): string {
   let q = p;
   if (/^[\\/]{2}\?[\\/]unc[\\/]/i.test(q)) q = `\\\\${q.slice(8)}`;
   else if (/^[\\/]{2}\?[\\/][a-z]:/i.test(q)) q = q.slice(4);

@@ -311,10 +311,15 @@ export class Workspace {
     return { requested: shown, real, root, exists, relative, ...(spelled ? { spelled } : {}) };
   }
 
-  /** The name policy that applies inside the directory `real`: its root's, exact outside every root. */
+  /**
+   * The name policy that applies inside the directory `real`: its root's; above a folding root (one of its
+   * ancestors), folded too, so the root's own name matches in any case; exact elsewhere.
+   */
   private namesAt(real: string, candidates: readonly Root[]): NamePolicy {
     const root = this.rootOf(real, candidates);
-    return root ? namesOf(root) : EXACT_NAMES;
+    if (root) return namesOf(root);
+    const above = candidates.find((r) => namesOf(r).foldsCase && namesOf(r).isAtOrBelow(r.real, real));
+    return above ? namesOf(above) : EXACT_NAMES;
   }
 
   private candidatesFor(base?: Root): readonly Root[] {
@@ -404,7 +409,9 @@ async function realLocation(
       continue;
     }
     let real = await realOrThrow(existing, shown);
-    if (!inside(real)) throw deniedError(shown);
+    // Outside, only an ancestor of a root may go on (the root spelled in another case on a folding volume
+    // does not exist by that spelling): the walk then matches its name, and the result is confined again.
+    if (!inside(real) && !(st.isDirectory() && namesAt(real).foldsCase)) throw deniedError(shown);
     if (!st.isDirectory()) {
       if (tail.length > 0)
         throw new ToolError(`Not a directory: a parent of ${printable(shown)} is a file`, "not_directory");
@@ -413,8 +420,7 @@ async function realLocation(
     // Walk the missing tail, accepting a single NFC-equivalent entry for each component. `real` stays
     // canonical: a matched entry that is a symlink is followed as one more checked hop.
     for (let i = 0; i < tail.length; i++) {
-      // The policy of where the entry would be: a root's own name in another case matches the root.
-      const match = await entryMatch(real, tail[i]!, namesAt(path.join(real, tail[i]!)));
+      const match = await entryMatch(real, tail[i]!, namesAt(real));
       if (match === undefined) return { real: path.join(real, ...tail.slice(i)), exists: false };
       const entry = path.join(real, match);
       const est = await fs.lstat(entry).catch(() => undefined);
