@@ -35,7 +35,8 @@ export interface Config {
   auditLog?: string;
   /** Arguments nobody recognised (warned about and ignored). */
   unknownArgs: string[];
-  /** Test switches over what `makeRoot` probes (env `MCPFS_FORCE_PORTABLE_FD`, `MCPFS_FORCE_CASE_FOLD`). */
+  /** Test switches over what `makeRoot` probes (env `MCPFS_FORCE_PORTABLE_FD`, `MCPFS_FORCE_CASE_FOLD`,
+   * `MCPFS_FORCE_NO_HARDLINKS`, read in main). */
   volumeOverrides: VolumeOverrides;
 }
 

@@ -36,6 +36,11 @@ export interface Volume {
   readonly names: NamePolicy;
   /** `/proc/self/fd/N` names what a descriptor holds (Linux); elsewhere descriptors are re-checked by stat. */
   readonly descriptorPaths: boolean;
+  /**
+   * Hard links may be tried (exFAT and some network shares have none: every link site then falls back, on
+   * its first EPERM/ENOTSUP, to a way without them). Not probed; false only when forced.
+   */
+  readonly hardLinks: boolean;
 }
 
 /** Overrides of the probes, for tests and the CLI's test switches only. */
@@ -44,9 +49,15 @@ export interface VolumeOverrides {
   foldCase?: boolean;
   /** Use the portable descriptor checks (no `/proc/self/fd`) even where `/proc` works. */
   portableDescriptors?: boolean;
+  /** Behave as on a filesystem without hard links (every link site takes its fallback). */
+  noHardLinks?: boolean;
 }
 
-const DEFAULT_VOLUME: Volume = { names: EXACT_NAMES, descriptorPaths: process.platform === "linux" };
+const DEFAULT_VOLUME: Volume = {
+  names: EXACT_NAMES,
+  descriptorPaths: process.platform === "linux",
+  hardLinks: true,
+};
 
 /** The name policy of a root (exact when not probed). */
 export function namesOf(root: Root): NamePolicy {
@@ -55,6 +66,10 @@ export function namesOf(root: Root): NamePolicy {
 
 export function descriptorPathsOf(root: Root): boolean {
   return root.volume?.descriptorPaths ?? DEFAULT_VOLUME.descriptorPaths;
+}
+
+export function hardLinksOf(root: Root): boolean {
+  return root.volume?.hardLinks ?? DEFAULT_VOLUME.hardLinks;
 }
 
 /**
@@ -121,18 +136,21 @@ export async function makeRoot(
   const volume: Volume = {
     names: folds ? FOLDED_NAMES : EXACT_NAMES,
     descriptorPaths: await probeDescriptorPaths(real),
+    hardLinks: true,
   };
   return withOverrides({ path: abs, real, mode, kind, ...names, volume }, overrides ?? {});
 }
 
 /** `root` with the test switches applied over what was probed. */
 export function withOverrides(root: Root, overrides: VolumeOverrides): Root {
-  if (overrides.foldCase === undefined && !overrides.portableDescriptors) return root;
+  if (overrides.foldCase === undefined && !overrides.portableDescriptors && !overrides.noHardLinks)
+    return root;
   const probed = root.volume ?? DEFAULT_VOLUME;
   const names =
     overrides.foldCase === undefined ? probed.names : overrides.foldCase ? FOLDED_NAMES : EXACT_NAMES;
   const descriptorPaths = probed.descriptorPaths && !overrides.portableDescriptors;
-  return { ...root, volume: { names, descriptorPaths } };
+  const hardLinks = probed.hardLinks && !overrides.noHardLinks;
+  return { ...root, volume: { names, descriptorPaths, hardLinks } };
 }
 
 function flipCase(name: string): string | undefined {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { type PinnedDir, pinParent, tempPathBeside, verifyDescriptor } from "./safe-open.js";
+import { type PinnedDir, pinParent, placeNoReplace, tempPathBeside, verifyDescriptor } from "./safe-open.js";
 
 export interface WriteOptions {
   /** Fail if the target exists (new files are created exclusively). */
@@ -109,8 +109,7 @@ export async function commitStaged(staged: StagedWrite): Promise<void> {
   }
   try {
     if (staged.exclusive) {
-      await fs.link(dir.at(tempName), dir.at(name));
-      await fs.unlink(dir.at(tempName));
+      await placeNoReplace(target.root, dir.at(tempName), dir.at(name));
     } else {
       await fs.rename(dir.at(tempName), dir.at(name));
     }

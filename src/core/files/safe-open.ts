@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { ToolError } from "../errors.js";
+import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
-import { descriptorPathsOf, namesOf, type ResolvedPath, type Root } from "../workspace.js";
+import { descriptorPathsOf, hardLinksOf, namesOf, type ResolvedPath, type Root } from "../workspace.js";
 
 /**
  * Opens a resolved path without following a symlink in its final component, then proves that what was
@@ -43,9 +43,26 @@ export async function verifyDescriptor(
   if (descriptorPathsOf(root)) {
     const actual = await fs.readlink(`/proc/self/fd/${fh.fd}`);
     if (!namesOf(root).isAtOrBelow(actual, root.real)) throw changedError(requested);
+  } else {
+    await recheckInside(expectedPath, root, requested);
   }
   const [held, now] = await Promise.all([fh.stat(), fs.lstat(expectedPath).catch(() => undefined)]);
   if (!now || now.ino !== held.ino || now.dev !== held.dev) throw changedError(requested);
+}
+
+/**
+ * Without descriptor paths: the path opened must still resolve inside the root after the open. With the
+ * identity check that follows, an ancestor swapped for a symlink must be swapped in, out and in again
+ * between two system calls to pass: this narrows the race the descriptor check closes on Linux.
+ */
+async function recheckInside(opened: string, root: Root, requested: string): Promise<void> {
+  let real: string;
+  try {
+    real = await fs.realpath(path.dirname(opened));
+  } catch {
+    throw changedError(requested);
+  }
+  if (!namesOf(root).isAtOrBelow(real, root.real)) throw changedError(requested);
 }
 
 export function changedError(requested: string): ToolError {
@@ -101,6 +118,10 @@ export async function pinDirectory(
       const actual = await fs.readlink(`/proc/self/fd/${fh.fd}`);
       if (actual !== real || !namesOf(root).isAtOrBelow(actual, root.real)) throw changedError(requested);
     } else {
+      // Still that directory by its path, no ancestor swapped for a symlink (narrows the race; see below).
+      const byPath = await fs.realpath(real).catch(() => "");
+      if (!namesOf(root).equal(byPath, real) || !namesOf(root).isAtOrBelow(byPath, root.real))
+        throw changedError(requested);
       const [held, now] = await Promise.all([fh.stat(), fs.lstat(real).catch(() => undefined)]);
       if (!now || now.ino !== held.ino || now.dev !== held.dev) throw changedError(requested);
     }
@@ -151,6 +172,46 @@ export async function withPinnedParent<T>(
     return await fn(dir, name);
   } finally {
     await dir.close();
+  }
+}
+
+/** What link(2) answers where a filesystem has no hard links (exFAT, FAT, some network shares). */
+export const NO_HARD_LINKS = ["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK"] as const;
+
+/** link(2), or at once the error a filesystem without hard links gives when `root`'s volume has none. */
+export async function hardLink(root: Root, from: string, to: string): Promise<void> {
+  if (!hardLinksOf(root)) {
+    const e = new Error(`hard links are not used here: ${to}`) as NodeJS.ErrnoException;
+    e.code = "ENOTSUP";
+    throw e;
+  }
+  await fs.link(from, to);
+}
+
+/**
+ * Gives the file `from` the new name `to`, never replacing an entry there (EEXIST instead): a hard link then
+ * unlink where links work; elsewhere the name is claimed by an exclusive create and `from` renamed over that
+ * claim, our own empty file (so for an instant the new name shows an empty file).
+ */
+export async function placeNoReplace(root: Root, from: string, to: string): Promise<void> {
+  try {
+    await hardLink(root, from, to);
+    await fs.unlink(from).catch(() => {});
+    return;
+  } catch (err) {
+    if (!isErrno(err, ...NO_HARD_LINKS)) throw err;
+  }
+  const claim = await fs.open(
+    to,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
+  await claim.close();
+  try {
+    await fs.rename(from, to);
+  } catch (err) {
+    await fs.unlink(to).catch(() => {});
+    throw err;
   }
 }
 
