@@ -163,9 +163,14 @@ function flipCase(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether `b` (another case of `a`) names the same entry; undefined when `a` proves nothing: missing, or a
+ * file with several hard links (`a` and `A` could be two links of one file on a case-sensitive volume, and
+ * a wrong "folds" would widen confinement to sibling directories that differ in case).
+ */
 async function sameEntry(a: string, b: string): Promise<boolean | undefined> {
   const [x, y] = await Promise.all([fs.lstat(a).catch(() => undefined), fs.lstat(b).catch(() => undefined)]);
-  if (!x) return undefined;
+  if (!x || (!x.isDirectory() && x.nlink > 1)) return undefined;
   return y !== undefined && x.ino === y.ino && x.dev === y.dev;
 }
 
@@ -176,12 +181,22 @@ async function sameEntry(a: string, b: string): Promise<boolean | undefined> {
  * read-only root without any lettered entry, name or writable place falls back to the platform's default.
  */
 async function probeFoldsCase(real: string, st: { dev: number }, mode: RootMode): Promise<boolean> {
-  const entries = await fs.readdir(real).catch(() => [] as string[]);
-  for (const e of entries.slice(0, 64)) {
-    const flipped = flipCase(e);
-    if (flipped === undefined || entries.includes(flipped)) continue;
-    const same = await sameEntry(path.join(real, e), path.join(real, flipped));
-    if (same !== undefined) return same;
+  // The first lettered entries only (opendir streams: a huge root costs no more than a small one). An entry
+  // whose flipped name exists separately has another inode, which answers "exact" all the same.
+  const dir = await fs.opendir(real).catch(() => undefined);
+  if (dir) {
+    try {
+      let seen = 0;
+      for await (const e of dir) {
+        if (++seen > 64) break;
+        const flipped = flipCase(e.name);
+        if (flipped === undefined) continue;
+        const same = await sameEntry(path.join(real, e.name), path.join(real, flipped));
+        if (same !== undefined) return same;
+      }
+    } catch {
+      // Unreadable: go on with the other probes.
+    }
   }
   if (mode === "rw") {
     const name = `.mcpfs-${randomBytes(8).toString("hex")}.tmp`;

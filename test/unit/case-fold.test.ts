@@ -45,6 +45,10 @@ describe("name policies", () => {
     expect(namesOf(await makeRoot(empty, "rw", "directory")).foldsCase).toBe(false);
     expect(fs.readdirSync(empty)).toEqual([]); // the probe file is gone
     expect(namesOf(await makeRoot(empty, "ro", "directory")).foldsCase).toBe(false);
+    // Two hard links spelled in two cases are no sign of a case-insensitive volume.
+    const linked = area.tree(`probe${n++}`, { "ab.txt": "x" });
+    fs.linkSync(path.join(linked, "ab.txt"), path.join(linked, "Ab.txt"));
+    expect(namesOf(await makeRoot(linked, "ro", "directory")).foldsCase).toBe(false);
   });
 });
 
