@@ -1,3 +1,5 @@
+import type { VolumeOverrides } from "../core/workspace.js";
+
 /** Everything the command line decides, in one plain object handed to the server factory. */
 export type Surface = "filesystem" | "workspace";
 export type LogLevel = "DEBUG" | "INFO" | "WARNING" | "ERROR" | "CRITICAL";
@@ -39,6 +41,9 @@ export interface Config {
   auditLog?: string;
   /** Arguments nobody recognised (warned about and ignored). */
   unknownArgs: string[];
+  /** Test switches over what `makeRoot` probes (env `MCPFS_FORCE_PORTABLE_FD`, `MCPFS_FORCE_CASE_FOLD`,
+   * `MCPFS_FORCE_NO_HARDLINKS`, read in main). */
+  volumeOverrides: VolumeOverrides;
 }
 
 /**
@@ -66,5 +71,6 @@ export function defaultConfig(): Config {
     disableTools: [],
     githubTools: "auto",
     unknownArgs: [],
+    volumeOverrides: {},
   };
 }

@@ -73,6 +73,10 @@ async function main(): Promise<number | undefined> {
     return outcome.code;
   }
   const config = outcome.config;
+  // Test switches (not for users): the non-Linux descriptor checks, case folding, no hard links.
+  if (process.env.MCPFS_FORCE_PORTABLE_FD === "1") config.volumeOverrides.portableDescriptors = true;
+  if (process.env.MCPFS_FORCE_CASE_FOLD === "1") config.volumeOverrides.foldCase = true;
+  if (process.env.MCPFS_FORCE_NO_HARDLINKS === "1") config.volumeOverrides.noHardLinks = true;
   const refusal = config.http
     ? (await import("../server/http-guard.js")).bindRefusal(config.http)
     : undefined;

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../core/log.js";
-import { expandHome, isWithin } from "../core/paths.js";
+import { expandHome } from "../core/paths.js";
 import type { ResolvedReferences, UrlOnlyReference } from "../core/references.js";
-import { makeRoot, type Root } from "../core/workspace.js";
+import { makeRoot, namesOf, type Root, withOverrides } from "../core/workspace.js";
 import type { Config } from "./config.js";
 
 export class StartupError extends Error {
@@ -25,6 +25,16 @@ export interface StartupRoots {
 
 /** Turns the command line's directories into roots, reporting skipped ones as the official server does. */
 export async function resolveStartupRoots(
+  config: Config,
+  log: Logger,
+  warn: (line: string) => void,
+): Promise<StartupRoots> {
+  const found = await startupRoots(config, log, warn);
+  const apply = (roots: Root[]) => roots.map((r) => withOverrides(r, config.volumeOverrides));
+  return { ...found, roots: apply(found.roots), extraRoots: apply(found.extraRoots) };
+}
+
+async function startupRoots(
   config: Config,
   log: Logger,
   warn: (line: string) => void,
@@ -78,7 +88,7 @@ export async function resolveStartupRoots(
     }
     const root = await makeRoot(abs, "rw", "directory");
     // Compared by real path, so a read-only directory named through a symlink still covers this one.
-    const ro = config.readOnly || extraRoots.some((r) => isWithin(root.real, r.real));
+    const ro = config.readOnly || extraRoots.some((r) => namesOf(r).isAtOrBelow(root.real, r.real));
     roots.push(ro ? { ...root, mode: "ro" } : root);
     if (!ro) noteUnwritable(root.real, dir, `--read-only-dir ${dir}`, warn);
   }

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import { isErrno, ToolError } from "./errors.js";
-import { TEMP_NAME } from "./files/safe-open.js";
+import { isTempName } from "./files/safe-open.js";
 import { createIgnoreOracle } from "./ignore.js";
 import { printable } from "./paths.js";
 import type { ResolvedPath } from "./workspace.js";
@@ -36,7 +36,7 @@ export async function listChildren(
   const prefix = opts.prefix ?? "";
   const out: Child[] = [];
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    if (!e.name.startsWith(prefix) || TEMP_NAME.test(e.name)) continue;
+    if (!e.name.startsWith(prefix) || isTempName(e.name, dir.root)) continue;
     const isDir = e.isDirectory();
     if (ignored(e.name, isDir)) continue;
     if (out.length >= opts.limit) return { children: out, truncated: true };

@@ -6,7 +6,7 @@ import type { Ignore } from "ignore";
 import { readRegularText, readRegularTextSync } from "./files/safe-open.js";
 import { compiledRules } from "./ignore-compiled.js";
 import { isGitDirName } from "./paths.js";
-import type { Root } from "./workspace.js";
+import { namesOf, type Root } from "./workspace.js";
 
 /**
  * gitignore rules as git applies them: the root `.gitignore`, every nested one (deeper files win), and
@@ -19,9 +19,13 @@ import type { Root } from "./workspace.js";
 
 // Loaded on first use (a walk that meets a .gitignore), so server start-up does not pay for it.
 const requireLazy = createRequire(import.meta.url);
-function newIgnore(): Ignore {
-  const factory = requireLazy("ignore") as (opts: { allowRelativePaths: boolean }) => Ignore;
-  return factory({ allowRelativePaths: true });
+/** `ignorecase` as git's `core.ignorecase`: rules fold case exactly where the volume does. */
+function newIgnore(ignorecase: boolean): Ignore {
+  const factory = requireLazy("ignore") as (opts: {
+    allowRelativePaths: boolean;
+    ignorecase: boolean;
+  }) => Ignore;
+  return factory({ allowRelativePaths: true, ignorecase });
 }
 
 /** The rules of one directory, and how to turn a walk-relative path into a path relative to that directory. */
@@ -96,8 +100,14 @@ async function readRules(file: string): Promise<string[] | undefined> {
   }
 }
 
-function makeLevel(lines: string[], prefix: string, strip: number, dirFromRoot: string): IgnoreLevel {
-  const ig = newIgnore().add(lines);
+function makeLevel(
+  lines: string[],
+  prefix: string,
+  strip: number,
+  dirFromRoot: string,
+  foldsCase: boolean,
+): IgnoreLevel {
+  const ig = newIgnore(foldsCase).add(lines);
   return { ig, prefix, strip, lines, dirFromRoot, own: ownRules(ig) };
 }
 
@@ -113,17 +123,19 @@ export function levelsForDir(
   dirFromRoot: string,
   hasGitignore: boolean,
   hasGit: boolean,
+  /** The root's name policy folds case (see `namesOf`). */
+  foldsCase = false,
 ): readonly IgnoreLevel[] {
   if (!hasGitignore && !hasGit) return inherited;
   const strip = relFromStart === "" ? 0 : relFromStart.length + 1;
   const out: IgnoreLevel[] = [...inherited];
   if (hasGit) {
     const ex = readRulesSync(path.join(dirReal, ".git", "info", "exclude"));
-    if (ex && ex.length > 0) out.push(makeLevel(ex, "", strip, dirFromRoot));
+    if (ex && ex.length > 0) out.push(makeLevel(ex, "", strip, dirFromRoot, foldsCase));
   }
   if (hasGitignore) {
     const gi = readRulesSync(path.join(dirReal, ".gitignore"));
-    if (gi && gi.length > 0) out.push(makeLevel(gi, "", strip, dirFromRoot));
+    if (gi && gi.length > 0) out.push(makeLevel(gi, "", strip, dirFromRoot, foldsCase));
   }
   return out;
 }
@@ -136,15 +148,16 @@ export function ancestorLevels(root: Root, start: string): IgnoreLevel[] {
   const rel = path.relative(root.real, start);
   if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return [];
   const segs = rel.split(path.sep);
+  const folds = namesOf(root).foldsCase;
   const levels: IgnoreLevel[] = [];
   for (let i = 0; i < segs.length; i++) {
     const dirFromRoot = segs.slice(0, i).join("/");
     const dir = path.join(root.real, ...segs.slice(0, i));
     const prefix = `${segs.slice(i).join("/")}/`;
     const ex = readRulesSync(path.join(dir, ".git", "info", "exclude"));
-    if (ex && ex.length > 0) levels.push(makeLevel(ex, prefix, 0, dirFromRoot));
+    if (ex && ex.length > 0) levels.push(makeLevel(ex, prefix, 0, dirFromRoot, folds));
     const gi = readRulesSync(path.join(dir, ".gitignore"));
-    if (gi && gi.length > 0) levels.push(makeLevel(gi, prefix, 0, dirFromRoot));
+    if (gi && gi.length > 0) levels.push(makeLevel(gi, prefix, 0, dirFromRoot, folds));
   }
   return levels;
 }
@@ -181,7 +194,8 @@ export function isIgnoredBy(levels: readonly IgnoreLevel[], rel: string, isDir: 
  */
 export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Promise<boolean> {
   const segs = rel.split("/").filter((s) => s !== "" && s !== ".");
-  if (segs.some(isGitDirName)) return true;
+  const folds = namesOf(root).foldsCase;
+  if (segs.some((s) => isGitDirName(s, folds))) return true;
   const levels: IgnoreLevel[] = [];
   for (let i = 0; i < segs.length; i++) {
     const dirRel = segs.slice(0, i).join("/");
@@ -195,8 +209,8 @@ export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Pro
       readRules(path.join(dir, ".git", "info", "exclude")),
       readRules(path.join(dir, ".gitignore")),
     ]);
-    if (hasGit && ex && ex.length > 0) levels.push(makeLevel(ex, "", strip, dirRel));
-    if (gi && gi.length > 0) levels.push(makeLevel(gi, "", strip, dirRel));
+    if (hasGit && ex && ex.length > 0) levels.push(makeLevel(ex, "", strip, dirRel, folds));
+    if (gi && gi.length > 0) levels.push(makeLevel(gi, "", strip, dirRel, folds));
     // Each directory on the way must itself not be ignored.
     const here = segs.slice(0, i + 1).join("/");
     const last = i === segs.length - 1;
@@ -212,6 +226,7 @@ export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Pro
 export function createIgnoreOracle(root: Root, start: string): (rel: string, isDir: boolean) => boolean {
   const cache = new Map<string, { levels: readonly IgnoreLevel[]; ignored: boolean }>();
   const fromRoot = path.relative(root.real, start).split(path.sep).join("/");
+  const folds = namesOf(root).foldsCase;
   const dirState = (rel: string): { levels: readonly IgnoreLevel[]; ignored: boolean } => {
     const hit = cache.get(rel);
     if (hit) return hit;
@@ -226,7 +241,7 @@ export function createIgnoreOracle(root: Root, start: string): (rel: string, isD
       state = {
         levels: parentLevels,
         ignored:
-          parent.ignored || isGitDirName(rel.split("/").pop()!) || isIgnoredBy(parentLevels, rel, true),
+          parent.ignored || isGitDirName(rel.split("/").pop(), folds) || isIgnoredBy(parentLevels, rel, true),
       };
     }
     cache.set(rel, state);
@@ -245,6 +260,7 @@ export function createIgnoreOracle(root: Root, start: string): (rel: string, isD
       [fromRoot, dirRel].filter((s) => s !== "").join("/"),
       exists(path.join(abs, ".gitignore")),
       exists(path.join(abs, ".git")),
+      folds,
     );
     own.set(dirRel, levels);
     return levels;
@@ -254,7 +270,7 @@ export function createIgnoreOracle(root: Root, start: string): (rel: string, isD
     const parentRel = cut === -1 ? "" : rel.slice(0, cut);
     const parent = dirState(parentRel);
     if (parent.ignored) return true;
-    if (isGitDirName(rel.split("/").pop()!)) return true;
+    if (isGitDirName(rel.split("/").pop(), folds)) return true;
     return isIgnoredBy(withOwnRules(parent.levels, parentRel), rel, isDir);
   };
 }

@@ -5,21 +5,55 @@ import { ToolError } from "./errors.js";
 
 /** Lexical helpers: no filesystem access here, so they can be property-tested exhaustively. */
 
-/** True when `child` equals `parent` or lies below it, compared by whole path segments (CVE-2025-53110). */
-export function isWithin(child: string, parent: string): boolean {
-  if (child === parent) return true;
-  const base = parent.endsWith(path.sep) ? parent : parent + path.sep;
-  return child.startsWith(base);
-}
-
 /** True when a path segment names a git directory (`.git`): the one test for it, so a case policy lands once. */
-export function isGitDirName(name: string): boolean {
-  return name === ".git";
+export function isGitDirName(name: string | undefined, foldsCase = false): boolean {
+  return name === ".git" || (foldsCase && name?.toLowerCase() === ".git");
 }
 
 /** True when any segment of `rel` (either separator) is a `.git` directory, at any depth (nested repos too). */
-export function hasGitDirSegment(rel: string): boolean {
-  return rel.split(/[\\/]/).some(isGitDirName);
+export function hasGitDirSegment(rel: string, foldsCase = false): boolean {
+  return rel.split(/[\\/]/).some((s) => isGitDirName(s, foldsCase));
+}
+
+/**
+ * How one volume compares names, for access decisions only (I/O always uses the names on disk). `exact`:
+ * byte-for-byte, as ext4 and case-sensitive APFS. `folded`: case-insensitive, as NTFS, default APFS/HFS+,
+ * FAT and exFAT. Both normalise a Windows drive letter, which never differs between spellings of one path.
+ */
+export interface NamePolicy {
+  readonly foldsCase: boolean;
+  /** The comparison key of a name or path. */
+  fold(name: string): string;
+  equal(a: string, b: string): boolean;
+  /** `child` equals `parent` or lies below it, by whole segments (CVE-2025-53110), names compared by this policy. */
+  isAtOrBelow(child: string, parent: string): boolean;
+}
+
+function makeNamePolicy(foldsCase: boolean, sep: string, win: boolean): NamePolicy {
+  const drive = (p: string) => (win && /^[a-z]:/.test(p) ? p[0]!.toUpperCase() + p.slice(1) : p);
+  // toLowerCase is per code point and never produces a separator, so segment boundaries survive folding.
+  const fold = foldsCase ? (p: string) => p.toLowerCase() : drive;
+  const plain = !foldsCase && !win;
+  return {
+    foldsCase,
+    fold,
+    // Exact names on POSIX: a plain comparison (walks call this for every entry).
+    equal: plain ? (a, b) => a === b : (a, b) => a === b || fold(a) === fold(b),
+    isAtOrBelow(child, parent) {
+      if (isWithinSep(child, parent, sep)) return true;
+      return !plain && isWithinSep(fold(child), fold(parent), sep);
+    },
+  };
+}
+
+/** The policies of this host (`sep` and drive letters follow the platform). */
+export const EXACT_NAMES: NamePolicy = makeNamePolicy(false, path.sep, process.platform === "win32");
+export const FOLDED_NAMES: NamePolicy = makeNamePolicy(true, path.sep, process.platform === "win32");
+
+function isWithinSep(child: string, parent: string, sep: string): boolean {
+  if (child === parent) return true;
+  const base = parent.endsWith(sep) ? parent : parent + sep;
+  return child.startsWith(base);
 }
 
 /** `~` and `~/x` expand to the home directory; `~user` is left alone, as the official server does. */
@@ -51,7 +85,8 @@ export function screenRequestedPath(requested: unknown): string {
     }
     if (p.includes("\0")) throw new ToolError(`Invalid path: contains a NUL byte: ${shown}`);
   }
-  if (process.platform !== "win32") {
+  if (process.platform === "win32") p = screenWindowsPath(p, shown);
+  else {
     if (WINDOWS_DRIVE.test(p))
       throw new ToolError(`Access denied - Windows-style path received on a POSIX host: ${shown}`, "denied");
     if (p.startsWith("\\\\"))
@@ -63,6 +98,43 @@ export function screenRequestedPath(requested: unknown): string {
       );
   }
   return expandHome(p);
+}
+
+/** Names Windows maps to devices in any directory, with any extension (`NUL`, `com1.txt`, `CONIN$`). */
+const RESERVED_DEVICE =
+  /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$) *(\..*)?$/is;
+
+/**
+ * Windows forms that do not name a plain file: `\\?\C:\x` is read as `C:\x` (and `\\?\UNC\h\s` as `\\h\s`),
+ * the device namespace `\\.\` is refused, and so is any segment that is an alternate data stream (`a.txt:s`),
+ * a reserved device name, or ends in a dot or space (Windows drops those, so `.git.` would be `.git`).
+ */
+export function screenWindowsPath(p: string, shown: string): string {
+  let q = p;
+  if (/^[\\/]{2}\?[\\/]unc[\\/]/i.test(q)) q = `\\\\${q.slice(8)}`;
+  else if (/^[\\/]{2}\?[\\/][a-z]:/i.test(q)) q = q.slice(4);
+  if (/^[\\/]{2}[.?][\\/]/.test(q))
+    throw new ToolError(`Access denied - device namespace paths are not supported: ${shown}`, "denied");
+  const segs = q.split(/[\\/]/);
+  segs.forEach((seg, i) => {
+    if (i === 0 && /^[a-z]:$/i.test(seg)) return;
+    if (seg.includes(":"))
+      throw new ToolError(
+        `Access denied - alternate data stream syntax (':' in a name) is not supported: ${shown}`,
+        "denied",
+      );
+    const bare = seg.replace(/[. ]+$/, "");
+    if (RESERVED_DEVICE.test(bare))
+      throw new ToolError(
+        `Access denied - '${printable(seg)}' is a reserved device name on Windows: ${shown}`,
+        "denied",
+      );
+    if (seg !== "." && seg !== ".." && seg !== bare)
+      throw new ToolError(
+        `Invalid path: Windows ignores trailing dots and spaces in '${printable(seg)}'; name it without them: ${shown}`,
+      );
+  });
+  return q;
 }
 
 /**

@@ -1,8 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { gitQuery } from "./git/runner.js";
-import { isWithin } from "./paths.js";
-import { makeRoot, type Root } from "./workspace.js";
+import { makeRoot, namesOf, type Root } from "./workspace.js";
 
 /** One `--reference-project` value, parsed. `path` is absent only for the URL-only form `name=N,url=U`. */
 export interface ReferenceSpec {
@@ -140,17 +139,18 @@ export async function resolveReferenceProjects(
       continue;
     }
     const real = await fs.realpath(abs);
-    if (real === project.real) {
+    const names = namesOf(project);
+    if (names.equal(real, project.real)) {
       warn(
         `Reference project '${spec.name}' points to the same directory as the main project, ignoring: path=${abs}`,
       );
       continue;
     }
-    if (isWithin(real, project.real)) {
+    if (names.isAtOrBelow(real, project.real)) {
       warn(`Reference project '${spec.name}' is a subdirectory of the main project, ignoring: path=${abs}`);
       continue;
     }
-    if (isWithin(project.real, real)) {
+    if (names.isAtOrBelow(project.real, real)) {
       warn(`Reference project '${spec.name}' is a parent of the main project, ignoring: path=${abs}`);
       continue;
     }

@@ -3,7 +3,8 @@ import path from "node:path";
 import { ToolError } from "./errors.js";
 import { TEMP_NAME } from "./files/safe-open.js";
 import { ancestorLevels, type IgnoreLevel, isIgnoredStart, levelsForDir } from "./ignore.js";
-import type { Root } from "./workspace.js";
+import { isGitDirName } from "./paths.js";
+import { namesOf, type Root } from "./workspace.js";
 
 export interface WalkOptions {
   /** Confinement root (from a ResolvedPath). */
@@ -123,6 +124,8 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
   const deadline = timeLimitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeLimitMs;
   const startLevels = gitignore ? ancestorLevels(opts.root, start) : [];
   const nothing = gitignore && isIgnoredStart(opts.root, start);
+  // On a case-insensitive volume `.GIT` is the repository and `.GITIGNORE` its rules.
+  const folds = namesOf(opts.root).foldsCase;
   const queue: DirTask<T>[] = [
     {
       abs: start,
@@ -160,12 +163,13 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
         let hasGitignore = false;
         let hasGit = false;
         for (const d of list) {
-          if (d.name === ".gitignore") hasGitignore = true;
-          else if (d.name === ".git") hasGit = true;
+          if (d.name === ".gitignore" || (folds && d.name.toLowerCase() === ".gitignore"))
+            hasGitignore = true;
+          else if (isGitDirName(d.name, folds)) hasGit = true;
         }
         if (hasGitignore || hasGit) {
           const fromRoot = path.relative(opts.root.real, task.abs).split(path.sep).join("/");
-          levels = levelsForDir(levels, task.abs, task.rel, fromRoot, hasGitignore, hasGit);
+          levels = levelsForDir(levels, task.abs, task.rel, fromRoot, hasGitignore, hasGit, folds);
         }
       }
       const nLevels = levels.length;
@@ -173,8 +177,8 @@ export function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<W
       const descend = maxDepth === undefined || depth < maxDepth;
       for (const d of list) {
         const name = d.name;
-        if (gitignore && name === ".git") continue;
-        if (TEMP_NAME.test(name)) continue;
+        if (gitignore && isGitDirName(name, folds)) continue;
+        if (TEMP_NAME.test(folds ? name.toLowerCase() : name)) continue;
         visited++;
         const type = typeOf(d);
         const isDir = type === "dir";

@@ -1,4 +1,5 @@
-import { realpathSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { constants, realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "./errors.js";
@@ -10,7 +11,15 @@ import {
   gitDirWriteError,
   ignoredError,
 } from "./gate.js";
-import { hasGitDirSegment, hasParentSegment, isWithin, printable, screenRequestedPath } from "./paths.js";
+import {
+  EXACT_NAMES,
+  FOLDED_NAMES,
+  hasGitDirSegment,
+  hasParentSegment,
+  type NamePolicy,
+  printable,
+  screenRequestedPath,
+} from "./paths.js";
 import type { UrlOnlyReference } from "./references.js";
 
 export type RootMode = "rw" | "ro";
@@ -25,6 +34,50 @@ export interface Root {
   /** Reference projects are addressed by name. */
   readonly name?: string;
   readonly url?: string;
+  /** What the root's volume does, probed by `makeRoot` (absent: exact names, descriptor paths on Linux). */
+  readonly volume?: Volume;
+}
+
+/** Facts about the volume a root lives on that change how access is decided and how races are closed. */
+export interface Volume {
+  /** How names compare on this volume (case-insensitive volumes fold case). */
+  readonly names: NamePolicy;
+  /** `/proc/self/fd/N` names what a descriptor holds (Linux); elsewhere descriptors are re-checked by stat. */
+  readonly descriptorPaths: boolean;
+  /**
+   * Hard links may be tried (exFAT and some network shares have none: every link site then falls back, on
+   * its first EPERM/ENOTSUP, to a way without them). Not probed; false only when forced.
+   */
+  readonly hardLinks: boolean;
+}
+
+/** Overrides of the probes, for tests and the CLI's test switches only. */
+export interface VolumeOverrides {
+  /** Force the case-folding policy (true) or exact names (false) whatever the probe says. */
+  foldCase?: boolean;
+  /** Use the portable descriptor checks (no `/proc/self/fd`) even where `/proc` works. */
+  portableDescriptors?: boolean;
+  /** Behave as on a filesystem without hard links (every link site takes its fallback). */
+  noHardLinks?: boolean;
+}
+
+const DEFAULT_VOLUME: Volume = {
+  names: EXACT_NAMES,
+  descriptorPaths: process.platform === "linux",
+  hardLinks: true,
+};
+
+/** The name policy of a root (exact when not probed). */
+export function namesOf(root: Root): NamePolicy {
+  return root.volume?.names ?? DEFAULT_VOLUME.names;
+}
+
+export function descriptorPathsOf(root: Root): boolean {
+  return root.volume?.descriptorPaths ?? DEFAULT_VOLUME.descriptorPaths;
+}
+
+export function hardLinksOf(root: Root): boolean {
+  return root.volume?.hardLinks ?? DEFAULT_VOLUME.hardLinks;
 }
 
 /**
@@ -53,6 +106,12 @@ export interface ResolvedPath {
   readonly exists: boolean;
   /** `real` relative to `root.real` ("" for the root itself), with `/` separators. */
   readonly relative: string;
+  /**
+   * `resolveEntry` only: the last component as the client spelled it, when it designates an existing entry
+   * spelled otherwise on disk (another case on a case-insensitive volume, another Unicode form). A rename to
+   * it changes only the spelling.
+   */
+  readonly spelled?: string;
 }
 
 const MAX_LINK_HOPS = 40;
@@ -70,8 +129,9 @@ export async function makeRoot(
   dir: string,
   mode: RootMode,
   kind: RootKind,
-  extra: { name?: string; url?: string } = {},
+  extra: { name?: string; url?: string; overrides?: VolumeOverrides } = {},
 ): Promise<Root> {
+  const { overrides, ...names } = extra;
   const abs = path.resolve(dir);
   const real = await fs.realpath(abs);
   const st = await fs.stat(real);
@@ -80,7 +140,110 @@ export async function makeRoot(
     e.code = "ENOTDIR";
     throw e;
   }
-  return { path: abs, real, mode, kind, ...extra };
+  const folds = overrides?.foldCase ?? (await probeFoldsCase(real, st, mode));
+  const volume: Volume = {
+    names: folds ? FOLDED_NAMES : EXACT_NAMES,
+    descriptorPaths: await probeDescriptorPaths(real),
+    hardLinks: true,
+  };
+  return withOverrides({ path: abs, real, mode, kind, ...names, volume }, overrides ?? {});
+}
+
+/** `root` with the test switches applied over what was probed. */
+export function withOverrides(root: Root, overrides: VolumeOverrides): Root {
+  if (overrides.foldCase === undefined && !overrides.portableDescriptors && !overrides.noHardLinks)
+    return root;
+  const probed = root.volume ?? DEFAULT_VOLUME;
+  const names =
+    overrides.foldCase === undefined ? probed.names : overrides.foldCase ? FOLDED_NAMES : EXACT_NAMES;
+  const descriptorPaths = probed.descriptorPaths && !overrides.portableDescriptors;
+  const hardLinks = probed.hardLinks && !overrides.noHardLinks;
+  return { ...root, volume: { names, descriptorPaths, hardLinks } };
+}
+
+function flipCase(name: string): string | undefined {
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i]!;
+    const f = c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+    if (f !== c && f.length === 1 && f.toLowerCase() === c.toLowerCase())
+      return name.slice(0, i) + f + name.slice(i + 1);
+  }
+  return undefined;
+}
+
+/**
+ * Whether `b` (another case of `a`) names the same entry; undefined when `a` proves nothing: missing, or a
+ * file with several hard links (`a` and `A` could be two links of one file on a case-sensitive volume, and
+ * a wrong "folds" would widen confinement to sibling directories that differ in case).
+ */
+async function sameEntry(a: string, b: string): Promise<boolean | undefined> {
+  const [x, y] = await Promise.all([fs.lstat(a).catch(() => undefined), fs.lstat(b).catch(() => undefined)]);
+  if (!x || (!x.isDirectory() && x.nlink > 1)) return undefined;
+  return y !== undefined && x.ino === y.ino && x.dev === y.dev;
+}
+
+/**
+ * Whether names on the volume of `real` compare without case, learnt from the disk, never from the platform:
+ * an entry of the root looked up with one letter's case flipped; else a probe file created in the root; else
+ * the root itself looked up that way (its parent directory answers, nearly always the same volume). Only a
+ * read-only root without any lettered entry, name or writable place falls back to the platform's default.
+ */
+async function probeFoldsCase(real: string, st: { dev: number }, mode: RootMode): Promise<boolean> {
+  // The first lettered entries only (opendir streams: a huge root costs no more than a small one). An entry
+  // whose flipped name exists separately has another inode, which answers "exact" all the same.
+  const dir = await fs.opendir(real).catch(() => undefined);
+  if (dir) {
+    try {
+      let seen = 0;
+      for await (const e of dir) {
+        if (++seen > 64) break;
+        const flipped = flipCase(e.name);
+        if (flipped === undefined) continue;
+        const same = await sameEntry(path.join(real, e.name), path.join(real, flipped));
+        if (same !== undefined) return same;
+      }
+    } catch {
+      // Unreadable: go on with the other probes.
+    }
+  }
+  if (mode === "rw") {
+    const name = `.mcpfs-${randomBytes(8).toString("hex")}.tmp`;
+    const probe = path.join(real, name);
+    try {
+      const fh = await fs.open(probe, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+      await fh.close();
+      try {
+        return (await sameEntry(probe, path.join(real, name.toUpperCase()))) === true;
+      } finally {
+        await fs.unlink(probe).catch(() => {});
+      }
+    } catch {
+      // Not writable after all: go on with the other probes.
+    }
+  }
+  for (let dir = real; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const flipped = flipCase(path.basename(dir));
+    if (flipped === undefined) continue;
+    const here = await fs.stat(dir).catch(() => undefined);
+    if (!here || here.dev !== st.dev) break;
+    const same = await sameEntry(dir, path.join(path.dirname(dir), flipped));
+    if (same !== undefined) return same;
+  }
+  return process.platform === "win32" || process.platform === "darwin";
+}
+
+/** Whether `/proc/self/fd/N` reads back the directory a descriptor holds (probed, not assumed from the OS). */
+async function probeDescriptorPaths(real: string): Promise<boolean> {
+  if (process.platform === "win32") return false;
+  let fh: Awaited<ReturnType<typeof fs.open>> | undefined;
+  try {
+    fh = await fs.open(real, constants.O_RDONLY | constants.O_DIRECTORY);
+    return (await fs.readlink(`/proc/self/fd/${fh.fd}`)) === real;
+  } catch {
+    return false;
+  } finally {
+    await fh?.close().catch(() => {});
+  }
 }
 
 /**
@@ -115,7 +278,7 @@ export class Workspace {
   rootOf(real: string, candidates: readonly Root[] = this.rootList): Root | undefined {
     let best: Root | undefined;
     for (const r of candidates) {
-      if (isWithin(real, r.real) && (!best || r.real.length > best.real.length)) best = r;
+      if (namesOf(r).isAtOrBelow(real, r.real) && (!best || r.real.length > best.real.length)) best = r;
     }
     return best;
   }
@@ -133,10 +296,14 @@ export class Workspace {
 
     const abs = this.absolutize(screened, shown, candidates, opts.base);
     // Lexical confinement first: a path that is outside on its face never reaches the filesystem.
-    const lexicalRoot = candidates.find((r) => isWithin(abs, r.path) || isWithin(abs, r.real));
-    if (!lexicalRoot) throw deniedError(shown);
+    if (!candidates.some((r) => lexicallyIn(abs, r))) throw deniedError(shown);
 
-    const { real, exists } = await realLocation(abs, shown, (p) => this.rootOf(p, candidates) !== undefined);
+    const { real, exists } = await realLocation(
+      abs,
+      shown,
+      (p) => this.rootOf(p, candidates) !== undefined,
+      (p) => this.namesAt(p, candidates),
+    );
     const root = this.rootOf(real, candidates);
     if (!root) throw deniedError(shown);
     const relative = path.relative(root.real, real).split(path.sep).join("/");
@@ -157,21 +324,24 @@ export class Workspace {
     if (candidates.length === 0) throw new ToolError("No allowed directories are configured", "no_roots");
     const abs = this.absolutize(screened, shown, candidates, opts.base);
     const name = path.basename(abs);
-    const isRoot = candidates.some((r) => abs === r.path || abs === r.real);
+    const isRoot = candidates.some((r) => namesOf(r).equal(abs, r.path) || namesOf(r).equal(abs, r.real));
     if (isRoot || name === "" || path.dirname(abs) === abs) return this.resolve(requested, opts);
-    if (!candidates.some((r) => isWithin(abs, r.path) || isWithin(abs, r.real))) throw deniedError(shown);
+    if (!candidates.some((r) => lexicallyIn(abs, r))) throw deniedError(shown);
     const inside = (p: string) => this.rootOf(p, candidates) !== undefined;
-    const parent = await realLocation(path.dirname(abs), shown, inside);
+    const namesAt = (p: string) => this.namesAt(p, candidates);
+    const parent = await realLocation(path.dirname(abs), shown, inside, namesAt);
     if (!inside(parent.real)) throw deniedError(shown);
-    // An NFC/NFD spelling of an existing entry designates that entry (as in `resolve`).
-    const real = path.join(parent.real, (await nfcMatch(parent.real, name)) ?? name);
+    // Another Unicode form, or on a case-insensitive volume another case, of an existing entry designates
+    // that entry (as in `resolve`): the decisions below see its name on disk.
+    const onDisk = await entryMatch(parent.real, name, namesAt(parent.real));
+    const real = path.join(parent.real, onDisk ?? name);
     let exists = false;
     try {
       const st = await fs.lstat(real);
       exists = true;
       if (st.isSymbolicLink()) {
         // The link's target must stay inside, whether it exists or dangles: every hop of the chain is checked.
-        const target = await realLocation(real, shown, inside);
+        const target = await realLocation(real, shown, inside, namesAt);
         if (!inside(target.real)) throw deniedError(shown);
       }
     } catch (err) {
@@ -182,7 +352,19 @@ export class Workspace {
     if (!root) throw deniedError(shown);
     const relative = path.relative(root.real, real).split(path.sep).join("/");
     if (opts.intent === "write") this.checkWrite(real, root, relative, shown, candidates);
-    return { requested: shown, real, root, exists, relative };
+    const spelled = onDisk !== undefined && onDisk !== name ? name : undefined;
+    return { requested: shown, real, root, exists, relative, ...(spelled ? { spelled } : {}) };
+  }
+
+  /**
+   * The name policy that applies inside the directory `real`: its root's; above a folding root (one of its
+   * ancestors), folded too, so the root's own name matches in any case; exact elsewhere.
+   */
+  private namesAt(real: string, candidates: readonly Root[]): NamePolicy {
+    const root = this.rootOf(real, candidates);
+    if (root) return namesOf(root);
+    const above = candidates.find((r) => namesOf(r).foldsCase && namesOf(r).isAtOrBelow(r.real, real));
+    return above ? namesOf(above) : EXACT_NAMES;
   }
 
   /**
@@ -210,9 +392,10 @@ export class Workspace {
     shown: string,
     candidates: readonly Root[],
   ): void {
-    if (root.mode === "ro" || candidates.some((r) => r.mode === "ro" && isWithin(r.real, real)))
+    // `isAtOrBelow(r.real, real)`: the read-only root lies at or below what changes (an ancestor counts).
+    if (root.mode === "ro" || candidates.some((r) => r.mode === "ro" && namesOf(r).isAtOrBelow(r.real, real)))
       throw readOnlyError(shown);
-    if (!this.access.gitDirWrites && hasGitDirSegment(relative))
+    if (!this.access.gitDirWrites && hasGitDirSegment(relative, namesOf(root).foldsCase))
       throw this.access.hideIgnored ? ignoredError(shown) : gitDirWriteError(shown);
   }
 
@@ -220,7 +403,7 @@ export class Workspace {
     if (this.style === "filesystem" || !base) return this.rootList;
     // Nested read-only roots inside the base still apply (deepest root decides the mode).
     return this.rootList
-      .filter((r) => r === base || isWithin(r.real, base.real))
+      .filter((r) => r === base || namesOf(base).isAtOrBelow(r.real, base.real))
       .concat(this.rootList.includes(base) ? [] : [base]);
   }
 
@@ -235,10 +418,16 @@ export class Workspace {
     // Relative paths are tried against each root in order; the first one that lands inside a root wins.
     for (const r of candidates) {
       const cand = path.resolve(r.path, p);
-      if (candidates.some((c) => isWithin(cand, c.path) || isWithin(cand, c.real))) return cand;
+      if (candidates.some((c) => lexicallyIn(cand, c))) return cand;
     }
     return path.resolve(candidates[0]!.path, p);
   }
+}
+
+/** The path lies at or below the root as the user named it or as it really is (no I/O). */
+function lexicallyIn(abs: string, r: Root): boolean {
+  const names = namesOf(r);
+  return names.isAtOrBelow(abs, r.path) || names.isAtOrBelow(abs, r.real);
 }
 
 /**
@@ -258,6 +447,7 @@ async function realLocation(
   abs: string,
   shown: string,
   inside: (real: string) => boolean,
+  namesAt: (real: string) => NamePolicy,
 ): Promise<{ real: string; exists: boolean }> {
   let target = abs;
   // A link met twice is a cycle: stop at once instead of paying for every hop up to the limit.
@@ -296,7 +486,9 @@ async function realLocation(
       continue;
     }
     let real = await realOrThrow(existing, shown);
-    if (!inside(real)) throw deniedError(shown);
+    // Outside, only an ancestor of a root may go on (the root spelled in another case on a folding volume
+    // does not exist by that spelling): the walk then matches its name, and the result is confined again.
+    if (!inside(real) && !(st.isDirectory() && namesAt(real).foldsCase)) throw deniedError(shown);
     if (!st.isDirectory()) {
       if (tail.length > 0)
         throw new ToolError(`Not a directory: a parent of ${printable(shown)} is a file`, "not_directory");
@@ -305,7 +497,7 @@ async function realLocation(
     // Walk the missing tail, accepting a single NFC-equivalent entry for each component. `real` stays
     // canonical: a matched entry that is a symlink is followed as one more checked hop.
     for (let i = 0; i < tail.length; i++) {
-      const match = await nfcMatch(real, tail[i]!);
+      const match = await entryMatch(real, tail[i]!, namesAt(real));
       if (match === undefined) return { real: path.join(real, ...tail.slice(i)), exists: false };
       const entry = path.join(real, match);
       const est = await fs.lstat(entry).catch(() => undefined);
@@ -350,17 +542,22 @@ async function realOrThrow(p: string, shown: string): Promise<string> {
   }
 }
 
-async function nfcMatch(dir: string, name: string): Promise<string | undefined> {
-  const want = name.normalize("NFC");
+/**
+ * The name on disk of the entry of `dir` that `name` designates: the same name, or the one equal to it in NFC
+ * under the directory's name policy (so another case on a case-insensitive volume). Two candidates and no
+ * exact one: ambiguous.
+ */
+async function entryMatch(dir: string, name: string, names: NamePolicy): Promise<string | undefined> {
+  const want = names.fold(name.normalize("NFC"));
   let entries: string[];
   try {
     entries = await fs.readdir(dir);
   } catch {
     return undefined;
   }
-  const found = entries.filter((e) => e.normalize("NFC") === want);
+  const found = entries.filter((e) => names.fold(e.normalize("NFC")) === want);
   if (found.includes(name)) return name;
-  if (found.length > 1) throw new ToolError(`Ambiguous Unicode path component: ${printable(name)}`);
+  if (found.length > 1) throw new ToolError(`Ambiguous path component: ${printable(name)}`);
   return found[0];
 }
 

@@ -4,8 +4,8 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
 import { ToolError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
-import { expandHome, isWithin } from "../core/paths.js";
-import { makeRoot, type Root, type Workspace } from "../core/workspace.js";
+import { expandHome } from "../core/paths.js";
+import { makeRoot, namesOf, type Root, type Workspace } from "../core/workspace.js";
 
 /**
  * Keeps a filesystem-surface connection's allowed directories in step with the client's MCP roots:
@@ -123,8 +123,8 @@ async function validRoots(
       continue;
     }
     try {
-      const root = await makeRoot(dir, "rw", "directory");
-      const within = bounds?.filter((b) => isWithin(root.real, b.real));
+      const root = await makeRoot(dir, "rw", "directory", { overrides: config.volumeOverrides });
+      const within = bounds?.filter((b) => namesOf(b).isAtOrBelow(root.real, b.real));
       if (within?.length === 0) {
         log.warn(
           `Dropping client root outside the server's directories (roots only narrow them over HTTP): ${uri}`,
@@ -135,7 +135,7 @@ async function validRoots(
       const ro =
         config.readOnly ||
         within?.some((b) => b.mode === "ro") ||
-        extraRoots.some((r) => r.mode === "ro" && isWithin(root.real, r.real));
+        extraRoots.some((r) => r.mode === "ro" && namesOf(r).isAtOrBelow(root.real, r.real));
       out.push(ro ? { ...root, mode: "ro" } : root);
     } catch (err) {
       log.warn(`Skipping invalid directory: ${dir} due to error: ${(err as Error).message}`);

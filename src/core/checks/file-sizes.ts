@@ -3,8 +3,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { readRegularText } from "../files/safe-open.js";
 import { isIgnoredBy, levelsForDir } from "../ignore.js";
+import { isGitDirName } from "../paths.js";
 import { walk } from "../walk.js";
-import type { Root } from "../workspace.js";
+import { namesOf, type Root } from "../workspace.js";
 
 export const ALLOWLIST_NAME = ".large-files-allowlist";
 
@@ -89,13 +90,14 @@ export async function checkFileSizes(
     .lstat(path.join(root.real, ".gitignore"))
     .then((s) => s.isFile())
     .catch(() => false);
-  const levels = levelsForDir([], root.real, "", "", hasGitignore, false);
+  const levels = levelsForDir([], root.real, "", "", hasGitignore, false, namesOf(root).foldsCase);
   const { entries } = await walk({
     root,
     start: root.real,
     gitignore: false,
     signal,
-    exclude: (rel, isDir) => rel === ".git" || rel.endsWith("/.git") || isIgnoredBy(levels, rel, isDir),
+    exclude: (rel, isDir) =>
+      isGitDirName(rel.split("/").pop(), namesOf(root).foldsCase) || isIgnoredBy(levels, rel, isDir),
     include: (_rel, isDir) => !isDir,
   });
   const allowText = await readRegularText(path.join(root.real, ALLOWLIST_NAME)).catch(() => "");

@@ -35,7 +35,7 @@ export async function stageWrite(
 ): Promise<StagedWrite> {
   let pinned: Awaited<ReturnType<typeof pinParent>>;
   try {
-    pinned = await pinParent(target.real, target.root.real, target.requested);
+    pinned = await pinParent(target.real, target.root, target.requested);
   } catch (err) {
     if (isErrno(err, "ENOENT"))
       throw new ToolError(`Parent directory does not exist: ${printable(target.requested)}`, "not_found");
@@ -63,7 +63,7 @@ export async function stageWrite(
       0o600,
     );
     try {
-      await verifyDescriptor(fh, target.root.real, target.requested, dir.at(tempName));
+      await verifyDescriptor(fh, target.root, target.requested, dir.at(tempName));
       await fh.writeFile(data);
       await fh.chmod(mode);
       await fh.sync();

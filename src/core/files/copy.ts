@@ -2,8 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { gitDirWriteError } from "../gate.js";
-import { hasGitDirSegment, isWithin, printable } from "../paths.js";
-import type { ResolvedPath } from "../workspace.js";
+import { hasGitDirSegment, printable } from "../paths.js";
+import { namesOf, type ResolvedPath } from "../workspace.js";
 import { removeTree } from "./remove.js";
 import { type PinnedDir, pinDirectory, tempPathBeside, withPinnedParent } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
@@ -83,7 +83,7 @@ export async function copyPath(
   }
   if (!st.isDirectory())
     throw new ToolError(`Not a regular file or directory: ${printable(source.requested)}`, "not_file");
-  if (isWithin(dest.real, source.real))
+  if (namesOf(source.root).isAtOrBelow(dest.real, source.real))
     throw new ToolError(`Cannot copy a directory into itself: ${printable(dest.requested)}`);
   if (destSt && !destSt.isDirectory())
     throw new ToolError(`Destination exists and is not a directory: ${printable(dest.requested)}`, "exists");
@@ -94,7 +94,9 @@ export async function copyPath(
     );
 
   const items = await listTree(source, opts);
-  const planted = opts.gitDirWrites ? undefined : items.find((it) => hasGitDirSegment(it.rel));
+  const planted = opts.gitDirWrites
+    ? undefined
+    : items.find((it) => hasGitDirSegment(it.rel, namesOf(source.root).foldsCase));
   if (planted) throw gitDirWriteError(`${dest.requested.replace(/\/+$/, "")}/${planted.rel}`);
   // Refuse links that would point outside from their new place before anything is written.
   for (const it of items) {
@@ -165,7 +167,7 @@ async function listTree(source: ResolvedPath, opts: CopyOptions): Promise<Item[]
         );
     }
   };
-  const top = await pinDirectory(source.real, source.root.real, source.requested);
+  const top = await pinDirectory(source.real, source.root, source.requested);
   try {
     await visit(top, "");
   } finally {

@@ -6,7 +6,7 @@ import { mapLimit } from "../concurrency.js";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath, Workspace } from "../workspace.js";
-import { TEMP_NAME } from "./safe-open.js";
+import { isTempName } from "./safe-open.js";
 
 export type EntryType = "file" | "dir" | "symlink" | "other";
 
@@ -68,7 +68,7 @@ export async function listDirectory(
   const entries: ListedEntry[] = [];
   const links: ListedEntry[] = [];
   for (const d of dirents) {
-    if (TEMP_NAME.test(d.name)) continue;
+    if (isTempName(d.name, dir.root)) continue;
     const entry: ListedEntry = { name: d.name, type: direntType(d) };
     entries.push(entry);
     if (entry.type === "symlink") links.push(entry);

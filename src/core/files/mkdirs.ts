@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
-import { isWithin, printable, segments } from "../paths.js";
-import type { ResolvedPath } from "../workspace.js";
+import { printable, segments } from "../paths.js";
+import { namesOf, type ResolvedPath } from "../workspace.js";
 import { checkPathLength, type PinnedDir, pinDirectory, withPinnedParent } from "./safe-open.js";
 
 /**
@@ -17,14 +17,14 @@ export async function makeDirsPinned(
   mode?: number,
 ): Promise<string[]> {
   const rootReal = target.root.real;
-  if (!isWithin(dirReal, rootReal))
+  if (!namesOf(target.root).isAtOrBelow(dirReal, rootReal))
     throw new ToolError(
       `Access denied - path outside allowed directories: ${printable(target.requested)}`,
       "denied",
     );
   checkPathLength(target.real, target.requested);
   const made: string[] = [];
-  let dir: PinnedDir = await pinDirectory(rootReal, rootReal, target.requested);
+  let dir: PinnedDir = await pinDirectory(rootReal, target.root, target.requested);
   try {
     for (const name of segments(path.relative(rootReal, dirReal))) {
       try {

@@ -1,10 +1,11 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
-import { isWithin, printable } from "../paths.js";
-import type { ResolvedPath } from "../workspace.js";
+import { printable } from "../paths.js";
+import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
 import { removeTree } from "./remove.js";
-import { pinParent, tempPathBeside, withPinnedParent } from "./safe-open.js";
+import { pinParent, placeNoReplace, tempPathBeside, withPinnedParent } from "./safe-open.js";
 
 export interface MoveNoReplaceOptions {
   /** Test hook: take the cross-device path (copy + remove) even on one device. */
@@ -33,23 +34,27 @@ export async function moveNoReplace(
     throw err;
   });
   const type = st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+  if (isRespelling(src, dst)) {
+    await respell(src, dst.spelled!);
+    return { copied: false, type };
+  }
   if (await exists(dst.real))
     throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
   const parent = await fs.stat(path.dirname(dst.real)).catch(() => undefined);
   if (!parent?.isDirectory())
     throw new ToolError(`Parent directory does not exist: ${printable(dst.requested)}`, "not_found");
-  if (type === "dir" && isWithin(dst.real, src.real))
+  if (type === "dir" && namesOf(src.root).isAtOrBelow(dst.real, src.real))
     throw new ToolError(
       `Cannot move a directory into itself: ${printable(src.requested)} -> ${printable(dst.requested)}`,
     );
   if (!opts.forceCopy) {
     // Both parents pinned by descriptor: a directory swapped for a symlink meanwhile cannot make the
     // link/unlink/rename act outside the root.
-    const from = await pinParent(src.real, src.root.real, src.requested);
+    const from = await pinParent(src.real, src.root, src.requested);
     try {
-      const to = await pinParent(dst.real, dst.root.real, dst.requested);
+      const to = await pinParent(dst.real, dst.root, dst.requested);
       try {
-        await renameNoReplace(from.dir.at(from.name), to.dir.at(to.name), type);
+        await renameNoReplace(src.root, from.dir.at(from.name), to.dir.at(to.name), type);
         return { copied: false, type };
       } finally {
         await to.dir.close();
@@ -75,7 +80,7 @@ export async function moveNoReplace(
       verbatimSymlinks: true,
     });
     await withPinnedParent(dst, (dir, name) =>
-      renameNoReplace(dir.at(path.basename(temp)), dir.at(name), type),
+      renameNoReplace(dst.root, dir.at(path.basename(temp)), dir.at(name), type),
     );
   } catch (err) {
     await removeTree(tempEntry).catch(() => {});
@@ -88,19 +93,41 @@ export async function moveNoReplace(
 }
 
 /**
- * rename(2) replaces an existing target; for anything but a directory, link + unlink refuses one
- * atomically instead. Filesystems without hard links fall back to a checked rename.
+ * The destination is the source's own entry spelled otherwise (`Foo.txt` -> `foo.txt` on a case-insensitive
+ * volume): a rename that changes only the spelling, never a move onto something else.
  */
-async function renameNoReplace(from: string, to: string, type: MoveNoReplaceResult["type"]): Promise<void> {
+export function isRespelling(src: ResolvedPath, dst: ResolvedPath): boolean {
+  return dst.spelled !== undefined && dst.real === src.real && dst.root === src.root;
+}
+
+/**
+ * Renames `src` to `spelled` in its own directory (pinned): the same entry, so nothing is replaced. Where
+ * a rename onto the same entry changes nothing (Wine; some SMB servers), it goes through a visible
+ * intermediate name (not a temp name: a crash there must not let the sweep of stale temps remove it).
+ */
+export async function respell(src: ResolvedPath, spelled: string): Promise<void> {
+  await withPinnedParent(src, async (dir, name) => {
+    await fs.rename(dir.at(name), dir.at(spelled));
+    if ((await fs.readdir(dir.real)).includes(spelled)) return;
+    const between = `${spelled}.mcpfs-rename-${randomBytes(4).toString("hex")}`;
+    await fs.rename(dir.at(name), dir.at(between));
+    await fs.rename(dir.at(between), dir.at(spelled));
+  });
+}
+
+/**
+ * rename(2) replaces an existing target; for anything but a directory, link + unlink (or, without hard
+ * links, an exclusive claim of the name) refuses one atomically instead. A directory: a checked rename.
+ */
+async function renameNoReplace(
+  root: Root,
+  from: string,
+  to: string,
+  type: MoveNoReplaceResult["type"],
+): Promise<void> {
   if (type !== "dir") {
-    try {
-      await fs.link(from, to);
-      await fs.unlink(from);
-      return;
-    } catch (err) {
-      if (isErrno(err, "EEXIST", "EXDEV")) throw err;
-      // EPERM/ENOTSUP etc.: no hard links here; use rename below.
-    }
+    await placeNoReplace(root, from, to);
+    return;
   }
   if (await exists(to)) {
     const e = new Error("exists") as NodeJS.ErrnoException;

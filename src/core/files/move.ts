@@ -5,7 +5,7 @@ import { runGit } from "../git/runner.js";
 import { printable } from "../paths.js";
 import { type FileState, fileState } from "./hash.js";
 import { ensureParentDirs } from "./mkdirs.js";
-import { moveNoReplace } from "./move-no-replace.js";
+import { isRespelling, moveNoReplace, respell } from "./move-no-replace.js";
 import { checkExpected, DIFF_TEXT_LIMIT } from "./precondition.js";
 import { type EntryPath, entryKind } from "./remove.js";
 import { readSnapshot } from "./snapshot.js";
@@ -37,6 +37,11 @@ export interface MoveResult {
 export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<MoveResult> {
   const kind = await entryKind(source);
   if (kind === "missing") throw new ToolError(`No such file: ${printable(source.requested)}`, "not_found");
+  if (isRespelling(source, dest)) {
+    // git's index follows on the next `git add -A`; a case-only `git mv` is refused by older gits.
+    await respell(source, dest.spelled!);
+    return { method: "filesystem" };
+  }
   if ((await entryKind(dest)) !== "missing")
     throw new ToolError(`Already exists: ${printable(dest.requested)}`, "exists");
   if (source.relative === "" || dest.relative === "")

@@ -2,18 +2,18 @@ import { randomBytes } from "node:crypto";
 import fsSync, { constants, type Stats } from "node:fs";
 import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { ToolError } from "../errors.js";
-import { isWithin, printable } from "../paths.js";
-import type { ResolvedPath } from "../workspace.js";
+import { isErrno, ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import { descriptorPathsOf, hardLinksOf, namesOf, type ResolvedPath, type Root } from "../workspace.js";
 
-const PROC_FD = process.platform === "linux";
 /** Absent on Windows, where no FIFO can be opened by path this way. */
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 /**
  * Opens a resolved path without following a symlink in its final component, then proves that what was
- * opened is still inside the root: on Linux `/proc/self/fd/N` names the real file behind the descriptor,
- * and its identity must match a fresh `lstat`. A symlink or directory swapped in after `resolve` is caught.
+ * opened is still inside the root: where `/proc/self/fd/N` works (Linux; probed per root) it names the real
+ * file behind the descriptor, and everywhere its identity must match a fresh `lstat`. A symlink or
+ * directory swapped in after `resolve` is caught.
  * Always opened `O_NONBLOCK` and refused unless a regular file or a directory: opening a FIFO or a device
  * blocking would hold a thread-pool thread forever (four such calls stalled every other request).
  */
@@ -33,7 +33,7 @@ export async function openVerified(
     throw err;
   }
   try {
-    await verifyDescriptor(fh, target.root.real, target.requested, target.real);
+    await verifyDescriptor(fh, target.root, target.requested, target.real);
     const st = await fh.stat();
     if (!st.isFile() && !st.isDirectory()) throw notRegularError(target.requested);
     return fh;
@@ -43,20 +43,21 @@ export async function openVerified(
   }
 }
 
-/** Checks that an open descriptor refers to a file inside `rootReal` at the expected path. */
+/** Checks that an open descriptor refers to a file inside `root` at the expected path. */
 export async function verifyDescriptor(
   fh: FileHandle,
-  rootReal: string,
+  root: Root,
   requested: string,
   expectedPath: string,
 ): Promise<void> {
-  // The three look-ups are independent: one round trip to the thread pool instead of two.
+  // The look-ups are independent: one round trip to the thread pool.
   const [actual, held, now] = await Promise.all([
-    PROC_FD ? fs.readlink(`/proc/self/fd/${fh.fd}`) : undefined,
+    descriptorPathsOf(root) ? fs.readlink(`/proc/self/fd/${fh.fd}`) : undefined,
     fh.stat(),
     fs.lstat(expectedPath).catch(() => undefined),
   ]);
-  if (actual !== undefined && !isWithin(actual, rootReal)) throw changedError(requested);
+  if (actual === undefined) await recheckInside(expectedPath, root, requested);
+  else if (!namesOf(root).isAtOrBelow(actual, root.real)) throw changedError(requested);
   if (!sameFile(held, now)) throw changedError(requested);
 }
 
@@ -75,9 +76,11 @@ export function openVerifiedSync(target: ResolvedPath, flags: number = constants
     throw err;
   }
   try {
-    const inside = PROC_FD
-      ? isWithin(fsSync.readlinkSync(`/proc/self/fd/${fd}`), target.root.real)
-      : sameFile(fsSync.fstatSync(fd), fsSync.lstatSync(target.real, { throwIfNoEntry: false }));
+    const { root } = target;
+    const inside = descriptorPathsOf(root)
+      ? namesOf(root).isAtOrBelow(fsSync.readlinkSync(`/proc/self/fd/${fd}`), root.real)
+      : sameFile(fsSync.fstatSync(fd), fsSync.lstatSync(target.real, { throwIfNoEntry: false })) &&
+        namesOf(root).isAtOrBelow(fsSync.realpathSync(path.dirname(target.real)), root.real);
     if (!inside) throw changedError(target.requested);
     return fd;
   } catch (err) {
@@ -94,6 +97,21 @@ export function notRegularError(requested: string): ToolError {
   return new ToolError(`Not a regular file: ${printable(requested)}`, "not_file");
 }
 
+/**
+ * Without descriptor paths: the path opened must still resolve inside the root after the open. With the
+ * identity check that follows, an ancestor swapped for a symlink must be swapped in, out and in again
+ * between two system calls to pass: this narrows the race the descriptor check closes on Linux.
+ */
+async function recheckInside(opened: string, root: Root, requested: string): Promise<void> {
+  let real: string;
+  try {
+    real = await fs.realpath(path.dirname(opened));
+  } catch {
+    throw changedError(requested);
+  }
+  if (!namesOf(root).isAtOrBelow(real, root.real)) throw changedError(requested);
+}
+
 export function changedError(requested: string): ToolError {
   return new ToolError(
     `Access denied - the path changed while it was being opened: ${printable(requested)}`,
@@ -105,7 +123,8 @@ export function changedError(requested: string): ToolError {
  * A directory held open by descriptor. `at(name)` names an entry *of that very directory* — on Linux through
  * `/proc/self/fd/N/name`, which the kernel resolves via the descriptor, so renaming the directory's path or
  * swapping one of its ancestors for a symlink afterwards cannot redirect a create, unlink, rename or mkdir
- * made through it. (Elsewhere `at` falls back to the plain path and only the checks at open time remain.)
+ * made through it. (Elsewhere — or with the portable checks forced — `at` falls back to the plain path and only
+ * the checks at open time remain.)
  */
 export interface PinnedDir {
   /** The canonical path the directory had when it was pinned. */
@@ -119,13 +138,14 @@ export interface PinnedDir {
 }
 
 /**
- * Opens the directory `real` (canonical, inside `rootReal`) without following a symlink in its last
- * component and proves, on Linux, that the descriptor really is that directory: `/proc/self/fd/N` must read
- * back exactly `real`. A directory swapped for a symlink (at any level) is refused as a changed path.
+ * Opens the directory `real` (canonical, inside `root`) without following a symlink in its last
+ * component and proves that the descriptor really is that directory: `/proc/self/fd/N` must read back
+ * exactly `real` where it works, its identity must match a fresh `lstat` elsewhere. A directory swapped
+ * for a symlink (at any level) is refused as a changed path.
  */
 export async function pinDirectory(
   real: string,
-  rootReal: string,
+  root: Root,
   requested: string,
   openPath: string = real,
 ): Promise<PinnedDir> {
@@ -139,11 +159,16 @@ export async function pinDirectory(
       throw new ToolError(`Not a directory: a parent of ${printable(requested)} is a file`, "not_directory");
     throw err;
   }
+  const procFd = descriptorPathsOf(root);
   try {
-    if (PROC_FD) {
+    if (procFd) {
       const actual = await fs.readlink(`/proc/self/fd/${fh.fd}`);
-      if (actual !== real || !isWithin(actual, rootReal)) throw changedError(requested);
+      if (actual !== real || !namesOf(root).isAtOrBelow(actual, root.real)) throw changedError(requested);
     } else {
+      // Still that directory by its path, no ancestor swapped for a symlink (narrows the race; see below).
+      const byPath = await fs.realpath(real).catch(() => "");
+      if (!namesOf(root).equal(byPath, real) || !namesOf(root).isAtOrBelow(byPath, root.real))
+        throw changedError(requested);
       const [held, now] = await Promise.all([fh.stat(), fs.lstat(real).catch(() => undefined)]);
       if (!now || now.ino !== held.ino || now.dev !== held.dev) throw changedError(requested);
     }
@@ -151,11 +176,11 @@ export async function pinDirectory(
     await fh.close().catch(() => {});
     throw err;
   }
-  const at = (name: string) => (PROC_FD ? `/proc/self/fd/${fh.fd}/${name}` : path.join(real, name));
+  const at = (name: string) => (procFd ? `/proc/self/fd/${fh.fd}/${name}` : path.join(real, name));
   return {
     real,
     at,
-    child: (name) => pinDirectory(path.join(real, name), rootReal, requested, at(name)),
+    child: (name) => pinDirectory(path.join(real, name), root, requested, at(name)),
     sync: () => fh.sync().catch(() => {}),
     close: () => fh.close().catch(() => {}),
   };
@@ -176,11 +201,11 @@ export function checkPathLength(real: string, requested: string): void {
 /** Pins `real`'s parent directory and returns it with `real`'s last component. */
 export async function pinParent(
   real: string,
-  rootReal: string,
+  root: Root,
   requested: string,
 ): Promise<{ dir: PinnedDir; name: string }> {
   checkPathLength(real, requested);
-  return { dir: await pinDirectory(path.dirname(real), rootReal, requested), name: path.basename(real) };
+  return { dir: await pinDirectory(path.dirname(real), root, requested), name: path.basename(real) };
 }
 
 /** Runs `fn` with `target`'s parent pinned by descriptor, so a parent swapped for a symlink meanwhile cannot
@@ -189,7 +214,7 @@ export async function withPinnedParent<T>(
   target: ResolvedPath,
   fn: (dir: PinnedDir, name: string) => Promise<T>,
 ): Promise<T> {
-  const { dir, name } = await pinParent(target.real, target.root.real, target.requested);
+  const { dir, name } = await pinParent(target.real, target.root, target.requested);
   try {
     return await fn(dir, name);
   } finally {
@@ -197,8 +222,53 @@ export async function withPinnedParent<T>(
   }
 }
 
+/** What link(2) answers where a filesystem has no hard links (exFAT, FAT, some network shares). */
+export const NO_HARD_LINKS = ["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK"] as const;
+
+/** link(2), or at once the error a filesystem without hard links gives when `root`'s volume has none. */
+export async function hardLink(root: Root, from: string, to: string): Promise<void> {
+  if (!hardLinksOf(root)) {
+    const e = new Error(`hard links are not used here: ${to}`) as NodeJS.ErrnoException;
+    e.code = "ENOTSUP";
+    throw e;
+  }
+  await fs.link(from, to);
+}
+
+/**
+ * Gives the file `from` the new name `to`, never replacing an entry there (EEXIST instead): a hard link then
+ * unlink where links work; elsewhere the name is claimed by an exclusive create and `from` renamed over that
+ * claim, our own empty file (so for an instant the new name shows an empty file).
+ */
+export async function placeNoReplace(root: Root, from: string, to: string): Promise<void> {
+  try {
+    await hardLink(root, from, to);
+    await fs.unlink(from).catch(() => {});
+    return;
+  } catch (err) {
+    if (!isErrno(err, ...NO_HARD_LINKS)) throw err;
+  }
+  const claim = await fs.open(
+    to,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
+  await claim.close();
+  try {
+    await fs.rename(from, to);
+  } catch (err) {
+    await fs.unlink(to).catch(() => {});
+    throw err;
+  }
+}
+
 /** Temp names share one recognisable shape so walkers and listings can hide them. */
 export const TEMP_NAME = /^\.mcpfs-[0-9a-f]{16}\.tmp$/;
+
+/** A temp name as `root`'s volume compares names (another case of one is the same file where case folds). */
+export function isTempName(name: string, root: Root): boolean {
+  return TEMP_NAME.test(namesOf(root).foldsCase ? name.toLowerCase() : name);
+}
 
 export function tempPathBeside(real: string): string {
   return path.join(path.dirname(real), `.mcpfs-${randomBytes(8).toString("hex")}.tmp`);

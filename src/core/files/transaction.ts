@@ -36,7 +36,7 @@ import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
 import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./hash.js";
 import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
 import { checkExpected } from "./precondition.js";
-import { TEMP_NAME, tempPathBeside, withPinnedParent } from "./safe-open.js";
+import { hardLink, placeNoReplace, TEMP_NAME, tempPathBeside, withPinnedParent } from "./safe-open.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
 
 /** Hidden temps older than this are leftovers of a killed process (a live change takes milliseconds). */
@@ -199,7 +199,9 @@ async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> 
   const { target } = s.change;
   const backup = tempPathBeside(target.real);
   try {
-    await withPinnedParent(target, (dir, name) => fs.link(dir.at(name), dir.at(path.basename(backup))));
+    await withPinnedParent(target, (dir, name) =>
+      hardLink(target.root, dir.at(name), dir.at(path.basename(backup))),
+    );
   } catch (err) {
     if (!isErrno(err, "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "EXDEV", "ENOSYS")) throw err;
     // No hard links here: keep a copy of the snapshot's bytes instead (same content, mode, new inode).
@@ -257,7 +259,7 @@ async function commitOne(s: Staged): Promise<void> {
     }
     if (s.create) {
       try {
-        await fs.link(dir.at(tempName), dir.at(name));
+        await placeNoReplace(target.root, dir.at(tempName), dir.at(name));
       } catch (err) {
         if (isErrno(err, "EEXIST"))
           throw new ToolError(
@@ -266,7 +268,6 @@ async function commitOne(s: Staged): Promise<void> {
           );
         throw err;
       }
-      await fs.unlink(dir.at(tempName)).catch(() => {});
     } else {
       await fs.rename(dir.at(tempName), dir.at(name));
     }
@@ -285,7 +286,7 @@ async function rollBack(staged: Staged[]): Promise<string[]> {
         if (s.create) {
           await fs.unlink(dir.at(name));
         } else if (s.change.kind === "delete") {
-          await fs.link(dir.at(backupName), dir.at(name));
+          await placeNoReplace(target.root, dir.at(backupName), dir.at(name));
         } else {
           await fs.rename(dir.at(backupName), dir.at(name));
           s.backup = undefined;

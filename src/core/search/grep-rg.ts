@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { ancestorLevels, createIgnoreOracle, type IgnoreLevel, isIgnoredStart } from "../ignore.js";
+import { namesOf } from "../workspace.js";
 import { anchorGlobs } from "./globs.js";
 import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
 import { cutLine, stripCr } from "./lines.js";
@@ -92,8 +93,12 @@ export async function grepWithRipgrep(job: EngineJob, rgPath: string): Promise<R
     args.push("--no-ignore");
   }
   for (const g of anchorGlobs(job.globs ?? [], isFile ? "" : startRel)) args.push("-g", g);
-  args.push("-g", "!.mcpfs-????????????????.tmp");
-  if (job.gitignore) args.push("-g", "!.git");
+  // On a case-insensitive volume rules and the fixed exclusions fold case, as the walker's (namesOf).
+  const folds = namesOf(root).foldsCase;
+  if (folds && job.gitignore) args.push("--ignore-file-case-insensitive");
+  const fixed = folds ? "--iglob" : "-g";
+  args.push(fixed, "!.mcpfs-????????????????.tmp");
+  if (job.gitignore) args.push(fixed, "!.git");
   args.push("-e", job.pattern, "--", startRel === "" ? "." : startRel);
   // A positive -g glob overrides gitignore in ripgrep; such hits are re-checked against the rules.
   const ignored = job.gitignore && positiveGlobs && !isFile ? createIgnoreOracle(root, start) : undefined;

@@ -3,6 +3,7 @@ import { ToolError } from "../../core/errors.js";
 import { checkMoveSource } from "../../core/files/move.js";
 import { moveNoReplace } from "../../core/files/move-no-replace.js";
 import { printable } from "../../core/paths.js";
+import { namesOf } from "../../core/workspace.js";
 import { defineTool, textReply } from "../tool.js";
 import { expectedSha256 } from "./extra-tools.js";
 
@@ -22,7 +23,7 @@ export const moveFileTool = defineTool({
   async handler(args, ctx) {
     const src = await ctx.ws.resolveEntry(args.source, { intent: "write" });
     const dst = await ctx.ws.resolveEntry(args.destination, { intent: "write" });
-    if (ctx.ws.roots.some((r) => r.real === src.real || r.path === src.real))
+    if (ctx.ws.roots.some((r) => namesOf(r).equal(r.real, src.real) || namesOf(r).equal(r.path, src.real)))
       throw new ToolError(`Cannot move an allowed directory itself: ${printable(args.source)}`, "denied");
     // mcpfs: refuse to move a file whose content changed since it was read (lost-update protection).
     const before = await checkMoveSource(src, args.expectedSha256, {

@@ -1,0 +1,29 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * The black-box security and file-operation suites again, with the server forced onto the code paths of
+ * other volumes: descriptor checks without /proc/self/fd (macOS, Windows) and no hard links (exFAT, FAT,
+ * some network shares). `npm run test:portable`; CI runs it after `npm test`.
+ */
+export default defineConfig({
+  test: {
+    // Not the symlink-swap race suites (test/security/*race*): without descriptor paths the checks after
+    // open narrow those races but cannot close them (measured: 1 leak in ~2900 racing reads, a few writes
+    // redirected in 1000 swaps, against 0 with /proc/self/fd); the README's platform table says so.
+    include: [
+      "test/security/hostile-paths.test.ts",
+      "test/filesystem-surface.test.ts",
+      "test/workspace-files.test.ts",
+      "test/workspace-edit.test.ts",
+      "test/extra/lost-update.test.ts",
+      "test/extra/fs-extra-tools.test.ts",
+      "test/unit/portable-volume.test.ts",
+    ],
+    env: { MCPFS_FORCE_PORTABLE_FD: "1", MCPFS_FORCE_NO_HARDLINKS: "1" },
+    environment: "node",
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    reporters: ["default"],
+  },
+});

@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+/** The Windows pass (test/windows): run by `npm run test:windows` (scripts/test-windows.mjs) under Wine. */
+export default defineConfig({
+  test: {
+    include: ["test/windows/**/*.wine.ts"],
+    environment: "node",
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
+    pool: "forks",
+    // One Wine server at a time: the 2-core CI machine and Wine's own start-up cost.
+    fileParallelism: false,
+    reporters: ["default"],
+  },
+});
