@@ -27,6 +27,15 @@ for (let i = 0; i < 1000; i++) {
   fs.writeFileSync(p, `file ${i}\nconst x = ${i};\n${"filler text ".repeat(8)}\n`);
   manyFiles.push(p);
 }
+const treeRoot = path.join(root, "tree");
+const treeFiles: string[] = [];
+for (let d = 0; d < 60; d++)
+  for (let f = 0; f < 60; f++) {
+    const rel = `dir-${String(d).padStart(2, "0")}/sub-${d % 3}/file-with-a-longer-name-${f}.txt`;
+    fs.mkdirSync(path.dirname(path.join(treeRoot, rel)), { recursive: true });
+    fs.writeFileSync(path.join(treeRoot, rel), "");
+    treeFiles.push(rel);
+  }
 afterAll(() => area.cleanup());
 
 let conn: Connection;
@@ -75,6 +84,40 @@ describe("replies at the default budget", () => {
     }
     expect(pages).toBeGreaterThan(1);
     expect(seen.size).toBe(8000 + 1000);
+  });
+
+  it("a whole-tree listing: each part under 48,000 characters, cut directories named, every entry once", async () => {
+    interface Node {
+      name: string;
+      type: string;
+      children?: Node[];
+      truncated?: boolean;
+    }
+    const seen: string[] = [];
+    const queue = [""];
+    let calls = 0;
+    while (queue.length > 0) {
+      expect(++calls).toBeLessThan(200);
+      const sub = queue.shift()!;
+      const r = await conn.call("directory_tree", { path: path.join(treeRoot, sub) });
+      expect(r.text.length).toBeLessThanOrEqual(MAX_CHARS);
+      const blocks = (r.raw.content as { text: string }[]).map((c) => c.text);
+      const walk = (nodes: Node[], at: string) => {
+        for (const n of nodes) {
+          const rel = at ? `${at}/${n.name}` : n.name;
+          if (n.type === "file") seen.push(rel);
+          if (n.truncated) {
+            // Shown empty, whole later: what was left out is exactly that directory's own tree.
+            expect(n.children).toEqual([]);
+            queue.push(rel);
+          } else walk(n.children ?? [], rel);
+        }
+      };
+      walk(JSON.parse(blocks[0]!), sub);
+      if (blocks.length > 1) expect(blocks.at(-1)).toMatch(/subdirectory as path, a smaller maxDepth/);
+    }
+    expect(calls).toBeGreaterThan(1);
+    expect(seen.sort()).toEqual([...treeFiles].sort());
   });
 
   it("read_multiple_files of 1,000 files: the paths index to go on from, every file once", async () => {

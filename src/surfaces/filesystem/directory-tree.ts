@@ -100,6 +100,22 @@ function breadthFirst(top: Rec[]): Rec[] {
   return order;
 }
 
+/**
+ * Moves a cut back to the start of the sibling group it falls in (breadth-first order keeps siblings
+ * together), so every directory shown is either whole or shown empty with "truncated": true: a
+ * `directory_tree` of that directory then gives exactly what was left out, with nothing shown twice. Top-level
+ * entries are kept even when only some fit (there is no smaller path to send the client to).
+ */
+function wholeGroups(order: readonly Rec[], cut: number): number {
+  if (cut >= order.length || cut === 0 || order[cut]!.depth === 1) return cut;
+  const parentOf = new Map<Rec, Rec>();
+  for (const r of order.slice(0, cut + 1)) for (const k of r.kids ?? []) parentOf.set(k, r);
+  const parent = parentOf.get(order[cut]!);
+  let at = cut;
+  while (at > 0 && parentOf.get(order[at - 1]!) === parent) at--;
+  return at;
+}
+
 function build(
   recs: readonly Rec[],
   kept: ReadonlySet<Rec>,
@@ -203,6 +219,7 @@ export const directoryTreeTool = defineTool({
         break;
       }
     }
+    cut = wholeGroups(order, cut);
     // Symlink targets, only for links shown and only when they stay inside the roots.
     const links = new Map<Rec, string>();
     for (const r of order.slice(0, cut)) {
@@ -217,7 +234,7 @@ export const directoryTreeTool = defineTool({
     let text = render();
     // The estimate is generous; should it ever fall short, drop the deepest entries until the text fits.
     while (byteLength(text) > budget && cut > 0) {
-      cut = Math.floor(cut * 0.9);
+      cut = wholeGroups(order, Math.floor(cut * 0.9));
       text = render();
     }
     const note = capNote(cut, total, stats, order[cut]?.depth);
