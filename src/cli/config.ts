@@ -31,6 +31,10 @@ export interface Config {
   http?: HttpConfig;
   disableTools: string[];
   auditLog?: string;
+  /** Multi-file changes record an intent first, so a killed process's half is rolled back (`--no-journal`: off). */
+  journal: boolean;
+  /** Where journals live (`MCPFS_STATE_DIR`, else the platform's user state directory); unset: no journal. */
+  stateDir?: string;
   /** Arguments nobody recognised (warned about and ignored). */
   unknownArgs: string[];
 }
@@ -52,6 +56,7 @@ export function defaultConfig(): Config {
     maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
     gitignore: true,
     disableTools: [],
+    journal: true,
     unknownArgs: [],
   };
 }
