@@ -135,6 +135,8 @@ describe("SIGKILL during a 5-file change, then a restart", () => {
     );
     expect(totals.kills).toBe(2 * KILLS_PER_OPERATION);
     expect(totals.progressed).toBeGreaterThan(0);
+    // Some kills did land between a change's first and last rename (about 1 in 10 here).
+    expect(totals.partialBeforeRestart).toBeGreaterThan(0);
     expect(totals.mixedAfterRestart).toBe(0);
   });
 });

@@ -34,7 +34,7 @@ import { sha256Of } from "./hash.js";
 import { tempPathBeside, withPinnedParent } from "./safe-open.js";
 
 /** Committed changes kept per root (each holds its pre-images). */
-export const KEEP_COMMITTED = 8;
+const KEEP_COMMITTED = 8;
 /** An intent of another host, or a half-made change directory, is abandoned after this long. */
 const ABANDONED_MS = 15 * 60 * 1000;
 const MAGIC = "mcpfs-intent 1";
@@ -44,7 +44,7 @@ const POSIX = process.platform !== "win32";
 const NO_LINK = ["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "ENOSYS", "EACCES"];
 
 /** One file of a change, as the intent records it. */
-export interface JournalFile {
+interface JournalFile {
   /** Real path of the root the file is in, and the file's path inside it (`/` separators). */
   root: string;
   rel: string;
@@ -90,7 +90,7 @@ export interface Intent {
   discard(): Promise<void>;
 }
 
-export interface RecoveryReport {
+interface RecoveryReport {
   rolledBack: string[];
   refused: string[];
   kept: string[];
@@ -133,11 +133,13 @@ export class Journal {
         owner: { host: os.hostname(), pid: process.pid, token: this.token },
         files: recorded,
       };
-      await writeDurable(path.join(dir, "intent"), encodeRecord(body));
+      // Whole or absent: a kill mid-write must not leave a truncated record (it would read as tampered).
+      await writeDurable(path.join(dir, "intent.tmp"), encodeRecord(body));
+      await fs.rename(path.join(dir, "intent.tmp"), path.join(dir, "intent"));
       await syncDir(dir);
       await syncDir(rootDir);
     } catch (err) {
-      await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
+      await removeChange(dir).catch(() => {});
       throw err;
     }
     return {
@@ -150,18 +152,14 @@ export class Journal {
           await syncDir(dir);
           await ownerOnly(dir, recorded);
         } catch (err) {
-          await fs
-            .rm(dir, { recursive: true, force: true })
-            .catch((e) =>
-              this.opts.log.error(
-                `journal: change ${id} is complete but its record could not be closed: ${e}`,
-              ),
-            );
+          await removeChange(dir).catch((e) =>
+            this.opts.log.error(`journal: change ${id} is complete but its record could not be closed: ${e}`),
+          );
           this.opts.log.warn(`journal: could not write the commit record of change ${id}: ${err}`);
         }
         await this.prune(rootDir).catch((err) => this.opts.log.warn(`journal: prune failed: ${err}`));
       },
-      discard: () => fs.rm(dir, { recursive: true, force: true }),
+      discard: () => removeChange(dir),
     };
   }
 
@@ -190,6 +188,7 @@ export class Journal {
       throw err;
     }
     for (const name of names.sort()) {
+      if (name.endsWith(".del")) await fs.rm(path.join(rootDir, name), { recursive: true, force: true });
       if (!ID.test(name)) continue;
       const dir = path.join(rootDir, name);
       if (await exists(path.join(dir, "commit"))) continue;
@@ -200,7 +199,7 @@ export class Journal {
         if (!isErrno(err, "ENOENT")) throw err;
         // Killed before its intent was durable: no target was touched. Removed once surely abandoned.
         const st = await fs.stat(dir).catch(() => undefined);
-        if (st && Date.now() - st.mtimeMs > ABANDONED_MS) await fs.rm(dir, { recursive: true, force: true });
+        if (st && Date.now() - st.mtimeMs > ABANDONED_MS) await removeChange(dir);
         continue;
       }
       const body = decodeRecord(text, name);
@@ -219,7 +218,7 @@ export class Journal {
         await fs.rename(dir, `${dir}.kept`).catch(() => {});
         report.kept.push(name);
       } else {
-        await fs.rm(dir, { recursive: true, force: true });
+        await removeChange(dir);
         report.rolledBack.push(name);
         this.opts.log.warn(
           `journal: rolled back change ${name} (${body.files.length} files in ${root.path}) left incomplete by a stopped process`,
@@ -341,7 +340,7 @@ export class Journal {
     const committed: string[] = [];
     for (const n of names) if (await exists(path.join(rootDir, n, "commit"))) committed.push(n);
     for (const n of committed.slice(0, Math.max(0, committed.length - KEEP_COMMITTED)))
-      await fs.rm(path.join(rootDir, n), { recursive: true, force: true });
+      await removeChange(path.join(rootDir, n));
   }
 }
 
@@ -424,6 +423,16 @@ async function restoreFile(t: ResolvedPath, blob: string, mode: number, replace:
       throw err;
     }
   });
+}
+
+/**
+ * Removes a change directory: first renamed out of the record namespace in one step, so a kill in the
+ * middle of the recursive delete never leaves a record that lost its commit marker or pre-images.
+ */
+async function removeChange(dir: string): Promise<void> {
+  const gone = `${dir}.${randomBytes(4).toString("hex")}.del`;
+  await fs.rename(dir, gone);
+  await fs.rm(gone, { recursive: true, force: true });
 }
 
 async function exists(p: string): Promise<boolean> {
