@@ -185,6 +185,22 @@ describe("the journal's rules", () => {
     expect(versions(dir).versions).toEqual([1, 1, 1, 0, 0]);
   });
 
+  it("a file changed after the crash is left as it is; the others are rolled back", async () => {
+    const dir = fiveFiles("changed");
+    const stateDir = area.tree("changed-state");
+    await runWorker(dir, "partial5", stateDir);
+    fs.writeFileSync(path.join(dir, "a.txt"), "the user's own edit\n");
+    const log = await restartServer([dir], stateDir);
+    expect(fs.readFileSync(path.join(dir, "a.txt"), "utf8")).toBe("the user's own edit\n");
+    for (const n of NAMES.slice(1)) expect(fs.readFileSync(path.join(dir, n), "utf8")).toBe(`v0\n${BODY}`);
+    expect(log).toMatch(/changed after change .* was interrupted; left as it is/);
+    // Its old version stays in the journal (the record is kept aside, not retried).
+    const kept = walkAll(stateDir).filter((e) => e.p.endsWith(".kept"));
+    expect(kept).toHaveLength(1);
+    const blob0 = fs.readFileSync(path.join(kept[0]!.p, "0"), "utf8");
+    expect(blob0).toBe(`v0\n${BODY}`);
+  });
+
   it("a read-only root is never rolled back (nor journaled); writable again, it is", async () => {
     const dir = fiveFiles("ro");
     const stateDir = area.tree("ro-state");
