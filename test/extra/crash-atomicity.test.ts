@@ -167,6 +167,23 @@ describe("the journal's rules", () => {
     expect(log).toMatch(/rolled back change/);
   });
 
+  it("a created file and the directories made for it go again", async () => {
+    const dir = fiveFiles("created");
+    const stateDir = area.tree("created-state");
+    await runWorker(dir, "partial5new", stateDir);
+    expect(fs.readFileSync(path.join(dir, "new/dir/f.txt"), "utf8")).toBe("created\n");
+    expect(versions(dir).versions).toEqual([1, 1, 0, 0, 0]);
+    await restartServer([dir], stateDir);
+    expect(versions(dir).versions).toEqual([0, 0, 0, 0, 0]);
+    // No new/ left (the kill's hidden temps are swept later, as ever).
+    expect(
+      fs
+        .readdirSync(dir)
+        .filter((n) => !n.startsWith(".mcpfs-"))
+        .sort(),
+    ).toEqual(NAMES);
+  });
+
   it("a tampered intent record is refused, not applied", async () => {
     const dir = fiveFiles("tampered");
     const stateDir = area.tree("tampered-state");

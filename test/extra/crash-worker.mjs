@@ -23,7 +23,7 @@ const copyPreImages = process.env.CRASH_COPY === "1";
 const journal = stateDir
   ? { journal: new Journal({ stateDir, log: silentLogger(), copyPreImages }), ws }
   : undefined;
-const names = op.endsWith("5") ? ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"] : ["a.txt", "b.txt"];
+const names = /5/.test(op) ? ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"] : ["a.txt", "b.txt"];
 const version = (text) => Number(/^v(\d+)\r?\n/.exec(text)?.[1]);
 const fs = await import("node:fs");
 const current = (name) => version(fs.readFileSync(path.join(dir, name), "utf8"));
@@ -37,8 +37,11 @@ const patchOf = () => {
   return patch;
 };
 
-if (op === "partial5") {
-  const plan = await planPatch(patchOf(), { resolve: (p) => w(p) });
+if (op === "partial5" || op === "partial5new") {
+  // partial5new: the patch also creates new/dir/f.txt (and its two directories) first.
+  const create = "--- /dev/null\n+++ b/new/dir/f.txt\n@@ -0,0 +1 @@\n+created\n";
+  const text = op === "partial5new" ? create + patchOf() : patchOf();
+  const plan = await planPatch(text, { resolve: (p) => w(p) });
   await commitChanges(plan.changes, {
     journal,
     beforeCommit: (i) => {

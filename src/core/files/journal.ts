@@ -32,6 +32,7 @@ import type { Logger } from "../log.js";
 import type { ResolvedPath, Root, Workspace } from "../workspace.js";
 import { stageWrite } from "./atomic-write.js";
 import { sha256Of } from "./hash.js";
+import { removeMadeDirs } from "./mkdirs.js";
 import { tempPathBeside, withPinnedParent } from "./safe-open.js";
 
 /** Committed changes kept per root (each holds its pre-images); up to twice as many between prunes. */
@@ -53,6 +54,8 @@ interface JournalFile {
   pre: { blob: string; sha256: string; mode: number; size: number } | null;
   /** The version being committed; `null`: the file is deleted. */
   post: { sha256: string } | null;
+  /** Parent directories the change created for it (outermost first), removed again while empty. */
+  madeDirs?: string[];
 }
 
 interface IntentBody {
@@ -74,6 +77,8 @@ export interface PreparedFile {
   preSha256?: string;
   /** sha256 of the new content; `null` for a delete. */
   postSha256: string | null;
+  /** Real paths of the parent directories created for it, outermost first. */
+  madeDirs?: readonly string[];
 }
 
 export interface JournalOptions {
@@ -297,6 +302,14 @@ export class Journal {
       else await withPinnedParent(t, (d, name) => fs.unlink(d.at(name)));
     }
     for (const d of new Set(targets.map((t) => path.dirname(t.real)))) await syncDir(d);
+    for (let i = body.files.length - 1; i >= 0; i--) {
+      const made = (body.files[i]!.madeDirs ?? []).filter(safeRelative);
+      const t = targets[i]!;
+      await removeMadeDirs(
+        made.map((rel) => path.join(t.root.real, ...rel.split("/"))),
+        t,
+      );
+    }
     return kept ? "kept" : "done";
   }
 
@@ -318,6 +331,9 @@ export class Journal {
       root: target.root.real,
       rel: target.relative,
       post: f.postSha256 === null ? null : { sha256: f.postSha256 },
+      ...(f.madeDirs?.length
+        ? { madeDirs: f.madeDirs.map((d) => path.relative(target.root.real, d).split(path.sep).join("/")) }
+        : {}),
     };
     if (!f.backup) return { ...entry, pre: null };
     const backupName = path.basename(f.backup);

@@ -169,6 +169,7 @@ function prepared(s: Staged): PreparedFile {
     preData: c.base?.data,
     preSha256: c.base?.sha256,
     postSha256: c.kind === "delete" ? null : sha256Of(c.data),
+    madeDirs: s.madeDirs,
   };
 }
 
