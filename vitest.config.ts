@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -50,6 +51,8 @@ const shared = {
   testTimeout: 60_000,
   hookTimeout: 60_000,
   pool: "forks",
+  // Servers started by tests journal here, never in the user's own state directory.
+  env: { MCPFS_STATE_DIR: path.join(os.tmpdir(), "mcpfs-test-state") },
 } as const;
 
 export default defineConfig({

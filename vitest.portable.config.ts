@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -19,7 +21,11 @@ export default defineConfig({
       "test/extra/fs-extra-tools.test.ts",
       "test/unit/portable-volume.test.ts",
     ],
-    env: { MCPFS_FORCE_PORTABLE_FD: "1", MCPFS_FORCE_NO_HARDLINKS: "1" },
+    env: {
+      MCPFS_FORCE_PORTABLE_FD: "1",
+      MCPFS_FORCE_NO_HARDLINKS: "1",
+      MCPFS_STATE_DIR: path.join(os.tmpdir(), "mcpfs-test-state"),
+    },
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -59,6 +59,10 @@ function buildProgram(version: string): Command {
     )
     .option("--disable-tools <names>", "comma-separated tool names to hide")
     .option("--audit-log <file>", "append a JSON line for every mutation to this file")
+    .option(
+      "--no-journal",
+      "no change journal: a multi-file change killed mid-commit may stay partly applied",
+    )
     .option("--http", "serve Streamable HTTP instead of stdio")
     .option("--host <host>", "HTTP bind address (default 127.0.0.1)")
     .option("--port <port>", `HTTP port (default ${DEFAULT_HTTP_PORT})`, integer("--port"))
@@ -180,6 +184,7 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
       : [];
   config.githubTools = o.githubTools;
   config.auditLog = o.auditLog;
+  config.journal = o.journal !== false;
   config.logLevel = o.logLevel ?? "INFO";
   config.logFile = o.logFile;
   config.consoleOnly = o.consoleOnly === true;

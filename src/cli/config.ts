@@ -39,6 +39,10 @@ export interface Config {
   /** Workspace surface: list the GitHub tools always, never, or when a token and a GitHub repository exist. */
   githubTools: "always" | "auto" | "never";
   auditLog?: string;
+  /** Multi-file changes record an intent first, so a killed process's half is rolled back (`--no-journal`: off). */
+  journal: boolean;
+  /** Where journals live (`MCPFS_STATE_DIR`, else the platform's user state directory); unset: no journal. */
+  stateDir?: string;
   /** Arguments nobody recognised (warned about and ignored). */
   unknownArgs: string[];
   /** Test switches over what `makeRoot` probes (env `MCPFS_FORCE_PORTABLE_FD`, `MCPFS_FORCE_CASE_FOLD`,
@@ -70,6 +74,7 @@ export function defaultConfig(): Config {
     allowGitDirWrites: false,
     disableTools: [],
     githubTools: "auto",
+    journal: true,
     unknownArgs: [],
     volumeOverrides: {},
   };

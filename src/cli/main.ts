@@ -2,13 +2,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
+import type { Journal } from "../core/files/journal.js";
 import { createLogger, type LevelName, type Logger, openLogFile } from "../core/log.js";
+import { type Root, Workspace } from "../core/workspace.js";
 import { FileWatchHub } from "../server/file-watch.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { loadTools } from "../surfaces/index.js";
 import type { Config } from "./config.js";
 import { plainDirectories } from "./plain-args.js";
 import { resolveStartupRoots, StartupError } from "./startup.js";
+import { stateDir } from "./state-dir.js";
 import { packageVersion } from "./version.js";
 
 const LEVEL: Record<Config["logLevel"], LevelName> = {
@@ -57,6 +60,31 @@ function defaultLogFile(config: Config): string | undefined {
  */
 function settleYoungGeneration(): void {
   v8.setFlagsFromString("--semi-space-growth-factor=1");
+}
+
+/**
+ * The change journal, unless `--no-journal`: what a killed earlier process left half-done in a writable root
+ * is rolled back before serving. A journal that cannot be read is logged and serving goes on.
+ */
+async function openJournal(
+  config: Config,
+  roots: readonly Root[],
+  log: Logger,
+): Promise<Journal | undefined> {
+  if (!config.journal || roots.every((r) => r.mode !== "rw")) return undefined;
+  config.stateDir ??= stateDir();
+  if (config.stateDir === undefined) {
+    log.warn("No user state directory is known (no home directory): multi-file changes are not journaled");
+    return undefined;
+  }
+  const { Journal } = await import("../core/files/journal.js");
+  const journal = new Journal({ stateDir: config.stateDir, log });
+  try {
+    await journal.recoverAll(new Workspace(roots, config.surface));
+  } catch (err) {
+    log.error(`journal: recovery failed: ${(err as Error).message}`);
+  }
+  return journal;
 }
 
 async function main(): Promise<number | undefined> {
@@ -152,6 +180,7 @@ async function main(): Promise<number | undefined> {
     stderr("  2. MCP roots protocol (2025-era clients that support it)");
     stderr("At least one directory must be provided by EITHER method for the server to operate.");
   }
+  const journal = await openJournal(config, startup.roots, log);
   const watch = new FileWatchHub(log);
   const tools = await loadTools(config, settleYoungGeneration);
   const deps = {
@@ -163,6 +192,7 @@ async function main(): Promise<number | undefined> {
     urlOnlyReferences: startup.urlOnlyReferences,
     watch,
     tools,
+    journal,
   };
   if (config.http) {
     // Loaded only in HTTP mode: the stdio server never pays for the HTTP stack.

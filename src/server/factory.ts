@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import type { Config } from "../cli/config.js";
+import type { Journal } from "../core/files/journal.js";
 import { ReadBudget } from "../core/files/read-memory.js";
 import type { Logger } from "../core/log.js";
 import type { UrlOnlyReference } from "../core/references.js";
@@ -27,6 +28,8 @@ export interface ServerDeps {
   watch?: FileWatchHub;
   /** The selected surface's tools (loaded once at startup). */
   tools: readonly AnyToolDef[];
+  /** The change journal of this process (absent with `--no-journal`). */
+  journal?: Journal;
 }
 
 export interface ConnectionOptions {
@@ -81,7 +84,16 @@ export function createServerFactory(deps: ServerDeps) {
       await sync?.ready(relatedRequestId);
       if (ws.roots.length === 0) throw noRootsError(era);
     };
-    registerTools(server, deps.tools, { ws, config, log, era, gate, clientLog, readBudget });
+    registerTools(server, deps.tools, {
+      ws,
+      config,
+      log,
+      era,
+      gate,
+      clientLog,
+      readBudget,
+      journal: deps.journal,
+    });
     registerResources(server, {
       ws,
       config,

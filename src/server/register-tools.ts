@@ -3,6 +3,7 @@ import type { Config } from "../cli/config.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
 import { finalCut } from "../core/budget.js";
 import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
+import type { Journal } from "../core/files/journal.js";
 import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
 import { type ReadBudget, ReadMemory } from "../core/files/read-memory.js";
 import { GitHubPresence } from "../core/github/presence.js";
@@ -23,6 +24,8 @@ export interface RegisterDeps {
   clientLog?: ClientLog;
   /** What the remembered reads of all connections may hold together (one per process). */
   readBudget?: ReadBudget;
+  /** The process's change journal (absent with `--no-journal`). */
+  journal?: Journal;
 }
 
 const PATH_KEYS = ["path", "file_path", "dir_path", "source", "source_path", "destination_path"];
@@ -150,6 +153,7 @@ async function runTool(
     signal: req.signal,
     era: deps.era,
     reads,
+    journal: deps.journal ? { journal: deps.journal, ws: deps.ws } : undefined,
     recordMutation: (m) => {
       mutations.push(m);
     },

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Config } from "../cli/config.js";
 import type { AuditEntry } from "../core/audit.js";
 import type { ReadMemory } from "../core/files/read-memory.js";
-import type { ChangeResult } from "../core/files/transaction.js";
+import type { ChangeResult, JournalScope } from "../core/files/transaction.js";
 import type { Logger } from "../core/log.js";
 import type { Workspace } from "../core/workspace.js";
 
@@ -22,6 +22,8 @@ export interface ToolContext {
    * lost-update refusal shows the diff from the version read to the current one.
    */
   readonly reads: ReadMemory;
+  /** The change journal (absent with `--no-journal`): multi-file changes pass it to the core. */
+  readonly journal?: JournalScope;
   /** Notes one change a mutating tool made, for the audit log (tool name and duration are added). */
   recordMutation(m: MutationRecord): void;
 }

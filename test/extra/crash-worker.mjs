@@ -1,8 +1,10 @@
 // Crash-test worker: imports the BUILT core and changes files in a loop until it is killed.
-// argv: <dist dir> <work dir> <operation: write|edit|edit_files|patch>
+// argv: <dist dir> <work dir> <operation: write|edit|edit_files|patch|edit_files5|patch5> [state dir]
+// The *5 operations change five files at once through the change journal kept in <state dir>; `partial5`
+// does one such change and kills itself after its third file (CRASH_COPY=1: pre-images copied, as across devices).
 import path from "node:path";
 
-const [dist, dir, op] = process.argv.slice(2);
+const [dist, dir, op, stateDir] = process.argv.slice(2);
 const core = (p) => import(path.join(dist, p));
 const { makeRoot, Workspace } = await core("core/workspace.js");
 const { writeText } = await core("core/files/write.js");
@@ -11,14 +13,42 @@ const { editFiles } = await core("core/files/multi-edit.js");
 const { applyEdits } = await core("core/files/edit.js");
 const { planPatch } = await core("core/files/patch.js");
 const { commitChanges } = await core("core/files/transaction.js");
+const { Journal } = await core("core/files/journal.js");
+const { silentLogger } = await core("core/log.js");
 const { body } = await import(path.join(dir, "..", "body.mjs"));
 
 const ws = new Workspace([await makeRoot(dir, "rw", "directory")], "filesystem");
 const w = (p) => ws.resolve(p, { intent: "write" });
+const copyPreImages = process.env.CRASH_COPY === "1";
+const journal = stateDir
+  ? { journal: new Journal({ stateDir, log: silentLogger(), copyPreImages }), ws }
+  : undefined;
+const names = /5/.test(op) ? ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"] : ["a.txt", "b.txt"];
 const version = (text) => Number(/^v(\d+)\r?\n/.exec(text)?.[1]);
 const fs = await import("node:fs");
 const current = (name) => version(fs.readFileSync(path.join(dir, name), "utf8"));
 
+const patchOf = () => {
+  let patch = "";
+  for (const name of names) {
+    const n = current(name);
+    patch += `--- a/${name}\n+++ b/${name}\n@@ -1,2 +1,2 @@\n-v${n}\n+v${n + 1}\n ${body.split("\n")[0]}\n`;
+  }
+  return patch;
+};
+
+if (op === "partial5" || op === "partial5new") {
+  // partial5new: the patch also creates new/dir/f.txt (and its two directories) first.
+  const create = "--- /dev/null\n+++ b/new/dir/f.txt\n@@ -0,0 +1 @@\n+created\n";
+  const text = op === "partial5new" ? create + patchOf() : patchOf();
+  const plan = await planPatch(text, { resolve: (p) => w(p) });
+  await commitChanges(plan.changes, {
+    journal,
+    beforeCommit: (i) => {
+      if (i === 3) process.kill(process.pid, "SIGKILL");
+    },
+  });
+}
 process.stdout.write("ready\n");
 for (;;) {
   if (op === "write") {
@@ -27,21 +57,16 @@ for (;;) {
   } else if (op === "edit") {
     const n = current("a.txt");
     await editFile(await w("a.txt"), [{ oldText: `v${n}\n`, newText: `v${n + 1}\n` }]);
-  } else if (op === "edit_files") {
+  } else if (op.startsWith("edit_files")) {
     const files = [];
-    for (const name of ["a.txt", "b.txt"])
+    for (const name of names)
       files.push({
         target: await w(name),
         edits: [{ oldText: `v${current(name)}\n`, newText: `v${current(name) + 1}\n` }],
       });
-    await editFiles(files, (text, edits) => applyEdits(text, edits).text);
+    await editFiles(files, (text, edits) => applyEdits(text, edits).text, { journal });
   } else {
-    let patch = "";
-    for (const name of ["a.txt", "b.txt"]) {
-      const n = current(name);
-      patch += `--- a/${name}\n+++ b/${name}\n@@ -1,2 +1,2 @@\n-v${n}\n+v${n + 1}\n ${body.split("\n")[0]}\n`;
-    }
-    const plan = await planPatch(patch, { resolve: (p) => w(p) });
-    await commitChanges(plan.changes);
+    const plan = await planPatch(patchOf(), { resolve: (p) => w(p) });
+    await commitChanges(plan.changes, { journal });
   }
 }

@@ -4,7 +4,7 @@ import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
 import { readSnapshot } from "./snapshot.js";
-import { type Change, type ChangeResult, commitChanges } from "./transaction.js";
+import { type Change, type ChangeResult, commitChanges, type JournalScope } from "./transaction.js";
 
 export interface FileEdits<E> {
   target: ResolvedPath;
@@ -36,6 +36,8 @@ export async function editFiles<E>(
     maxBytes?: number;
     /** Diff of one file (default: a plain unified diff named by the requested path). */
     makeDiff?: (name: string, before: string, after: string) => string;
+    /** Atomic across a killed process too (see transaction.ts). */
+    journal?: JournalScope;
   } = {},
 ): Promise<MultiEditResult> {
   if (files.length === 0) throw new ToolError("No files to edit");
@@ -79,5 +81,5 @@ export async function editFiles<E>(
   }
   const diff = diffs.join("");
   if (opts.dryRun) return { diff, changes: [] };
-  return { diff, changes: await commitChanges(changes) };
+  return { diff, changes: await commitChanges(changes, { journal: opts.journal }) };
 }

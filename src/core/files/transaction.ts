@@ -17,7 +17,9 @@
  * either its old or its new version — never torn — because each target changes only by one rename/link of
  * a fully written, fsynced temp. A kill during staging leaves every target old. A kill during the commit
  * of a multi-file change can leave a prefix of the targets (in the order given) new and the rest old: the
- * all-or-nothing promise covers errors, not a killed process (there is no journal to replay). What a kill
+ * all-or-nothing promise covers errors, not a killed process — unless a `journal` is given (the server gives
+ * one unless `--no-journal`): then a change of several files first records its intent and pre-images
+ * durably (journal.ts), and the prefix a kill left new is rolled back at the next start. What a kill
  * leaves behind is hidden `.mcpfs-<16 hex>.tmp` files (new contents not yet renamed, backups of old ones);
  * listings and walks hide that name, and `sweepStaleTemps` removes them once they are older than
  * STALE_TEMP_MS when a later change touches the same directory.
@@ -31,9 +33,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
-import type { ResolvedPath } from "../workspace.js";
+import type { ResolvedPath, Workspace } from "../workspace.js";
 import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
 import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./hash.js";
+import type { Intent, Journal, PreparedFile } from "./journal.js";
 import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
 import { checkExpected } from "./precondition.js";
 import { hardLink, placeNoReplace, TEMP_NAME, tempPathBeside, withPinnedParent } from "./safe-open.js";
@@ -93,11 +96,20 @@ interface Staged {
   committed: boolean;
 }
 
-/** Applies `changes` all-or-nothing (see the module comment). Returns what changed, in order. */
 export interface CommitHooks {
   /** Called before committing change `index` (all changes are staged by then): a seam for tests. */
   beforeCommit?(index: number): Promise<void> | void;
+  /** Makes a change of several files atomic across a killed process (see journal.ts). */
+  journal?: JournalScope;
 }
+
+/** A journal and the workspace its rollbacks resolve through. */
+export interface JournalScope {
+  journal: Journal;
+  ws: Workspace;
+}
+
+/** Applies `changes` all-or-nothing (see the module comment). Returns what changed, in order. */
 
 export async function commitChanges(
   changes: readonly Change[],
@@ -110,12 +122,22 @@ export async function commitChanges(
     seen.add(c.target.real);
   }
   const staged: Staged[] = [];
+  let intent: Intent | undefined;
   // Leftovers of killed processes are swept while this change is staged (it only removes temps older than
   // STALE_TEMP_MS, never this change's own): the listing then costs the reply no time.
   const dirs = new Set(changes.map((c) => path.dirname(c.target.real)));
   const swept = Promise.all([...dirs].map((d) => sweepStaleTemps(d).catch(() => 0)));
   try {
     for (const change of changes) staged.push(await stage(change));
+    // One file changes by one rename, atomic by itself; several need the intent written first.
+    if (hooks.journal && staged.length > 1)
+      intent = await hooks.journal.journal.begin(staged.map(prepared), hooks.journal.ws).catch((err) => {
+        if (err instanceof ToolError) throw err;
+        throw new ToolError(
+          `Nothing was changed: the change journal could not record this change (${(err as NodeJS.ErrnoException).code ?? "unexpected error"}). Retry, or start mcpfs with --no-journal.`,
+          "io",
+        );
+      });
     for (const [i, s] of staged.entries()) {
       await hooks.beforeCommit?.(i);
       await commitOne(s);
@@ -126,6 +148,8 @@ export async function commitChanges(
     await cleanUp(staged);
     for (const s of [...staged].reverse()) await removeMadeDirs(s.madeDirs, s.change.target);
     await swept;
+    // Rolled back in full: the intent has nothing left to do. Otherwise it stays, for the next start.
+    if (failures.length === 0) await intent?.discard().catch(() => {});
     if (failures.length > 0)
       throw new ToolError(
         `${err instanceof Error ? err.message : String(err)}\nRollback was incomplete: ${failures.join("; ")}`,
@@ -135,7 +159,21 @@ export async function commitChanges(
   }
   // The renames made durable, and the backups dropped, at the same time (independent of each other).
   await Promise.all([...[...dirs].map(syncDir), cleanUp(staged), swept]);
+  // After the backups are gone, so the journal's pre-images are their inodes' only links (made 0600).
+  await intent?.commit();
   return staged.map(resultOf);
+}
+
+function prepared(s: Staged): PreparedFile {
+  const c = s.change;
+  return {
+    target: c.target,
+    backup: s.backup,
+    preData: c.base?.data,
+    preSha256: c.base?.sha256,
+    postSha256: c.kind === "delete" ? null : sha256Of(c.data),
+    madeDirs: s.madeDirs,
+  };
 }
 
 function resultOf(s: Staged): ChangeResult {

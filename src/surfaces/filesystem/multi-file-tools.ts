@@ -52,7 +52,11 @@ export const editFilesTool = defineTool({
         edits: f.edits,
         expectedSha256: f.expectedSha256,
       });
-    const r = await editFiles(files, applyKeepingFormat, { dryRun: args.dryRun, makeDiff: unifiedDiff });
+    const r = await editFiles(files, applyKeepingFormat, {
+      dryRun: args.dryRun,
+      makeDiff: unifiedDiff,
+      journal: ctx.journal,
+    });
     recordChanges(ctx, r.changes);
     const count = args.dryRun ? files.length : r.changes.length;
     const out = budgeted(ctx, fencedDiff(r.diff));
@@ -122,7 +126,7 @@ export const applyPatchTool = defineTool({
       const diff = plan.texts.map((t) => unifiedDiff(t.path, t.before, t.after)).join("");
       text = `Patch applies cleanly (dry run, nothing written):\n${lines.join("\n")}\n\n${fencedDiff(diff)}`;
     } else {
-      recordChanges(ctx, await commitChanges(plan.changes));
+      recordChanges(ctx, await commitChanges(plan.changes, { journal: ctx.journal }));
       text = `Patch applied to ${plan.files.length} file(s):\n${lines.join("\n")}`;
     }
     const out = budgeted(ctx, text);

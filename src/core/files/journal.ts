@@ -1,0 +1,493 @@
+/**
+ * The change journal, first piece: multi-file changes that survive a killed process.
+ *
+ * Layout (one journal per root, outside every root, in the user's state directory, owner-only):
+ *
+ *     <state dir>/journal/<sha256(root real path), 32 hex>/
+ *         root                the root's real path (for people; the records carry it too)
+ *         <change id>/        one change: ids sort by time
+ *             intent          "mcpfs-intent 1 <sha256 of the body>\n<body JSON>", fsynced before the first rename
+ *             0, 1, ...       pre-images: the old inode hard-linked (same device), else an owner-only copy
+ *             commit          written after the last rename: the change is complete (then the directory
+ *                             is renamed <change id>.done, so listing the journal tells what is finished)
+ *         <change id>.refused a record whose hash did not match (kept for inspection, never applied)
+ *         <change id>.kept    a rollback that left a file alone because it changed after the crash
+ *
+ * A change without `commit` whose process is gone is rolled back from its pre-images (at startup, and
+ * before the next journaled change to the same root): a file that is its new version gets its old bytes and
+ * mode back, a created file is removed; a file that is neither (someone changed it after the crash) is left
+ * alone and logged, and the record is kept as `.kept`. Restores go through the same pinned-directory
+ * operations as writes, only inside the root the change was made in, only while it is writable. The hash
+ * catches a damaged or hand-edited record; it is not a signature (whoever can write the state directory can
+ * recompute it — that is the user: the directory is 0700 and outside every root, so no tool reaches it).
+ * Committed changes are pruned to the newest KEEP_COMMITTED (at 2 × KEEP_COMMITTED) (the undo journal will keep more later).
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { isErrno } from "../errors.js";
+import type { Logger } from "../log.js";
+import type { ResolvedPath, Root, Workspace } from "../workspace.js";
+import { stageWrite } from "./atomic-write.js";
+import { sha256Of } from "./hash.js";
+import { removeMadeDirs } from "./mkdirs.js";
+import { tempPathBeside, withPinnedParent } from "./safe-open.js";
+
+/** Committed changes kept per root (each holds its pre-images); up to twice as many between prunes. */
+const KEEP_COMMITTED = 8;
+/** An intent of another host, or a half-made change directory, is abandoned after this long. */
+const ABANDONED_MS = 15 * 60 * 1000;
+const MAGIC = "mcpfs-intent 1";
+const ID = /^[0-9a-z]{9}-[0-9a-f]{12}$/;
+const POSIX = process.platform !== "win32";
+/** Errors of `link` that mean "no hard link here": copy instead. */
+const NO_LINK = ["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "ENOSYS", "EACCES"];
+
+/** One file of a change, as the intent records it. */
+interface JournalFile {
+  /** Real path of the root the file is in, and the file's path inside it (`/` separators). */
+  root: string;
+  rel: string;
+  /** The version being replaced: its pre-image's name in the change directory; `null`: did not exist. */
+  pre: { blob: string; sha256: string; mode: number; size: number } | null;
+  /** The version being committed; `null`: the file is deleted. */
+  post: { sha256: string } | null;
+  /** Parent directories the change created for it (outermost first), removed again while empty. */
+  madeDirs?: string[];
+}
+
+interface IntentBody {
+  v: 1;
+  id: string;
+  time: string;
+  /** Who is making the change: an intent of a live process is never rolled back by another. */
+  owner: { host: string; pid: number; token: string };
+  files: JournalFile[];
+}
+
+/** What the transaction hands over per file, before its first rename. */
+export interface PreparedFile {
+  target: ResolvedPath;
+  /** Hidden hard link (or copy) beside the target holding the version replaced; absent for a create. */
+  backup?: string;
+  /** The replaced version's bytes when already in memory (saves a read for a cross-device copy). */
+  preData?: Buffer;
+  preSha256?: string;
+  /** sha256 of the new content; `null` for a delete. */
+  postSha256: string | null;
+  /** Real paths of the parent directories created for it, outermost first. */
+  madeDirs?: readonly string[];
+}
+
+export interface JournalOptions {
+  /** The state directory: journals go to `<stateDir>/journal/`. */
+  stateDir: string;
+  log: Logger;
+  /** Tests only: never hard-link pre-images (as across devices). */
+  copyPreImages?: boolean;
+}
+
+/** An intent written and durable; `commit` after the last rename, `discard` after an in-memory rollback. */
+export interface Intent {
+  readonly id: string;
+  commit(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+interface RecoveryReport {
+  rolledBack: string[];
+  refused: string[];
+  kept: string[];
+}
+
+/** The journals of one process: one directory per root under the state directory. */
+export class Journal {
+  /** Marks this process's intents (a pid alone can be reused, e.g. pid 1 in every container). */
+  private readonly token = randomBytes(8).toString("hex");
+  private readonly base: string;
+
+  constructor(private readonly opts: JournalOptions) {
+    this.base = path.join(opts.stateDir, "journal");
+  }
+
+  /** The journal directory of a root (whether or not it exists yet). */
+  dirOf(rootReal: string): string {
+    return path.join(this.base, createHash("sha256").update(rootReal).digest("hex").slice(0, 32));
+  }
+
+  /**
+   * Records the intent of a change to `files` (all staged, no target touched yet) durably: pre-images into
+   * the first file's root journal, then the record, fsynced. Before that, rolls back what an earlier,
+   * killed process left uncommitted in the journals of the roots involved.
+   */
+  async begin(files: readonly PreparedFile[], ws: Workspace): Promise<Intent> {
+    const roots = [...new Set(files.map((f) => f.target.root))];
+    for (const r of roots) await this.recoverRoot(r, ws);
+    const rootDir = await this.ensureRootDir(files[0]!.target.root);
+    const id = `${Date.now().toString(36).padStart(9, "0")}-${randomBytes(6).toString("hex")}`;
+    const dir = path.join(rootDir, id);
+    await fs.mkdir(dir, { mode: 0o700 });
+    const recorded: JournalFile[] = [];
+    try {
+      for (const [i, f] of files.entries()) recorded.push(await this.keepPreImage(dir, String(i), f));
+      const body: IntentBody = {
+        v: 1,
+        id,
+        time: new Date().toISOString(),
+        owner: { host: os.hostname(), pid: process.pid, token: this.token },
+        files: recorded,
+      };
+      // Whole or absent: a kill mid-write must not leave a truncated record (it would read as tampered).
+      await writeDurable(path.join(dir, "intent.tmp"), encodeRecord(body));
+      await fs.rename(path.join(dir, "intent.tmp"), path.join(dir, "intent"));
+      // The record's name and the pre-images' links (dir), the change directory's own entry (rootDir).
+      await Promise.all([syncDir(dir), syncDir(rootDir)]);
+    } catch (err) {
+      await removeChange(dir).catch(() => {});
+      throw err;
+    }
+    return {
+      id,
+      // Never throws: the files are already new. Without a commit record the intent must go, or the next
+      // start would roll a finished change back.
+      commit: async () => {
+        try {
+          // Not fsynced (2 of the 5 fsyncs a journaled change would cost, ~3 ms each here): a kill cannot
+          // lose it, and a power loss that does only rolls a finished change back whole.
+          await fs.writeFile(path.join(dir, "commit"), `${id} ${new Date().toISOString()}\n`, {
+            flag: "wx",
+            mode: 0o600,
+          });
+          await ownerOnly(dir, recorded);
+          await fs.rename(dir, `${dir}.done`);
+        } catch (err) {
+          await removeChange(dir).catch((e) =>
+            this.opts.log.error(`journal: change ${id} is complete but its record could not be closed: ${e}`),
+          );
+          this.opts.log.warn(`journal: could not write the commit record of change ${id}: ${err}`);
+        }
+        await this.prune(rootDir).catch((err) => this.opts.log.warn(`journal: prune failed: ${err}`));
+      },
+      discard: () => removeChange(dir),
+    };
+  }
+
+  /** Rolls back the abandoned, uncommitted changes of every writable root (at startup). */
+  async recoverAll(ws: Workspace): Promise<RecoveryReport> {
+    const all: RecoveryReport = { rolledBack: [], refused: [], kept: [] };
+    for (const r of ws.roots) {
+      const one = await this.recoverRoot(r, ws);
+      all.rolledBack.push(...one.rolledBack);
+      all.refused.push(...one.refused);
+      all.kept.push(...one.kept);
+    }
+    return all;
+  }
+
+  /** Rolls back the abandoned, uncommitted changes in one root's journal. Read-only roots are never touched. */
+  async recoverRoot(root: Root, ws: Workspace): Promise<RecoveryReport> {
+    const report: RecoveryReport = { rolledBack: [], refused: [], kept: [] };
+    if (root.mode !== "rw" || root.kind === "reference") return report;
+    const rootDir = this.dirOf(root.real);
+    let names: string[];
+    try {
+      names = await fs.readdir(rootDir);
+    } catch (err) {
+      if (isErrno(err, "ENOENT", "ENOTDIR")) return report;
+      throw err;
+    }
+    for (const name of names.sort()) {
+      if (name.endsWith(".del")) await fs.rm(path.join(rootDir, name), { recursive: true, force: true });
+      if (!ID.test(name)) continue;
+      const dir = path.join(rootDir, name);
+      if (await exists(path.join(dir, "commit"))) {
+        await fs.rename(dir, `${dir}.done`).catch(() => {}); // killed between its commit record and this
+        continue;
+      }
+      let text: string;
+      try {
+        text = await fs.readFile(path.join(dir, "intent"), "utf8");
+      } catch (err) {
+        if (!isErrno(err, "ENOENT")) throw err;
+        // Killed before its intent was durable: no target was touched. Removed once surely abandoned.
+        const st = await fs.stat(dir).catch(() => undefined);
+        if (st && Date.now() - st.mtimeMs > ABANDONED_MS) await removeChange(dir);
+        continue;
+      }
+      const body = decodeRecord(text, name);
+      if (!body) {
+        this.opts.log.error(
+          `journal: the record of change ${name} for ${root.path} does not match its hash; not applied (kept as ${name}.refused)`,
+        );
+        await fs.rename(dir, `${dir}.refused`).catch(() => {});
+        report.refused.push(name);
+        continue;
+      }
+      if (!this.abandoned(body)) continue;
+      const outcome = await this.rollBack(dir, body, ws);
+      if (outcome === "later") continue;
+      if (outcome === "kept") {
+        await fs.rename(dir, `${dir}.kept`).catch(() => {});
+        report.kept.push(name);
+      } else {
+        await removeChange(dir);
+        report.rolledBack.push(name);
+        this.opts.log.warn(
+          `journal: rolled back change ${name} (${body.files.length} files in ${root.path}) left incomplete by a stopped process`,
+        );
+      }
+    }
+    return report;
+  }
+
+  private abandoned(body: IntentBody): boolean {
+    const { owner } = body;
+    if (owner.token === this.token) return false; // ours: in flight (or a failed rollback, retried at restart)
+    if (owner.host !== os.hostname()) return Date.now() - Date.parse(body.time) > ABANDONED_MS;
+    if (owner.pid === process.pid) return true; // an earlier process that had our pid
+    try {
+      process.kill(owner.pid, 0);
+      return false;
+    } catch (err) {
+      return isErrno(err, "ESRCH");
+    }
+  }
+
+  /**
+   * Puts every file of an uncommitted change back, newest first. "later": a root of the change is not a
+   * writable root of this process (nothing touched, retried when it is); "kept": some file had changed
+   * after the crash and was left alone.
+   */
+  private async rollBack(dir: string, body: IntentBody, ws: Workspace): Promise<"done" | "kept" | "later"> {
+    const log = this.opts.log;
+    const targets: ResolvedPath[] = [];
+    for (const f of body.files) {
+      const root = ws.roots.find((r) => r.real === f.root && r.mode === "rw" && r.kind !== "reference");
+      if (!root) return "later"; // not served writable now: retried when it is
+      const real = safeRelative(f.rel) ? path.join(root.real, ...f.rel.split("/")) : undefined;
+      const t = real ? await ws.resolve(real, { intent: "write" }).catch(() => undefined) : undefined;
+      if (!t || t.real !== real || t.root.real !== root.real) {
+        log.error(
+          `journal: change ${body.id} names a file that is not a writable file of ${root.path}; not applied (kept)`,
+        );
+        return "kept";
+      }
+      targets.push(t);
+    }
+    // Every pre-image must be intact before anything is restored.
+    for (const f of body.files) {
+      if (!f.pre) continue;
+      const data = await fs.readFile(path.join(dir, f.pre.blob)).catch(() => undefined);
+      if (!data || sha256Of(data) !== f.pre.sha256) {
+        log.error(`journal: a pre-image of change ${body.id} is missing or damaged; not applied (kept)`);
+        return "kept";
+      }
+    }
+    let kept = false;
+    for (let i = body.files.length - 1; i >= 0; i--) {
+      const f = body.files[i]!;
+      const t = targets[i]!;
+      const now = await currentHash(t);
+      if (now === (f.pre?.sha256 ?? null)) continue; // still (or again) its old version
+      if (now !== (f.post?.sha256 ?? null)) {
+        log.warn(
+          `journal: ${t.real} changed after change ${body.id} was interrupted; left as it is (its previous version stays in the journal)`,
+        );
+        kept = true;
+        continue;
+      }
+      if (f.pre) await restoreFile(t, path.join(dir, f.pre.blob), f.pre.mode, now !== null);
+      else await withPinnedParent(t, (d, name) => fs.unlink(d.at(name)));
+    }
+    for (const d of new Set(targets.map((t) => path.dirname(t.real)))) await syncDir(d);
+    for (let i = body.files.length - 1; i >= 0; i--) {
+      const made = (body.files[i]!.madeDirs ?? []).filter(safeRelative);
+      const t = targets[i]!;
+      await removeMadeDirs(
+        made.map((rel) => path.join(t.root.real, ...rel.split("/"))),
+        t,
+      );
+    }
+    return kept ? "kept" : "done";
+  }
+
+  private async ensureRootDir(root: Root): Promise<string> {
+    const dir = this.dirOf(root.real);
+    if (await exists(path.join(dir, "root"))) return dir;
+    for (const d of [this.opts.stateDir, this.base, dir]) {
+      await fs.mkdir(d, { recursive: true, mode: 0o700 });
+      if (POSIX && d !== this.opts.stateDir) await fs.chmod(d, 0o700);
+    }
+    await writeDurable(path.join(dir, "root"), `${root.real}\n`);
+    return dir;
+  }
+
+  /** The replaced version into the change directory: a hard link of the held inode, else a 0600 copy. */
+  private async keepPreImage(dir: string, blob: string, f: PreparedFile): Promise<JournalFile> {
+    const { target } = f;
+    const entry = {
+      root: target.root.real,
+      rel: target.relative,
+      post: f.postSha256 === null ? null : { sha256: f.postSha256 },
+      ...(f.madeDirs?.length
+        ? { madeDirs: f.madeDirs.map((d) => path.relative(target.root.real, d).split(path.sep).join("/")) }
+        : {}),
+    };
+    if (!f.backup) return { ...entry, pre: null };
+    const backupName = path.basename(f.backup);
+    const dest = path.join(dir, blob);
+    let linked = false;
+    if (!this.opts.copyPreImages) {
+      try {
+        await withPinnedParent(target, (d) => fs.link(d.at(backupName), dest));
+        linked = true;
+      } catch (err) {
+        if (!isErrno(err, ...NO_LINK)) throw err;
+      }
+    }
+    const st = await fs.lstat(f.backup);
+    const mode = st.mode & 0o7777;
+    let sha256 = f.preSha256;
+    if (!linked) {
+      // Across devices (or no hard links): copy. The backup beside the target is the version replaced.
+      const data = f.preData ?? (await fs.readFile(f.backup));
+      sha256 ??= sha256Of(data);
+      await writeDurable(dest, data);
+    }
+    sha256 ??= sha256Of(await fs.readFile(dest));
+    return { ...entry, pre: { blob, sha256, mode, size: Number(st.size) } };
+  }
+
+  private async prune(rootDir: string): Promise<void> {
+    const done = (await fs.readdir(rootDir)).filter((n) => n.endsWith(".done")).sort();
+    // In batches (at twice the cap, down to the cap): most commits only list the directory.
+    if (done.length <= 2 * KEEP_COMMITTED) return;
+    for (const n of done.slice(0, done.length - KEEP_COMMITTED)) await removeChange(path.join(rootDir, n));
+  }
+}
+
+/**
+ * A linked pre-image is the old inode with its own mode. Once the journal holds its only link (the change
+ * is committed and the backup beside the target removed), it is made owner-only like every journal file;
+ * an inode with other links (the user's own hard links) keeps its mode: the 0700 directory guards it.
+ */
+async function ownerOnly(dir: string, files: readonly JournalFile[]): Promise<void> {
+  if (!POSIX) return;
+  for (const f of files) {
+    if (!f.pre) continue;
+    const p = path.join(dir, f.pre.blob);
+    const st = await fs.lstat(p).catch(() => undefined);
+    if (st?.isFile() && st.nlink === 1 && (st.mode & 0o777) !== 0o600)
+      await fs.chmod(p, 0o600).catch(() => {});
+  }
+}
+
+function encodeRecord(body: IntentBody): string {
+  const json = JSON.stringify(body);
+  return `${MAGIC} ${sha256Of(json)}\n${json}\n`;
+}
+
+/** The record's body, or undefined when its hash (or shape) does not hold. */
+function decodeRecord(text: string, id: string): IntentBody | undefined {
+  const nl = text.indexOf("\n");
+  const head = text.slice(0, nl);
+  const json = text.slice(nl + 1).replace(/\n$/, "");
+  if (nl < 0 || head !== `${MAGIC} ${sha256Of(json)}`) return undefined;
+  try {
+    const body = JSON.parse(json) as IntentBody;
+    if (body.v !== 1 || body.id !== id || !Array.isArray(body.files)) return undefined;
+    return body;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A root-relative path with no way out of the root. */
+function safeRelative(rel: unknown): rel is string {
+  if (typeof rel !== "string" || rel === "" || rel.includes("\0") || rel.includes("\\")) return false;
+  return rel.split("/").every((s) => s !== "" && s !== "." && s !== "..") && !path.isAbsolute(rel);
+}
+
+/** sha256 of the regular file at `t`; `null` when nothing is there; a non-file never matches a hash. */
+async function currentHash(t: ResolvedPath): Promise<string | null> {
+  const st = await fs.lstat(t.real).catch((err) => {
+    if (isErrno(err, "ENOENT")) return undefined;
+    throw err;
+  });
+  if (!st) return null;
+  if (!st.isFile()) return "(not a regular file)";
+  return sha256Of(await fs.readFile(t.real));
+}
+
+/**
+ * Puts a pre-image back at `t`: the kept inode itself when it can be linked into the target's directory
+ * (exact bytes, mode, owner), else a copy of its bytes with its mode; either by one rename through the
+ * pinned parent (a link when nothing is there, so a file created meanwhile is never replaced).
+ */
+async function restoreFile(t: ResolvedPath, blob: string, mode: number, replace: boolean): Promise<void> {
+  let tempName = path.basename(tempPathBeside(t.real));
+  try {
+    await withPinnedParent(t, (d) => fs.link(blob, d.at(tempName)));
+  } catch (err) {
+    if (!isErrno(err, ...NO_LINK)) throw err;
+    tempName = (await stageWrite(t, await fs.readFile(blob), { mode })).tempName;
+  }
+  await withPinnedParent(t, async (d, name) => {
+    try {
+      if (POSIX) await fs.chmod(d.at(tempName), mode);
+      if (replace) await fs.rename(d.at(tempName), d.at(name));
+      else {
+        await fs.link(d.at(tempName), d.at(name));
+        await fs.unlink(d.at(tempName));
+      }
+    } catch (err) {
+      await fs.unlink(d.at(tempName)).catch(() => {});
+      throw err;
+    }
+  });
+}
+
+/**
+ * Removes a change directory: first renamed out of the record namespace in one step, so a kill in the
+ * middle of the recursive delete never leaves a record that lost its commit marker or pre-images.
+ */
+async function removeChange(dir: string): Promise<void> {
+  const gone = `${dir}.${randomBytes(4).toString("hex")}.del`;
+  await fs.rename(dir, gone);
+  // A change directory holds only files: unlink them directly (fs.rm's generic walk costs more).
+  for (const name of await fs.readdir(gone)) await fs.unlink(path.join(gone, name)).catch(() => {});
+  await fs.rm(gone, { recursive: true, force: true });
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Writes a new owner-only file and fsyncs it. */
+async function writeDurable(p: string, data: string | Uint8Array): Promise<void> {
+  const fh = await fs.open(p, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const dh = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      await dh.sync();
+    } finally {
+      await dh.close();
+    }
+  } catch {
+    // Best effort: not every filesystem (nor Windows) fsyncs a directory.
+  }
+}
