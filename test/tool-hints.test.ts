@@ -107,11 +107,35 @@ describe("hiding tools", () => {
       expect(names).not.toContain("read_file");
       expect(names).not.toContain("list_allowed_directories");
       expect(names).toContain("read_text_file");
-      await expect(conn.call("list_allowed_directories")).rejects.toThrow(/not found/);
+      // A tool error the model reads (as the official server answers), not a protocol error.
+      const r = await conn.call("list_allowed_directories");
+      expect(r.isError).toBe(true);
+      expect(r.text).toBe(
+        "Tool list_allowed_directories not found. This filesystem server's tools are listed by tools/list.",
+      );
+      const typo = await conn.call("read_txt_file", { path: "a.txt" });
+      expect(typo.isError).toBe(true);
+      expect(typo.text).toMatch(/^Tool read_txt_file not found\./);
     } finally {
       await conn.close();
     }
   });
+
+  it.each(["v1", "v2"] as const)(
+    "an unknown tool is a tool error on the workspace surface too (%s client)",
+    async (client) => {
+      const conn = await startServer(["--project-dir", dir, "--console-only"], { client });
+      try {
+        const r = await conn.call("no_such_tool", {});
+        expect(r.isError).toBe(true);
+        expect(r.text).toMatch(
+          /^Tool no_such_tool not found\. This workspace server's tools are listed by tools\/list\.$/,
+        );
+      } finally {
+        await conn.close();
+      }
+    },
+  );
 
   it("--read-only hides every mutating tool and keeps the others", async () => {
     const names = (await listed([dir, "--read-only"])).map((t) => t.name);

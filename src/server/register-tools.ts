@@ -8,6 +8,7 @@ import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
 import { type ReadBudget, ReadMemory } from "../core/files/read-memory.js";
 import { GitHubPresence } from "../core/github/presence.js";
 import type { Logger } from "../core/log.js";
+import { printable } from "../core/paths.js";
 import type { Workspace } from "../core/workspace.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
 import type { ClientLog } from "./client-log.js";
@@ -107,6 +108,23 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
       shownGitHub = await github!.available();
       return shownGitHub;
     });
+  answerUnknownTools(server, new Set(callable.map((t) => t.name)), deps.config.surface);
+}
+
+/**
+ * A call of a tool this connection does not have (a typo, a disabled tool, one from another server) is a
+ * tool error the model reads, as the official server answers, not a protocol error its client may only
+ * log. The SDK's own tools/call handler serves every known tool unchanged.
+ */
+function answerUnknownTools(server: McpServer, known: ReadonlySet<string>, surface: string): void {
+  const sdkCall = sdkRequestHandler(server, "tools/call");
+  server.server.removeRequestHandler("tools/call");
+  server.server.setRequestHandler("tools/call", async (request, ctx) => {
+    const name = request.params.name;
+    if (known.has(name)) return (await sdkCall(request, ctx)) as never;
+    const text = `Tool ${printable(name)} not found. This ${surface} server's tools are listed by tools/list.`;
+    return { content: [{ type: "text", text }], isError: true } as never;
+  });
 }
 
 /**
