@@ -1,5 +1,5 @@
 // npm run bench: mcpfs vs the official filesystem server vs OS tools, side by side on the same fixtures.
-// Usage: node bench/run.mjs [--only id,id] [--runs N]
+// Usage: node bench/run.mjs [--only id,id] [--runs N] [--mcpfs path/to/mcpfs.js (another build, e.g. an older one)]
 //        node bench/run.mjs --scale [--sizes 10000,100000,1000000] [--official-1m]  (see bench/scale.mjs)
 // Cases are the modules in bench/cases/ (run in file-name order); add one by dropping a module there.
 
@@ -56,7 +56,7 @@ const ctx = {
   fx,
   runs,
   log,
-  mcpfs: path.join(repo, "dist/bundle/mcpfs.js"),
+  mcpfs: path.resolve(opt("--mcpfs") ?? path.join(repo, "dist/bundle/mcpfs.js")),
   official: path.join(repo, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"),
   rg: await ripgrep(),
   find: which("find"),

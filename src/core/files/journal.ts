@@ -33,7 +33,7 @@ import type { ResolvedPath, Root, Workspace } from "../workspace.js";
 import { stageWrite } from "./atomic-write.js";
 import { sha256Of } from "./hash.js";
 import { removeMadeDirs } from "./mkdirs.js";
-import { tempPathBeside, withPinnedParent } from "./safe-open.js";
+import { syncDir, tempPathBeside, withPinnedParent } from "./safe-open.js";
 
 /** Committed changes kept per root (each holds its pre-images); up to twice as many between prunes. */
 const KEEP_COMMITTED = 8;
@@ -476,18 +476,5 @@ async function writeDurable(p: string, data: string | Uint8Array): Promise<void>
     await fh.sync();
   } finally {
     await fh.close();
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const dh = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-    try {
-      await dh.sync();
-    } finally {
-      await dh.close();
-    }
-  } catch {
-    // Best effort: not every filesystem (nor Windows) fsyncs a directory.
   }
 }

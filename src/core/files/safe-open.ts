@@ -298,3 +298,17 @@ export function readRegularTextSync(file: string): string {
     fsSync.closeSync(fd);
   }
 }
+
+/** Makes a directory's entries durable (after a rename or create); best effort: not every filesystem, nor Windows, fsyncs a directory. */
+export async function syncDir(dir: string): Promise<void> {
+  try {
+    const dh = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      await dh.sync();
+    } finally {
+      await dh.close();
+    }
+  } catch {
+    // Best effort (see above).
+  }
+}

@@ -28,7 +28,6 @@
  * POSIX has no compare-and-rename, so a writer outside mcpfs that replaces the file in that instant can
  * still be overwritten. Read-to-write windows of an assistant (seconds to minutes) are fully covered.
  */
-import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
@@ -39,7 +38,14 @@ import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./ha
 import type { Intent, Journal, PreparedFile } from "./journal.js";
 import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
 import { checkExpected } from "./precondition.js";
-import { hardLink, placeNoReplace, TEMP_NAME, tempPathBeside, withPinnedParent } from "./safe-open.js";
+import {
+  hardLink,
+  placeNoReplace,
+  syncDir,
+  TEMP_NAME,
+  tempPathBeside,
+  withPinnedParent,
+} from "./safe-open.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
 
 /** Hidden temps older than this are leftovers of a killed process (a live change takes milliseconds). */
@@ -345,19 +351,6 @@ async function cleanUp(staged: Staged[]): Promise<void> {
     // A committed temp was renamed (or linked and unlinked) onto its target: nothing left to remove.
     if (s.temp && !s.committed) await discardStaged(s.temp);
     if (s.backup) await fs.unlink(s.backup).catch(() => {});
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const dh = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-    try {
-      await dh.sync();
-    } finally {
-      await dh.close();
-    }
-  } catch {
-    // Best effort: not every filesystem supports fsync on a directory.
   }
 }
 
