@@ -11,6 +11,7 @@ const root = area.tree("root", {
   "src/b.js": "needle in js\n",
   "ignored/c.ts": "needle ignored\n",
   "docs/readme.md": "no match here\n",
+  "ind/x.py": "def f():\n    deepword()\n",
   ...Object.fromEntries(
     Array.from({ length: 60 }, (_, i) => [
       `many/f${String(i).padStart(2, "0")}.txt`,
@@ -69,6 +70,14 @@ describe.each(["rg", "js"] as const)("grep tool (%s engine)", (engine) => {
     );
     expect(validate(r.structured)).toBe(true);
     expect(r.structured).toMatchObject({ files: [p], matches: [{ path: p, line: 2 }, {}, {}] });
+  });
+
+  it("trims the indentation of a line shown alone (ripgrep's --trim), keeps it with context", async () => {
+    const alone = await conn.call("grep", { path: "ind", pattern: "deepword" });
+    expect(alone.text).toBe("x.py\n2: deepword()");
+    expect(alone.structured).toMatchObject({ matches: [{ text: "    deepword()" }] });
+    const ctx = await conn.call("grep", { path: "ind", pattern: "deepword", contextLines: 1 });
+    expect(ctx.text).toBe("x.py\n1- def f():\n2:     deepword()");
   });
 
   it("filters with glob, honours .gitignore, lists files only", async () => {

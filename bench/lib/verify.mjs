@@ -54,12 +54,18 @@ export function treePaths(nodes, prefix = "") {
   return out;
 }
 
-/** "path:line" keys of grep's filesystem text ("path:line: text"), relative to `dir`. */
+/**
+ * "path:line" keys of grep's filesystem text, relative to `dir`, the directory grep searched: ripgrep's
+ * heading layout (a file's path on a line of its own, then `line: text` rows, `line- text` context rows).
+ */
 export function grepKeys(text, dir) {
   const out = [];
+  let file;
   for (const l of (text ?? "").split("\n")) {
-    const m = /^(.+?):(\d+): /.exec(l);
-    if (m) out.push(`${rel(m[1], dir)}:${m[2]}`);
+    if (l === "" || l === "--" || l.startsWith("[mcpfs:")) continue;
+    const m = /^(\d+)([:-]) /.exec(l);
+    if (!m) file = l;
+    else if (m[2] === ":" && file !== undefined) out.push(`${rel(file, dir)}:${m[1]}`);
   }
   return out;
 }

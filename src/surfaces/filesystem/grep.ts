@@ -109,7 +109,9 @@ function formatMatches(
     for (const n of [...lines.keys()].sort((a, b) => a - b)) {
       if (withContext && prev !== 0 && n > prev + 1) out.push("--");
       const l = lines.get(n)!;
-      out.push(l.hit ? `${n}: ${l.text}` : `${n}- ${l.text}`);
+      // A line shown alone loses its indentation (ripgrep's --trim): it says nothing without the lines
+      // around it, and costs a model ~5 % of a reply. With context lines the block keeps its shape.
+      out.push(l.hit ? `${n}: ${withContext ? l.text : l.text.trimStart()}` : `${n}- ${l.text}`);
       prev = n;
     }
     if (stop) break;
