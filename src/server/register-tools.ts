@@ -198,7 +198,11 @@ async function runTool(
     reply = await tool.handler(args, ctx);
   } catch (err) {
     failure = err;
-    if (!(err instanceof ToolError)) deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
+    // A system error on a client's path (ENOENT, EACCES, …) is an answer, not a fault: it is worded for the
+    // client below and logged with the call; anything else is a bug, logged with its stack.
+    const systemError = typeof (err as NodeJS.ErrnoException)?.code === "string";
+    if (!(err instanceof ToolError) && !systemError)
+      deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
     const message = withReadDiffs(err, reads) ?? toClientMessage(err, requested);
     // mcp-workspace (FastMCP) words every tool failure this way; clients may match on it.
     const text =

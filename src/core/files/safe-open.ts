@@ -33,8 +33,8 @@ export async function openVerified(
     throw err;
   }
   try {
-    await verifyDescriptor(fh, target.root, target.requested, target.real);
-    const st = await fh.stat();
+    // The descriptor's own stat, taken by the check: no second round trip.
+    const st = await verifyDescriptor(fh, target.root, target.requested, target.real);
     if (!st.isFile() && !st.isDirectory()) throw notRegularError(target.requested);
     return fh;
   } catch (err) {
@@ -49,7 +49,7 @@ export async function verifyDescriptor(
   root: Root,
   requested: string,
   expectedPath: string,
-): Promise<void> {
+): Promise<Stats> {
   // The look-ups are independent: one round trip to the thread pool.
   const [actual, held, now] = await Promise.all([
     descriptorPathsOf(root) ? fs.readlink(`/proc/self/fd/${fh.fd}`) : undefined,
@@ -59,6 +59,7 @@ export async function verifyDescriptor(
   if (actual === undefined) await recheckInside(expectedPath, root, requested);
   else if (!namesOf(root).isAtOrBelow(actual, root.real)) throw changedError(requested);
   if (!sameFile(held, now)) throw changedError(requested);
+  return held;
 }
 
 /**
