@@ -4,8 +4,8 @@ import type { FileHandle } from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { LineCounter } from "./line-range.js";
 import { openVerified } from "./safe-open.js";
+import { LineCounter } from "./text-lines.js";
 
 const CHUNK = 1024 * 1024;
 

@@ -3,11 +3,12 @@ import path from "node:path";
 import { RE2JS } from "re2js";
 import { ToolError } from "../errors.js";
 import { openVerifiedSync } from "../files/safe-open.js";
+import { lineEnd, withoutCr } from "../files/text-lines.js";
 import { cancelledError, STOP, walkEach } from "../walk.js";
 import type { Root } from "../workspace.js";
 import { compileGlobs } from "./globs.js";
 import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
-import { cutLine, stripCr } from "./lines.js";
+import { cutLine } from "./lines.js";
 
 /** Read size; a NUL byte in a chunk marks the file binary from there on (as ripgrep's buffer does). */
 const CHUNK = 64 * 1024;
@@ -221,7 +222,7 @@ async function scanFile(
       const parts = text().split("\n");
       if (!final || parts[parts.length - 1] === "") parts.pop();
       for (const p of parts) {
-        lineOut(stripCr(p));
+        lineOut(withoutCr(p));
         if (firstOnly && out.length > 0) return true;
       }
       return false;
@@ -231,7 +232,7 @@ async function scanFile(
     const skipLines = (buf: Buffer, final: boolean) => {
       const base = lineNo;
       let count = 0;
-      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) count++;
+      for (let i = lineEnd(buf, 0); i !== -1; i = lineEnd(buf, i + 1)) count++;
       if (final && buf.length > 0 && buf[buf.length - 1] !== 10) count++;
       lineNo += count;
       if (ctx === 0) return;
@@ -239,7 +240,7 @@ async function scanFile(
       const lines = buf.toString("utf8", lastLinesOffset(buf, count - tailStart, final)).split("\n");
       if (!final || lines[lines.length - 1] === "") lines.pop();
       for (let k = 0; k < lines.length; k++) {
-        ring.push({ line: base + tailStart + k + 1, text: cut(stripCr(lines[k]!), 0) });
+        ring.push({ line: base + tailStart + k + 1, text: cut(withoutCr(lines[k]!), 0) });
         if (ring.length > ctx) ring.shift();
       }
     };
