@@ -36,6 +36,8 @@ describe("filesystem surface", () => {
     expect(range.text).toContain("lines 2-2 of 2");
     const first = await conn.call("read_text_file", { path: p("cr.txt"), startLine: 1, endLine: 1 });
     expect(first.text.startsWith("a\rb\n")).toBe(true);
+    const grep = await conn.call("grep", { path: p("cr.txt"), pattern: "^c$" });
+    expect(grep.structured?.matches).toMatchObject([{ line: 2, text: "c" }]);
   });
 
   it("edit_file keeps every untouched line's own ending on a mixed CRLF/LF file", async () => {

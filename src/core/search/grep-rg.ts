@@ -58,9 +58,9 @@ const decode = (t: RgText | undefined): string =>
   t?.text ?? (t?.bytes ? Buffer.from(t.bytes, "base64").toString("utf8") : "");
 
 function lineText(t: RgText | undefined): string {
-  let s = decode(t);
-  if (s.endsWith("\n")) s = s.slice(0, -1);
-  return withoutCr(s);
+  const s = decode(t);
+  // A CRLF line's CR is not shown; a final line without a break keeps a CR as content (text-lines.ts).
+  return s.endsWith("\n") ? withoutCr(s.slice(0, -1)) : s;
 }
 
 /**
