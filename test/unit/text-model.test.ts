@@ -122,4 +122,12 @@ describe("an edit changes only the lines it targets", () => {
       ]).text,
     ).toBe("A\r\nb\nc\r\nD\n");
   });
+
+  it("keeps every ending of a large mixed file (300k lines) when one line changes", () => {
+    const lines = Array.from({ length: 300_000 }, (_, i) => `line ${i}${i % 3 === 0 ? "\r\n" : "\n"}`);
+    const src = lines.join("");
+    const out = editKeepingEndings(src, [{ oldText: "line 150001\n", newText: "changed\n" }]).text;
+    lines[150_001] = "changed\n";
+    expect(out === lines.join("")).toBe(true);
+  });
 });

@@ -1,5 +1,5 @@
 /** The line-ending style and BOM of a text file, as edit replies report them (see text-lines.ts). */
-import { type Eol, toLines } from "./text-lines.js";
+import { type Eol, isCrlfAt, lineEnd } from "./text-lines.js";
 
 export interface TextFormat {
   /** The dominant line ending (LF when the file has none). */
@@ -12,14 +12,13 @@ export interface TextFormat {
 
 /** Detects the EOL style (by majority, ties go to LF) and BOM of decoded text. */
 export function detectFormat(text: string): TextFormat {
-  const t = toLines(text);
   let crlf = 0;
   let lf = 0;
-  for (const l of t.lines) {
-    if (l.eol === "\r\n") crlf++;
-    else if (l.eol === "\n") lf++;
+  for (let nl = lineEnd(text, 0); nl !== -1; nl = lineEnd(text, nl + 1)) {
+    if (isCrlfAt(text, nl)) crlf++;
+    else lf++;
   }
-  return { eol: t.eol, bom: t.bom, mixed: crlf > 0 && lf > 0 };
+  return { eol: crlf > lf ? "\r\n" : "\n", bom: text.startsWith("\uFEFF"), mixed: crlf > 0 && lf > 0 };
 }
 
 /** CRLF → LF (a lone CR is content, not a line break). */

@@ -109,25 +109,31 @@ export interface EndedText {
 }
 
 export function splitEndings(text: string): EndedText {
-  const t = toLines(text);
-  let body = "";
+  const bom = text.startsWith(BOM);
+  const raw = bom ? text.slice(1) : text;
   const eols: Eol[] = [];
-  for (const l of t.lines) {
-    body += l.eol === "" ? l.text : `${l.text}\n`;
-    if (l.eol !== "") eols.push(l.eol);
+  let crlf = 0;
+  for (let nl = lineEnd(raw, 0); nl !== -1; nl = lineEnd(raw, nl + 1)) {
+    if (isCrlfAt(raw, nl)) crlf++;
+    eols.push(isCrlfAt(raw, nl) ? "\r\n" : "\n");
   }
-  return { body, eols, bom: t.bom, eol: t.eol };
+  const body = crlf > 0 ? raw.replace(/\r\n/g, "\n") : raw;
+  return { body, eols, bom, eol: crlf > eols.length - crlf ? "\r\n" : "\n" };
 }
 
 export function joinEndings(t: EndedText): string {
-  let out = t.bom ? BOM : "";
+  const head = t.bom ? BOM : "";
+  // An LF-only file (the common case) is its body.
+  if (t.eol === "\n" && !t.eols.includes("\r\n")) return head + t.body;
+  const out: string[] = [head];
   let start = 0;
   let k = 0;
   for (let nl = lineEnd(t.body, 0); nl !== -1; nl = lineEnd(t.body, start)) {
-    out += t.body.slice(start, nl) + (t.eols[k++] ?? t.eol);
+    out.push(t.body.slice(start, nl), t.eols[k++] ?? t.eol);
     start = nl + 1;
   }
-  return out + t.body.slice(start);
+  out.push(t.body.slice(start));
+  return out.join("");
 }
 
 /**
@@ -150,15 +156,13 @@ export function spliceEndings(
   let k = 0;
   let pos = 0;
   for (const s of spans) {
-    const before = breaks(text, pos, s.start);
-    out.push(...eols.slice(k, k + before));
-    k += before;
-    const replaced = eols.slice(k, k + breaks(text, s.start, s.end));
-    k += replaced.length;
+    for (let n = breaks(text, pos, s.start); n > 0; n--) out.push(eols[k++]!);
+    const replaced = k;
+    k += breaks(text, s.start, s.end);
     const added = breaks(s.replacement, 0, s.replacement.length);
-    for (let m = 0; m < added; m++) out.push(replaced[m] ?? dominant);
+    for (let m = 0; m < added; m++) out.push(replaced + m < k ? eols[replaced + m]! : dominant);
     pos = s.end;
   }
-  out.push(...eols.slice(k));
+  while (k < eols.length) out.push(eols[k++]!);
   return out;
 }
