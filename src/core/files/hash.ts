@@ -95,7 +95,7 @@ export interface ReadState {
   sha256?: string;
   mtime: string;
   size: number;
-  /** Lines as a line-range read counts them (LF, CRLF and a lone CR each end a line). */
+  /** Lines as every read counts them (text-lines.ts: each LF ends one; a lone CR is content). */
   totalLines?: number;
 }
 
