@@ -13,6 +13,7 @@ import { silentLogger } from "../src/core/log.js";
 import { walk } from "../src/core/walk.js";
 import { makeRoot } from "../src/core/workspace.js";
 import { type RunningHttp, serveOverHttp } from "../src/server/http.js";
+import { filesystemPolicy } from "../src/surfaces/filesystem/policy.js";
 import { defineTool, textReply } from "../src/surfaces/tool.js";
 import { tempArea } from "./helpers/fixtures.js";
 
@@ -68,6 +69,7 @@ beforeAll(async () => {
   running = await serveOverHttp(
     {
       config,
+      policy: filesystemPolicy,
       log: silentLogger(),
       version: "0.0.0-test",
       roots: [root],

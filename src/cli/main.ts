@@ -7,7 +7,7 @@ import { createLogger, type LevelName, type Logger, openLogFile } from "../core/
 import { type Root, Workspace } from "../core/workspace.js";
 import { FileWatchHub } from "../server/file-watch.js";
 import { serveOverStdio } from "../server/stdio.js";
-import { loadTools } from "../surfaces/index.js";
+import { loadTools, policyFor } from "../surfaces/index.js";
 import type { Config } from "./config.js";
 import { plainDirectories } from "./plain-args.js";
 import { resolveStartupRoots, StartupError } from "./startup.js";
@@ -185,6 +185,7 @@ async function main(): Promise<number | undefined> {
   const tools = await loadTools(config, settleYoungGeneration);
   const deps = {
     config,
+    policy: policyFor(config),
     log,
     version,
     roots: startup.roots,

@@ -6,6 +6,7 @@ import type { Logger } from "../core/log.js";
 import type { UrlOnlyReference } from "../core/references.js";
 import { type Root, Workspace } from "../core/workspace.js";
 import { instructionsFor } from "../surfaces/instructions.js";
+import type { SurfacePolicy } from "../surfaces/policy.js";
 import type { AnyToolDef } from "../surfaces/tool.js";
 import { ClientLog } from "./client-log.js";
 import type { FileWatchHub } from "./file-watch.js";
@@ -16,6 +17,8 @@ import { noRootsError, RootsSync } from "./roots-sync.js";
 /** What startup resolved once, shared read-only by every connection. */
 export interface ServerDeps {
   config: Config;
+  /** The selected surface's choices (error wording, call log level, client roots). */
+  policy: SurfacePolicy;
   log: Logger;
   version: string;
   /** Roots from the command line (directories, project, references, read-only dirs). */
@@ -75,7 +78,7 @@ export function createServerFactory(deps: ServerDeps) {
     const clientLog = new ClientLog(era);
     clientLog.attach(server);
     let sync: RootsSync | undefined;
-    if (config.surface === "filesystem" && era === "legacy") {
+    if (deps.policy.clientRoots && era === "legacy") {
       const bounds = clientRoots === "narrow" && deps.roots.length > 0 ? deps.roots : undefined;
       sync = new RootsSync(server, ws, config, deps.extraRoots, log, lazyRoots, bounds);
       sync.attach();
@@ -87,6 +90,7 @@ export function createServerFactory(deps: ServerDeps) {
     registerTools(server, deps.tools, {
       ws,
       config,
+      policy: deps.policy,
       log,
       era,
       gate,

@@ -10,6 +10,7 @@ import { GitHubPresence } from "../core/github/presence.js";
 import type { Logger } from "../core/log.js";
 import { printable } from "../core/paths.js";
 import type { Workspace } from "../core/workspace.js";
+import type { SurfacePolicy } from "../surfaces/policy.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
 import type { ClientLog } from "./client-log.js";
 import { sdkRequestHandler } from "./sdk-handlers.js";
@@ -17,6 +18,8 @@ import { sdkRequestHandler } from "./sdk-handlers.js";
 export interface RegisterDeps {
   ws: Workspace;
   config: Config;
+  /** The surface's error wording and call log level. */
+  policy: SurfacePolicy;
   log: Logger;
   era: "legacy" | "modern";
   /** Awaited before every call (roots fetch in flight); throws when the server cannot operate. */
@@ -108,7 +111,7 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
       shownGitHub = await github!.available();
       return shownGitHub;
     });
-  answerUnknownTools(server, new Set(callable.map((t) => t.name)), deps.config.surface);
+  answerUnknownTools(server, new Set(callable.map((t) => t.name)), deps.policy.name);
 }
 
 /**
@@ -204,18 +207,15 @@ async function runTool(
     if (!(err instanceof ToolError) && !systemError)
       deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
     const message = withReadDiffs(err, reads) ?? toClientMessage(err, requested);
-    // mcp-workspace (FastMCP) words every tool failure this way; clients may match on it.
-    const text =
-      deps.config.surface === "workspace" ? `Error executing tool ${tool.name}: ${message}` : message;
-    reply = { content: [{ type: "text", text }], isError: true };
+    reply = { content: [{ type: "text", text: deps.policy.errorText(tool.name, message) }], isError: true };
   }
   reply = withinBudget(reply, deps.config.maxOutputBytes);
   const ms = Math.round(performance.now() - started);
   const failed = reply.isError === true;
   if (tool.mutating) await audit.write(auditEntries(tool.name, mutations, ms, failure, requested, reply));
-  // The workspace seed promises every call at INFO; the filesystem surface keeps stderr quiet (DEBUG), as
-  // the official server does. The line is only built when someone will read it: this is the hot path.
-  const level = deps.config.surface === "workspace" || failed ? "info" : "debug";
+  // The surface's level for a call that succeeded. The line is only built when someone will read it: this
+  // is the hot path.
+  const level = failed ? "info" : deps.policy.callLogLevel;
   const clientLevel = failed ? "warning" : "info";
   const toClient = deps.clientLog?.wants(clientLevel) === true;
   if (!toClient && !deps.log.isLevelEnabled(level)) return reply;

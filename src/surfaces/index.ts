@@ -1,7 +1,15 @@
 import type { Config } from "../cli/config.js";
 import { catalogOf, lazyTools } from "./catalog.js";
+import { filesystemPolicy } from "./filesystem/policy.js";
+import type { SurfacePolicy } from "./policy.js";
 import { prebuiltCatalogs } from "./prebuilt.js";
 import type { AnyToolDef } from "./tool.js";
+import { workspacePolicy } from "./workspace/policy.js";
+
+/** The policy of the surface a configuration selects (what server/ asks instead of which surface runs). */
+export function policyFor(config: Pick<Config, "surface">): SurfacePolicy {
+  return config.surface === "workspace" ? workspacePolicy : filesystemPolicy;
+}
 
 /**
  * The tools of the surface a configuration selects, in a fixed order. Only that surface's modules are

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { diffStats, fencedDiff, unifiedDiff } from "../../src/core/files/diff.js";
 import { applyEdits, EditError } from "../../src/core/files/edit.js";
-import { decodeText, detectFormat, encodeText } from "../../src/core/files/text-format.js";
+import { detectFormat } from "../../src/core/files/text-format.js";
+import { joinEndings, splitEndings } from "../../src/core/files/text-lines.js";
 
 function failure(fn: () => unknown): EditError {
   try {
@@ -20,17 +21,16 @@ describe("text format", () => {
     expect(detectFormat("a\r\nb\r\nc\n")).toEqual({ eol: "\r\n", bom: false, mixed: true });
     expect(detectFormat("no newline")).toEqual({ eol: "\n", bom: false, mixed: false });
     const src = "\uFEFFx\r\ny\r\n";
-    const { body, format } = decodeText(src);
-    expect(body).toBe("x\ny\n");
-    expect(format).toMatchObject({ eol: "\r\n", bom: true });
-    expect(encodeText(body, format)).toBe(src);
-    expect(encodeText("p\nq", { eol: "\n", bom: false })).toBe("p\nq");
+    const doc = splitEndings(src);
+    expect(doc).toMatchObject({ body: "x\ny\n", eol: "\r\n", bom: true });
+    expect(joinEndings(doc)).toBe(src);
+    expect(joinEndings(splitEndings("p\nq"))).toBe("p\nq");
   });
 
   it("keeps a lone CR as content", () => {
-    const { body, format } = decodeText("a\rb\n");
-    expect(body).toBe("a\rb\n");
-    expect(encodeText(body, format)).toBe("a\rb\n");
+    const doc = splitEndings("a\rb\n");
+    expect(doc.body).toBe("a\rb\n");
+    expect(joinEndings(doc)).toBe("a\rb\n");
   });
 });
 

@@ -8,11 +8,13 @@ import { tempArea } from "../helpers/fixtures.js";
 const area = tempArea("mcpfs-range-");
 afterAll(() => area.cleanup());
 
-/** Universal line breaks (LF, CRLF, lone CR), the reference the streaming reader must agree with. */
+/** Lines end at LF; a CRLF line's CR is not shown; a lone CR is content (text-lines.ts). */
 function naiveLines(text: string): string[] {
-  const lines = text.split(/\r\n|\r|\n/);
-  if (lines[lines.length - 1] === "") lines.pop();
-  return lines;
+  const lines = text.split("\n");
+  const last = lines.pop()!;
+  const out = lines.map((l) => l.replace(/\r$/, ""));
+  if (last !== "") out.push(last);
+  return out;
 }
 
 describe("readLineRange across chunk boundaries", () => {

@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { readRegularText } from "../files/safe-open.js";
+import { LineCounter } from "../files/text-lines.js";
 import { isIgnoredBy, levelsForDir } from "../ignore.js";
 import { isGitDirName } from "../paths.js";
 import { walk } from "../walk.js";
@@ -34,8 +35,8 @@ export function parseAllowlist(text: string): Set<string> {
 }
 
 /**
- * Lines of a UTF-8 text file as Python's text mode counts them ("a\nb" and "a\nb\n" are both 2; CRLF and a
- * lone CR are one break each), streamed. Undefined for a file that is not valid UTF-8 or cannot be read.
+ * Lines of a UTF-8 text file as every read counts them (text-lines.ts: "a\nb" and "a\nb\n" are both 2; a
+ * lone CR is content), streamed. Undefined for a file that is not valid UTF-8 or cannot be read.
  */
 export async function countTextLines(real: string): Promise<number | undefined> {
   let fh: fs.FileHandle;
@@ -48,27 +49,17 @@ export async function countTextLines(real: string): Promise<number | undefined> 
     if (!(await fh.stat()).isFile()) return undefined;
     const decoder = new TextDecoder("utf-8", { fatal: true });
     const buf = Buffer.allocUnsafe(256 * 1024);
-    let breaks = 0;
-    let prev = -1;
-    let last = -1;
-    let pos = 0;
-    for (;;) {
+    const counter = new LineCounter();
+    for (let pos = 0; ; ) {
       const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
       const chunk = buf.subarray(0, bytesRead);
       decoder.decode(chunk, { stream: true });
-      for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) {
-        // A CRLF pair is counted once, at its CR below.
-        if ((i > 0 ? chunk[i - 1] : prev) !== 0x0d) breaks++;
-      }
-      for (let i = chunk.indexOf(0x0d); i !== -1; i = chunk.indexOf(0x0d, i + 1)) breaks++;
-      prev = chunk[bytesRead - 1]!;
-      last = prev;
+      counter.push(chunk);
     }
     decoder.decode();
-    if (pos === 0) return 0;
-    return last === 0x0a || last === 0x0d ? breaks : breaks + 1;
+    return counter.lines;
   } catch {
     return undefined;
   } finally {

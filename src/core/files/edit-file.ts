@@ -2,10 +2,10 @@ import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { gitStyleDiff, unifiedDiff } from "./diff.js";
-import { applyEdits, type Edit, type EditMatch, type EditOptions } from "./edit.js";
+import { type Edit, type EditMatch, type EditOptions, editKeepingEndings } from "./edit.js";
 import { checkExpected } from "./precondition.js";
 import { readSnapshot } from "./snapshot.js";
-import { decodeText, encodeText, type TextFormat } from "./text-format.js";
+import { detectFormat, type TextFormat } from "./text-format.js";
 import { type ChangeResult, commitChanges } from "./transaction.js";
 
 export interface EditFileOptions extends EditOptions {
@@ -37,7 +37,7 @@ export interface EditFileResult {
 
 /**
  * Applies edits to a text file: read once through a verified descriptor, edit the LF body in memory, write
- * back atomically with the file's own line endings and BOM through `commitChanges`, which refuses (rather
+ * back atomically with each line's own ending and the BOM through `commitChanges`, which refuses (rather
  * than overwrites) a file changed by someone else between the read and the write. With `expectedSha256`
  * the edit is also refused when the file is no longer the version the client read.
  */
@@ -60,14 +60,13 @@ export async function editFile(
   } catch {
     throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "invalid");
   }
-  const { body, format } = decodeText(original);
-  const result = applyEdits(body, edits, opts);
+  const format = detectFormat(original);
+  const { body, result, text: out } = editKeepingEndings(original, edits, opts);
   const name = opts.diffName ?? target.real;
   const diff =
     opts.diffStyle === "git" ? gitStyleDiff(name, body, result.text) : unifiedDiff(name, body, result.text);
   const common = { diff, changed: result.changed, format, matches: result.matches, before: snap.sha256 };
   if (opts.dryRun || !result.changed) return { ...common, written: false, sha256: snap.sha256 };
-  const out = encodeText(result.text, format);
   const [change] = await commitChanges([{ kind: "write", target, data: out, base: snap }]);
   return { ...common, written: true, sha256: change!.after!, change };
 }

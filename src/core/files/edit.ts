@@ -1,7 +1,8 @@
 import { ToolError } from "../errors.js";
+import { joinEndings, spliceEndings, splitEndings } from "./text-lines.js";
 
 /**
- * The edit engine: pure text in, text out (LF line endings, no BOM — see text-format.ts). Shared by both
+ * The edit engine: pure text in, text out (LF line endings, no BOM; `editKeepingEndings` for a file's text). Shared by both
  * surfaces. Nothing is written here, so a failed edit anywhere leaves the file untouched (all-or-nothing).
  */
 
@@ -33,6 +34,8 @@ export interface EditOptions {
   detectApplied?: boolean;
   /** An empty oldText: an `error` (default), or `prepend` newText to the text. */
   emptyOldText?: "error" | "prepend";
+  /** Told of every change as it is made: the text before it and the spans it replaces, sorted. */
+  onSplice?: (text: string, spans: readonly Span[]) => void;
 }
 
 export interface EditMatch {
@@ -70,7 +73,7 @@ export class EditError extends ToolError {
   }
 }
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
   replacement: string;
@@ -91,7 +94,7 @@ export function applyEdits(text: string, edits: readonly Edit[], opts: EditOptio
   edits.forEach((edit, index) => {
     const located = locate(sequential ? current : text, edit, index, edits.length, opts, sequential);
     matches.push(located.match);
-    if (sequential) current = splice(current, located.spans);
+    if (sequential) current = splice(current, located.spans, opts.onSplice);
     else for (const span of located.spans) pending.push({ span, index });
   });
   if (!sequential) {
@@ -111,14 +114,41 @@ export function applyEdits(text: string, edits: readonly Edit[], opts: EditOptio
     current = splice(
       text,
       pending.map((p) => p.span),
+      opts.onSplice,
     );
   }
   return { text: current, changed: current !== text, matches };
 }
 
+/**
+ * Edits text as a file holds it: the engine works on its LF body, and only the bytes of the lines an edit
+ * targets change. Every other line keeps its own ending; a replaced line takes the ending of the line it
+ * replaces; a line an edit adds takes the file's dominant ending. The BOM is kept.
+ */
+export function editKeepingEndings(
+  text: string,
+  edits: readonly Edit[],
+  opts: EditOptions = {},
+): { body: string; result: EditResult; text: string } {
+  const doc = splitEndings(text);
+  let eols = doc.eols;
+  const result = applyEdits(doc.body, edits, {
+    ...opts,
+    onSplice: (before, spans) => {
+      eols = spliceEndings(before, eols, spans, doc.eol);
+    },
+  });
+  return {
+    body: doc.body,
+    result,
+    text: result.changed ? joinEndings({ ...doc, body: result.text, eols }) : text,
+  };
+}
+
 /** Replaces non-overlapping spans (sorted or not) in one pass. */
-function splice(text: string, spans: readonly Span[]): string {
+function splice(text: string, spans: readonly Span[], onSplice?: EditOptions["onSplice"]): string {
   const sorted = [...spans].sort((a, b) => a.start - b.start);
+  if (sorted.length > 0) onSplice?.(text, sorted);
   let out = "";
   let pos = 0;
   for (const s of sorted) {

@@ -4,8 +4,8 @@ import type { FileHandle } from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { LineCounter } from "./line-range.js";
 import { openVerified } from "./safe-open.js";
+import { LineCounter } from "./text-lines.js";
 
 const CHUNK = 1024 * 1024;
 
@@ -95,7 +95,7 @@ export interface ReadState {
   sha256?: string;
   mtime: string;
   size: number;
-  /** Lines as a line-range read counts them (LF, CRLF and a lone CR each end a line). */
+  /** Lines as every read counts them (text-lines.ts: each LF ends one; a lone CR is content). */
   totalLines?: number;
 }
 

@@ -1,10 +1,10 @@
 import type { Hash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
 import { ToolError } from "../errors.js";
+import { isCrlfAt, LineCounter, lineEnd } from "./text-lines.js";
 
 /** Large reads: a range near the end of a 200 MB file is one sequential pass at disk speed. */
 const CHUNK = 256 * 1024;
-const LF = 0x0a;
 const CR = 0x0d;
 
 /** Thrown when the bytes of a returned line are not valid UTF-8. */
@@ -45,30 +45,6 @@ export interface LineRangeOptions {
   hash?: Hash;
 }
 
-/**
- * Counts lines as `readLineRange` numbers them (LF, CRLF and a lone CR each end one; a final line without a
- * break counts too), chunk by chunk, so a count never holds more than one chunk.
- */
-export class LineCounter {
-  #breaks = 0;
-  #last = -1;
-  #pendingCr = false;
-
-  push(chunk: Uint8Array): void {
-    if (chunk.length === 0) return;
-    // Every LF ends a line, except one right after a CR (CRLF, counted at the CR); every CR ends one.
-    for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, i + 1))
-      if (!(i === 0 ? this.#pendingCr : chunk[i - 1] === CR)) this.#breaks++;
-    for (let i = chunk.indexOf(CR); i !== -1; i = chunk.indexOf(CR, i + 1)) this.#breaks++;
-    this.#last = chunk[chunk.length - 1]!;
-    this.#pendingCr = this.#last === CR;
-  }
-
-  get lines(): number {
-    return this.#breaks + (this.#last !== -1 && this.#last !== LF && this.#last !== CR ? 1 : 0);
-  }
-}
-
 /** Lines from byte `offset` (just past a line break) to the end of the file, one chunk at a time. */
 export async function countLinesFrom(fh: FileHandle, offset: number): Promise<number> {
   const counter = new LineCounter();
@@ -98,7 +74,7 @@ export function utf8Boundary(b: Uint8Array): number {
 
 /**
  * Streams a file and returns lines `startLine..endLine` (1-based, inclusive; `endLine` omitted = to the end).
- * Line breaks are universal, as Python's text mode reads them: CRLF, LF and a lone CR each end a line.
+ * Lines end as text-lines.ts says (at LF; a CRLF line's CR is not returned; a lone CR is content).
  * Lines before the range are only counted, never decoded; reading stops at the end of the range, or once
  * the collected bytes pass `maxBytes` (so memory is bounded by it, whatever the line length).
  */
@@ -110,7 +86,8 @@ export async function readLineRange(
 ): Promise<LineRange> {
   const last = endLine ?? Number.POSITIVE_INFINITY;
   const maxBytes = opts.maxBytes ?? Number.POSITIVE_INFINITY;
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+  // ignoreBOM: a U+FEFF is content, as every other read shows it (decode() would drop one at each line start).
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   const decode = (parts: Buffer[]): string => {
     try {
       return decoder.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts));
@@ -127,19 +104,12 @@ export async function readLineRange(
   let pos = 0;
   // Byte offset where the current line starts.
   let lineStart = 0;
-  // The previous chunk ended in CR: an LF at the start of the next chunk belongs to that line break.
-  let pendingCr = false;
-
   const finish = async (afterPos: number, lastNewline: boolean, truncated: boolean): Promise<LineRange> => {
     // Is there any byte after the line break that ended the last returned line?
-    const peek = Buffer.allocUnsafe(2);
-    const { bytesRead } = await fh.read(peek, 0, 2, afterPos);
-    let more = bytesRead > 0;
-    let offset = afterPos;
-    if (more && pendingCr && peek[0] === LF) {
-      more = bytesRead > 1;
-      offset++;
-    }
+    const peek = Buffer.allocUnsafe(1);
+    const { bytesRead } = await fh.read(peek, 0, 1, afterPos);
+    const more = bytesRead > 0;
+    const offset = afterPos;
     return { lines, more, lastNewline, truncated, stop: { offset, lines: lineNo } };
   };
   // The line being collected would pass the budget: stop before it, or cut it if it is the first.
@@ -160,77 +130,51 @@ export async function readLineRange(
     const chunkStart = pos;
     pos += bytesRead;
     let i = 0;
-    if (pendingCr) {
-      pendingCr = false;
-      if (buf[0] === LF) {
-        i = 1;
-        lineStart = chunkStart + 1;
-      }
-    }
     if (lineNo < startLine) {
-      // Lines before the range are only counted; in a chunk without CR that is one native scan per line.
-      const cr = buf.indexOf(CR, i);
-      if (cr === -1 || cr >= bytesRead) {
-        while (lineNo < startLine) {
-          const nl = buf.indexOf(LF, i);
-          if (nl === -1 || nl >= bytesRead) {
-            i = bytesRead;
-            break;
-          }
-          lineNo++;
-          i = nl + 1;
-          lineStart = chunkStart + i;
+      // Lines before the range are only counted: one native scan per line.
+      while (lineNo < startLine) {
+        const nl = lineEnd(buf, i, bytesRead);
+        if (nl === -1) {
+          i = bytesRead;
+          break;
         }
-        if (lineNo < startLine) continue;
+        lineNo++;
+        i = nl + 1;
+        lineStart = chunkStart + i;
       }
+      if (lineNo < startLine) continue;
     }
-    // Next CR position in this chunk, cached so a chunk without CR is scanned for it only once.
-    let nextCr = buf.indexOf(CR, i);
-    if (nextCr >= bytesRead) nextCr = -1;
     while (i < bytesRead) {
-      let nl = buf.indexOf(LF, i);
-      if (nl >= bytesRead) nl = -1;
-      if (nextCr !== -1 && nextCr < i) {
-        nextCr = buf.indexOf(CR, i);
-        if (nextCr >= bytesRead) nextCr = -1;
-      }
-      let end: number;
-      let breakLen: number;
-      if (nextCr !== -1 && (nl === -1 || nextCr < nl)) {
-        end = nextCr;
-        if (end + 1 < bytesRead) breakLen = buf[end + 1] === LF ? 2 : 1;
-        else {
-          breakLen = 1;
-          pendingCr = true;
-        }
-      } else if (nl !== -1) {
-        end = nl;
-        breakLen = 1;
-      } else {
+      const nl = lineEnd(buf, i, bytesRead);
+      if (nl === -1) {
         // No line break in the rest of this chunk: the line continues in the next one.
-        if (lineNo >= startLine) {
-          const segment = buf.subarray(i, bytesRead);
-          if (bytes + partBytes + segment.length > maxBytes) return overBudget(segment);
-          parts.push(Buffer.from(segment));
-          partBytes += segment.length;
-        }
-        i = bytesRead;
+        const segment = buf.subarray(i, bytesRead);
+        if (bytes + partBytes + segment.length > maxBytes) return overBudget(segment);
+        parts.push(Buffer.from(segment));
+        partBytes += segment.length;
         break;
       }
-      if (lineNo >= startLine) {
-        const segment = buf.subarray(i, end);
-        // `bytes` counts one byte per line for its break, as the caller joins lines with "\n".
-        if (bytes + partBytes + segment.length > maxBytes) return overBudget(segment);
-        parts.push(segment);
-        const line = decode(parts);
-        parts = [];
-        bytes += partBytes + segment.length + 1;
-        partBytes = 0;
-        lines.push(line);
-        if (lineNo >= last) return finish(chunkStart + end + breakLen, true, false);
+      let segment = buf.subarray(i, nl);
+      // A CRLF line's CR is its line break's, not its text (it may end the part from the previous chunk).
+      if (isCrlfAt(buf, nl, i)) segment = segment.subarray(0, segment.length - 1);
+      else if (nl === i && parts.length > 0) {
+        const prev = parts[parts.length - 1]!;
+        if (prev.length > 0 && prev[prev.length - 1] === CR) {
+          parts[parts.length - 1] = prev.subarray(0, prev.length - 1);
+          partBytes--;
+        }
       }
+      // `bytes` counts one byte per line for its break, as the caller joins lines with "\n".
+      if (bytes + partBytes + segment.length > maxBytes) return overBudget(segment);
+      parts.push(segment);
+      const line = decode(parts);
+      parts = [];
+      bytes += partBytes + segment.length + 1;
+      partBytes = 0;
+      lines.push(line);
+      if (lineNo >= last) return finish(chunkStart + nl + 1, true, false);
       lineNo++;
-      i = end + breakLen;
+      i = nl + 1;
       lineStart = chunkStart + i;
     }
   }

@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from "diff";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { FileState } from "./hash.js";
+import { toLf } from "./text-format.js";
 
 /** Shortest hash prefix accepted: long enough that an accidental match is out of the question. */
 const MIN_PREFIX = 8;
@@ -99,7 +100,7 @@ function short(h: string): string {
  */
 export function conflictWithDiff(err: ConflictError, readText: string): string {
   if (err.currentText === undefined) return err.message;
-  const norm = (t: string) => t.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const norm = (t: string) => toLf(t.replace(/^\uFEFF/, ""));
   return `${err.message}\nWhat changed since your read:\n${shortDiff(err.requested, norm(readText), norm(err.currentText))}`;
 }
 

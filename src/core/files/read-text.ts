@@ -1,16 +1,10 @@
 import { createHash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
-import { LineCounter, utf8Boundary } from "./line-range.js";
+import { utf8Boundary } from "./line-range.js";
+import { LF, LineCounter, lineEnd, splitLines } from "./text-lines.js";
 
 const CHUNK = 64 * 1024;
-
-/** Splits text into lines on LF, dropping one CR before each LF so CRLF and LF files read alike. */
-export function splitLines(text: string): string[] {
-  const lines = text.split("\n");
-  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  return lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
-}
 
 export interface LinesResult {
   lines: string[];
@@ -22,8 +16,6 @@ export interface LinesResult {
    */
   partial?: boolean;
 }
-
-const LF = 0x0a;
 
 /**
  * The first `n` lines, reading only as many chunks as needed and collecting at most `maxBytes` bytes of
@@ -53,8 +45,7 @@ export async function headLines(
     let i = 0;
     while (i < bytesRead) {
       if (lines === n) return done(true, false);
-      let nl = buf.indexOf(LF, i);
-      if (nl >= bytesRead) nl = -1;
+      const nl = lineEnd(buf, i, bytesRead);
       const end = nl === -1 ? bytesRead : nl + 1;
       const room = maxBytes - kept;
       if (end - i > room) {

@@ -3,11 +3,12 @@ import path from "node:path";
 import { RE2JS } from "re2js";
 import { ToolError } from "../errors.js";
 import { openVerifiedSync } from "../files/safe-open.js";
+import { LF, lineEnd, splitLines } from "../files/text-lines.js";
 import { cancelledError, STOP, walkEach } from "../walk.js";
 import type { Root } from "../workspace.js";
 import { compileGlobs } from "./globs.js";
 import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
-import { cutLine, stripCr } from "./lines.js";
+import { cutLine } from "./lines.js";
 
 /** Read size; a NUL byte in a chunk marks the file binary from there on (as ripgrep's buffer does). */
 const CHUNK = 64 * 1024;
@@ -218,10 +219,9 @@ async function scanFile(
         skipLines(buf, final);
         return false;
       }
-      const parts = text().split("\n");
-      if (!final || parts[parts.length - 1] === "") parts.pop();
-      for (const p of parts) {
-        lineOut(stripCr(p));
+      // Before the end of the file a region ends with a line break, so the splitter sees whole lines.
+      for (const p of splitLines(text())) {
+        lineOut(p);
         if (firstOnly && out.length > 0) return true;
       }
       return false;
@@ -231,15 +231,14 @@ async function scanFile(
     const skipLines = (buf: Buffer, final: boolean) => {
       const base = lineNo;
       let count = 0;
-      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) count++;
-      if (final && buf.length > 0 && buf[buf.length - 1] !== 10) count++;
+      for (let i = lineEnd(buf, 0); i !== -1; i = lineEnd(buf, i + 1)) count++;
+      if (final && buf.length > 0 && buf[buf.length - 1] !== LF) count++;
       lineNo += count;
       if (ctx === 0) return;
       const tailStart = Math.max(0, count - ctx);
-      const lines = buf.toString("utf8", lastLinesOffset(buf, count - tailStart, final)).split("\n");
-      if (!final || lines[lines.length - 1] === "") lines.pop();
+      const lines = splitLines(buf.toString("utf8", lastLinesOffset(buf, count - tailStart, final)));
       for (let k = 0; k < lines.length; k++) {
-        ring.push({ line: base + tailStart + k + 1, text: cut(stripCr(lines[k]!), 0) });
+        ring.push({ line: base + tailStart + k + 1, text: cut(lines[k]!, 0) });
         if (ring.length > ctx) ring.shift();
       }
     };
@@ -255,7 +254,7 @@ async function scanFile(
         return first ? undefined : out;
       }
       first = false;
-      const nl = chunk.lastIndexOf(10);
+      const nl = chunk.lastIndexOf(LF);
       if (nl === -1) {
         carry.push(chunk);
         carried += chunk.length;
@@ -293,10 +292,10 @@ async function scanFile(
 function lastLinesOffset(buf: Buffer, k: number, final: boolean): number {
   if (k <= 0) return buf.length;
   let end = buf.length;
-  if (!final || buf[buf.length - 1] === 10) end -= 1;
+  if (!final || buf[buf.length - 1] === LF) end -= 1;
   let seen = 0;
   for (let i = end - 1; i >= 0; i--) {
-    if (buf[i] === 10 && ++seen === k) return i + 1;
+    if (buf[i] === LF && ++seen === k) return i + 1;
   }
   return 0;
 }

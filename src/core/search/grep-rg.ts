@@ -4,11 +4,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ToolError } from "../errors.js";
+import { withoutCr } from "../files/text-lines.js";
 import { ancestorLevels, createIgnoreOracle, type IgnoreLevel, isIgnoredStart } from "../ignore.js";
 import { namesOf } from "../workspace.js";
 import { anchorGlobs } from "./globs.js";
 import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
-import { cutLine, stripCr } from "./lines.js";
+import { cutLine } from "./lines.js";
 import { rgJsonLines } from "./rg-json-lines.js";
 
 /** The ripgrep binary shipped inside @vscode/ripgrep, when it is installed and executable. */
@@ -57,9 +58,9 @@ const decode = (t: RgText | undefined): string =>
   t?.text ?? (t?.bytes ? Buffer.from(t.bytes, "base64").toString("utf8") : "");
 
 function lineText(t: RgText | undefined): string {
-  let s = decode(t);
-  if (s.endsWith("\n")) s = s.slice(0, -1);
-  return stripCr(s);
+  const s = decode(t);
+  // A CRLF line's CR is not shown; a final line without a break keeps a CR as content (text-lines.ts).
+  return s.endsWith("\n") ? withoutCr(s.slice(0, -1)) : s;
 }
 
 /**

@@ -11,8 +11,3 @@ export function cutLine(text: string, col = 0): string {
   const tail = to < text.length ? ` […${text.length - to} more chars]` : "";
   return `${head}${text.slice(from, to)}${tail}`;
 }
-
-/** Drops one trailing CR (CRLF files read like LF ones). */
-export function stripCr(s: string): string {
-  return s.endsWith("\r") ? s.slice(0, -1) : s;
-}

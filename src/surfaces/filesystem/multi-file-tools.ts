@@ -3,10 +3,9 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { fencedDiff, unifiedDiff } from "../../core/files/diff.js";
-import { applyEdits, type Edit } from "../../core/files/edit.js";
+import { type Edit, editKeepingEndings } from "../../core/files/edit.js";
 import { editFiles } from "../../core/files/multi-edit.js";
 import { DEFAULT_FUZZ, MAX_FUZZ, planPatch } from "../../core/files/patch.js";
-import { decodeText, encodeText } from "../../core/files/text-format.js";
 import { commitChanges } from "../../core/files/transaction.js";
 import { defineTool, recordChanges, textReply } from "../tool.js";
 import { budgeted, expectedSha256 } from "./extra-tools.js";
@@ -17,11 +16,9 @@ const editShape = z.object({
   replaceAll: z.boolean().optional().describe("Replace every occurrence"),
 });
 
-/** One file's edits with the shared engine, keeping the file's line endings and BOM. */
+/** One file's edits with the shared engine, keeping each line's own ending and the BOM. */
 function applyKeepingFormat(text: string, edits: readonly Edit[]): string {
-  const { body, format } = decodeText(text);
-  const r = applyEdits(body, edits);
-  return r.changed ? encodeText(r.text, format) : text;
+  return editKeepingEndings(text, edits).text;
 }
 
 export const editFilesTool = defineTool({

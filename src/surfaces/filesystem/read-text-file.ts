@@ -3,6 +3,7 @@ import { ToolError } from "../../core/errors.js";
 import type { ReadState } from "../../core/files/hash.js";
 import { readTextFile } from "../../core/files/read.js";
 import { readRangeWithState } from "../../core/files/read-range.js";
+import { splitLines } from "../../core/files/text-lines.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
 import { truncationNote } from "./format.js";
 
@@ -43,13 +44,6 @@ const output = z.object({
 
 const DESCRIPTION =
   "Read a text file (UTF-8). For part of it use head/tail or startLine/endLine; a file too long for one reply is cut with a note naming the next startLine. To find text, use grep.";
-
-function countLines(text: string): number {
-  if (text === "") return 0;
-  let n = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < text.length - 1; i = text.indexOf("\n", i + 1)) n++;
-  return n;
-}
 
 function number(lines: string[], first: number): string[] {
   const width = String(first + lines.length - 1).length;
@@ -120,7 +114,7 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
   const cutFromStart = r.truncated && args.tail === undefined;
   const nl = cutFromStart ? text.lastIndexOf("\n") : -1;
   if (nl > 0) text = text.slice(0, nl + 1);
-  const lines = countLines(text);
+  const lines = splitLines(text).length;
   if (args.lineNumbers && text !== "") {
     const all = text.split("\n");
     const trailing = all[all.length - 1] === "" ? all.pop() !== undefined : false;

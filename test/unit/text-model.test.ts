@@ -1,0 +1,133 @@
+/**
+ * The one text model (src/core/files/text-lines.ts), property-tested: over random text with LF, CRLF, lone
+ * CR, a BOM and no final newline, every way of reading (splitter, counter, head, tail, ranges, totals,
+ * check_file_size's count) sees the same lines; an edit changes only the bytes of the lines it targets.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { countTextLines } from "../../src/core/checks/file-sizes.js";
+import { editKeepingEndings } from "../../src/core/files/edit.js";
+import { countLinesFrom, readLineRange } from "../../src/core/files/line-range.js";
+import { headLines, readTextUpTo, tailLines } from "../../src/core/files/read-text.js";
+import { LineCounter, splitLines, toLines } from "../../src/core/files/text-lines.js";
+import { tempArea } from "../helpers/fixtures.js";
+
+const area = tempArea("mcpfs-textmodel-");
+afterAll(() => area.cleanup());
+
+/** The policy, written independently: lines end at LF; a CRLF line's CR is not shown; a lone CR is content. */
+function reference(text: string): string[] {
+  const lines = text.split("\n");
+  const last = lines.pop()!;
+  const out = lines.map((l) => l.replace(/\r$/, ""));
+  if (last !== "") out.push(last);
+  return out;
+}
+
+const piece = fc.constantFrom("a", "bc", "é", " ", "\n", "\n", "\r\n", "\r\n", "\r", "\uFEFF");
+const text = fc
+  .tuple(fc.boolean(), fc.array(piece, { maxLength: 40 }))
+  .map(([bom, parts]) => (bom ? "\uFEFF" : "") + parts.join(""));
+
+describe("one line model for every read", () => {
+  it("splitter, counter, head, tail, ranges and totals agree", async () => {
+    const dir = area.tree("reads");
+    const file = path.join(dir, "f.txt");
+    await fc.assert(
+      fc.asyncProperty(text, fc.nat(50), fc.nat(50), async (t, a, b) => {
+        fs.writeFileSync(file, t);
+        const want = reference(t);
+        const n = want.length;
+        expect(splitLines(t)).toEqual(want);
+        const counter = new LineCounter();
+        counter.push(Buffer.from(t));
+        expect(counter.lines).toBe(n);
+        expect(await countTextLines(file)).toBe(n);
+        const k = 1 + (a % (n + 2));
+        const fh = await fs.promises.open(file);
+        try {
+          expect(await countLinesFrom(fh, 0)).toBe(n);
+          expect((await readTextUpTo(fh, 1 << 20)).totalLines).toBe(n);
+          const head = await headLines(fh, k);
+          expect(head.lines).toEqual(want.slice(0, k));
+          expect(head.more).toBe(k < n);
+          const tail = await tailLines(fh, k);
+          expect(tail.lines).toEqual(want.slice(Math.max(0, n - k)));
+          expect(tail.more).toBe(k < n);
+          const end = k + (b % 5);
+          const range = await readLineRange(fh, k, end);
+          expect(range.lines).toEqual(want.slice(k - 1, end));
+          expect(range.more).toBe(end < n);
+          const whole = await readLineRange(fh, 1);
+          expect(whole.lines).toEqual(want);
+          expect(whole.stop.lines).toBe(n);
+        } finally {
+          await fh.close();
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("an edit changes only the lines it targets", () => {
+  it("every untouched line keeps its bytes; a replaced line takes the ending of the one it replaces", () => {
+    const line = fc.record({
+      text: fc.constantFrom("a", "b", "c", "dd", "", " x"),
+      eol: fc.constantFrom("\n", "\r\n"),
+    });
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.array(line, { minLength: 1, maxLength: 12 }),
+        fc.boolean(),
+        fc.nat(),
+        fc.constantFrom("NEW", "NEW\nNEXT", ""),
+        (bom, lines, finalBreak, at, replacement) => {
+          const all = lines.map((l, i) => ({
+            text: `${l.text}#${i}#`,
+            eol: !finalBreak && i === lines.length - 1 ? "" : l.eol,
+          }));
+          const src = (bom ? "\uFEFF" : "") + all.map((l) => l.text + l.eol).join("");
+          const i = at % all.length;
+          // Replace the text of line i (unique thanks to its #i# tag), not its break.
+          const out = editKeepingEndings(src, [{ oldText: all[i]!.text, newText: replacement }]).text;
+          const doc = toLines(src);
+          const expected =
+            (bom ? "\uFEFF" : "") +
+            all
+              .map((l, j) => {
+                if (j !== i) return l.text + l.eol;
+                const added = replacement.split("\n");
+                return added.join(doc.eol) + l.eol;
+              })
+              .join("");
+          expect(out).toBe(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a multi-line replacement maps its breaks onto the breaks it replaces, in order", () => {
+    const src = "a\r\nb\nc\r\nd\n";
+    expect(editKeepingEndings(src, [{ oldText: "b\nc\n", newText: "B\nC\n" }]).text).toBe("a\r\nB\nC\r\nd\n");
+    expect(editKeepingEndings(src, [{ oldText: "b\nc", newText: "B" }]).text).toBe("a\r\nB\r\nd\n");
+    expect(
+      editKeepingEndings(src, [
+        { oldText: "a", newText: "A" },
+        { oldText: "d", newText: "D" },
+      ]).text,
+    ).toBe("A\r\nb\nc\r\nD\n");
+  });
+
+  it("keeps every ending of a large mixed file (300k lines) when one line changes", () => {
+    const lines = Array.from({ length: 300_000 }, (_, i) => `line ${i}${i % 3 === 0 ? "\r\n" : "\n"}`);
+    const src = lines.join("");
+    const out = editKeepingEndings(src, [{ oldText: "line 150001\n", newText: "changed\n" }]).text;
+    lines[150_001] = "changed\n";
+    expect(out === lines.join("")).toBe(true);
+  });
+});
