@@ -1,46 +1,4 @@
-import path from "node:path";
-
-/** Extensions whose content type is known; anything else is sniffed (NUL bytes → binary). */
-const BY_EXTENSION: Record<string, string> = {
-  ".txt": "text/plain",
-  ".md": "text/markdown",
-  ".markdown": "text/markdown",
-  ".csv": "text/csv",
-  ".tsv": "text/tab-separated-values",
-  ".html": "text/html",
-  ".htm": "text/html",
-  ".css": "text/css",
-  ".js": "text/javascript",
-  ".mjs": "text/javascript",
-  ".cjs": "text/javascript",
-  ".ts": "text/x-typescript",
-  ".tsx": "text/x-typescript",
-  ".py": "text/x-python",
-  ".sh": "text/x-shellscript",
-  ".json": "application/json",
-  ".xml": "application/xml",
-  ".yaml": "application/yaml",
-  ".yml": "application/yaml",
-  ".toml": "application/toml",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".bmp": "image/bmp",
-  ".ico": "image/x-icon",
-  ".mp3": "audio/mpeg",
-  ".wav": "audio/wav",
-  ".ogg": "audio/ogg",
-  ".flac": "audio/flac",
-  ".mp4": "video/mp4",
-  ".pdf": "application/pdf",
-  ".zip": "application/zip",
-  ".gz": "application/gzip",
-  ".tar": "application/x-tar",
-  ".wasm": "application/wasm",
-};
+import { mimeByExtension } from "./mime-types.js";
 
 /** Text-like types that are not `text/*`. */
 const TEXTUAL = new Set([
@@ -52,7 +10,7 @@ const TEXTUAL = new Set([
 ]);
 
 export function contentTypeByName(name: string): string | undefined {
-  return BY_EXTENSION[path.extname(name).toLowerCase()];
+  return mimeByExtension(name);
 }
 
 export function isTextualType(type: string): boolean {

@@ -1,34 +1,9 @@
 import { constants } from "node:fs";
-import path from "node:path";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
+import { mimeByExtension } from "./mime-types.js";
 import { openVerified } from "./safe-open.js";
-
-/** MIME types by extension (the official table plus more), used when the bytes are not recognised. */
-const BY_EXTENSION: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".bmp": "image/bmp",
-  ".svg": "image/svg+xml",
-  ".avif": "image/avif",
-  ".ico": "image/x-icon",
-  ".tif": "image/tiff",
-  ".tiff": "image/tiff",
-  ".heic": "image/heic",
-  ".mp3": "audio/mpeg",
-  ".wav": "audio/wav",
-  ".ogg": "audio/ogg",
-  ".oga": "audio/ogg",
-  ".opus": "audio/ogg",
-  ".flac": "audio/flac",
-  ".m4a": "audio/mp4",
-  ".aac": "audio/aac",
-  ".pdf": "application/pdf",
-};
 
 const ascii = (buf: Buffer, start: number, end: number) => buf.toString("latin1", start, end);
 
@@ -64,8 +39,12 @@ export function sniffMime(head: Buffer): string | undefined {
   return undefined;
 }
 
+/** Media types only: a text or archive extension leaves a media reply to the bytes or the default. */
+const MEDIA = /^(image|audio|video)\/|^application\/pdf$/;
+
 export function mimeFromExtension(file: string): string | undefined {
-  return BY_EXTENSION[path.extname(file).toLowerCase()];
+  const type = mimeByExtension(file);
+  return type !== undefined && MEDIA.test(type) ? type : undefined;
 }
 
 export interface MediaRead {

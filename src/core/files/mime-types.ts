@@ -1,0 +1,56 @@
+import path from "node:path";
+
+/** MIME types by file extension: the one table for resources and media replies. */
+const BY_EXTENSION: Record<string, string> = {
+  ".css": "text/css",
+  ".csv": "text/csv",
+  ".htm": "text/html",
+  ".html": "text/html",
+  ".cjs": "text/javascript",
+  ".js": "text/javascript",
+  ".mjs": "text/javascript",
+  ".markdown": "text/markdown",
+  ".md": "text/markdown",
+  ".txt": "text/plain",
+  ".tsv": "text/tab-separated-values",
+  ".py": "text/x-python",
+  ".sh": "text/x-shellscript",
+  ".ts": "text/x-typescript",
+  ".tsx": "text/x-typescript",
+  ".gz": "application/gzip",
+  ".json": "application/json",
+  ".pdf": "application/pdf",
+  ".toml": "application/toml",
+  ".wasm": "application/wasm",
+  ".tar": "application/x-tar",
+  ".xml": "application/xml",
+  ".yaml": "application/yaml",
+  ".yml": "application/yaml",
+  ".zip": "application/zip",
+  ".avif": "image/avif",
+  ".bmp": "image/bmp",
+  ".gif": "image/gif",
+  ".heic": "image/heic",
+  ".jpeg": "image/jpeg",
+  ".jpg": "image/jpeg",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".tif": "image/tiff",
+  ".tiff": "image/tiff",
+  ".webp": "image/webp",
+  ".ico": "image/x-icon",
+  ".aac": "audio/aac",
+  ".flac": "audio/flac",
+  ".m4a": "audio/mp4",
+  ".mp3": "audio/mpeg",
+  ".oga": "audio/ogg",
+  ".ogg": "audio/ogg",
+  ".opus": "audio/ogg",
+  ".wav": "audio/wav",
+  ".mp4": "video/mp4",
+};
+
+/** The MIME type a file's extension names, if it is in the table. */
+export function mimeByExtension(name: string): string | undefined {
+  return BY_EXTENSION[path.extname(name).toLowerCase()];
+}
