@@ -78,96 +78,120 @@ export function scheduleReads<D extends QueuedDir>(
   first: D,
   onListing: OnListing<D>,
   opts: ScheduleOptions,
-): Promise<{ stopped: boolean; timedOut: boolean }> {
-  const { signal, deadline, onProgress } = opts;
-  if (signal?.aborted) return Promise.reject(cancelledError());
-  const queue = new DirQueue<D>(opts.breadthFirst === true);
-  queue.push(first);
-  let parallel = opts.parallelReads === true;
-  let active = 0;
-  let stopped = false;
-  let timedOut = false;
-  let done = false;
-  let lastProgress = Date.now();
-
+): Promise<ScheduleResult> {
+  if (opts.signal?.aborted) return Promise.reject(cancelledError());
   return new Promise((resolve, reject) => {
-    const finish = (err?: unknown) => {
-      if (done) return;
-      done = true;
-      signal?.removeEventListener("abort", onAbort);
-      if (err) reject(err);
-      else resolve({ stopped, timedOut });
-    };
-    const onAbort = () => finish(cancelledError());
-    signal?.addEventListener("abort", onAbort, { once: true });
-
-    /** Hands a listing on; false when the schedule has ended. */
-    const take = (dir: D, err: NodeJS.ErrnoException | null, list: Dirent[] | undefined): boolean => {
-      if (err) {
-        if (dir !== first) return true;
-        finish(startError(err));
-        return false;
-      }
-      try {
-        stopped = onListing(dir, list!, queue);
-      } catch (e) {
-        finish(e);
-        return false;
-      }
-      if (stopped) finish();
-      return !stopped;
-    };
-
-    // Reads directories synchronously for a short slice, then yields to the event loop.
-    const readSlice = () => {
-      const started = Date.now();
-      let reads = 0;
-      while (!queue.isEmpty && Date.now() - started < SLICE_MS) {
-        const dir = queue.take();
-        reads++;
-        let list: Dirent[];
-        try {
-          list = fs.readdirSync(dir.abs, { withFileTypes: true });
-        } catch (err) {
-          if (!take(dir, err as NodeJS.ErrnoException, undefined)) return;
-          continue;
-        }
-        if (!take(dir, null, list)) return;
-      }
-      if (queue.isEmpty) return finish();
-      // Reads this slow are waiting on a disk or the network: overlap them from now on.
-      if (reads < SLOW_SLICE_READS) parallel = true;
-      setImmediate(pump);
-    };
-
-    const readInParallel = () => {
-      while (active < CONCURRENCY && !queue.isEmpty) {
-        const dir = queue.take();
-        active++;
-        fs.readdir(dir.abs, { withFileTypes: true }, (err, list) => {
-          active--;
-          if (done) return;
-          if (take(dir, err, list)) pump();
-        });
-      }
-      if (active === 0 && queue.isEmpty) finish();
-    };
-
-    const pump = () => {
-      if (done) return;
-      if (Date.now() > deadline) {
-        timedOut = true;
-        return finish();
-      }
-      if (onProgress && Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
-        lastProgress = Date.now();
-        onProgress();
-      }
-      if (parallel) readInParallel();
-      else readSlice();
-    };
-    setImmediate(pump);
+    const schedule = new ReadSchedule(first, onListing, opts, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+    setImmediate(schedule.pump);
   });
+}
+
+export interface ScheduleResult {
+  /** `onListing` said stop. */
+  stopped: boolean;
+  timedOut: boolean;
+}
+
+class ReadSchedule<D extends QueuedDir> {
+  private readonly queue: DirQueue<D>;
+  private parallel: boolean;
+  private active = 0;
+  private readonly result: ScheduleResult = { stopped: false, timedOut: false };
+  private done = false;
+  private lastProgress = Date.now();
+  private readonly onAbort = () => this.finish(cancelledError());
+
+  constructor(
+    private readonly first: D,
+    private readonly onListing: OnListing<D>,
+    private readonly opts: ScheduleOptions,
+    private readonly settle: (err: unknown, result: ScheduleResult) => void,
+  ) {
+    this.queue = new DirQueue<D>(opts.breadthFirst === true);
+    this.queue.push(first);
+    this.parallel = opts.parallelReads === true;
+    opts.signal?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  private finish(err?: unknown): void {
+    if (this.done) return;
+    this.done = true;
+    this.opts.signal?.removeEventListener("abort", this.onAbort);
+    this.settle(err, this.result);
+  }
+
+  /** Hands one read on; false when the schedule has ended. */
+  private take(dir: D, err: NodeJS.ErrnoException | null, list: Dirent[] | undefined): boolean {
+    if (err) {
+      if (dir !== this.first) return true;
+      this.finish(startError(err));
+      return false;
+    }
+    try {
+      this.result.stopped = this.onListing(dir, list!, this.queue);
+    } catch (e) {
+      this.finish(e);
+      return false;
+    }
+    if (this.result.stopped) this.finish();
+    return !this.result.stopped;
+  }
+
+  /** Reads directories synchronously for a short slice, then yields to the event loop. */
+  private readSlice(): void {
+    const started = Date.now();
+    let reads = 0;
+    while (!this.queue.isEmpty && Date.now() - started < SLICE_MS) {
+      const dir = this.queue.take();
+      reads++;
+      let list: Dirent[];
+      try {
+        list = fs.readdirSync(dir.abs, { withFileTypes: true });
+      } catch (err) {
+        if (!this.take(dir, err as NodeJS.ErrnoException, undefined)) return;
+        continue;
+      }
+      if (!this.take(dir, null, list)) return;
+    }
+    if (this.queue.isEmpty) {
+      this.finish();
+      return;
+    }
+    // Reads this slow are waiting on a disk or the network: overlap them from now on.
+    if (reads < SLOW_SLICE_READS) this.parallel = true;
+    setImmediate(this.pump);
+  }
+
+  private readInParallel(): void {
+    while (this.active < CONCURRENCY && !this.queue.isEmpty) {
+      const dir = this.queue.take();
+      this.active++;
+      fs.readdir(dir.abs, { withFileTypes: true }, (err, list) => {
+        this.active--;
+        if (this.done) return;
+        if (this.take(dir, err, list)) this.pump();
+      });
+    }
+    if (this.active === 0 && this.queue.isEmpty) this.finish();
+  }
+
+  readonly pump = (): void => {
+    if (this.done) return;
+    if (Date.now() > this.opts.deadline) {
+      this.result.timedOut = true;
+      this.finish();
+      return;
+    }
+    const { onProgress } = this.opts;
+    if (onProgress && Date.now() - this.lastProgress >= PROGRESS_EVERY_MS) {
+      this.lastProgress = Date.now();
+      onProgress();
+    }
+    if (this.parallel) this.readInParallel();
+    else this.readSlice();
+  };
 }
 
 function startError(err: NodeJS.ErrnoException): Error {
