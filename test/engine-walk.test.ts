@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createIgnoreOracle, isGitIgnored } from "../src/core/ignore.js";
-import { walk } from "../src/core/walk.js";
+import { SKIP, STOP, walk, walkEach } from "../src/core/walk.js";
 import type { Root } from "../src/core/workspace.js";
 import { tempArea } from "./helpers/fixtures.js";
 
@@ -231,6 +231,25 @@ describe("walk", () => {
   it("stops at the time limit", async () => {
     const r = await walk({ root, start: rootDir, gitignore: true, timeLimitMs: -1 });
     expect(r.timedOut).toBe(true);
+  });
+
+  it("lets the visitor skip a folder (visited, not entered) and stop the walk", async () => {
+    const seen: string[] = [];
+    const stats = await walkEach({ root, start: rootDir, gitignore: false }, (_name, rel) => {
+      seen.push(rel);
+      return rel === "src" ? SKIP : undefined;
+    });
+    expect(seen).toContain("src");
+    expect(seen.filter((r) => r.startsWith("src/"))).toEqual([]);
+    expect(seen).toContain("vendor/sub/kept.txt");
+    expect(stats.stopped).toBe(false);
+    let calls = 0;
+    const stopped = await walkEach({ root, start: rootDir, gitignore: false }, () => {
+      calls++;
+      return calls === 2 ? STOP : undefined;
+    });
+    expect(calls).toBe(2);
+    expect(stopped.stopped).toBe(true);
   });
 
   it("rejects a start that is not a directory", async () => {

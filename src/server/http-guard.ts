@@ -1,8 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import net from "node:net";
 import os from "node:os";
+import { hostHeaderValidation, originValidation } from "@modelcontextprotocol/node";
 import type { HttpConfig } from "../cli/config.js";
+import { jsonError } from "./http-reply.js";
 
 /** True for addresses that only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. */
 export function isLoopbackHost(host: string): boolean {
@@ -73,4 +75,88 @@ export function bearerMatcher(token: string): (req: IncomingMessage) => "ok" | "
     const got = createHash("sha256").update(m[1]!).digest();
     return timingSafeEqual(want, got) ? "ok" : "invalid";
   };
+}
+
+/**
+ * The checks every request passes before MCP sees it: the endpoint is `/mcp`, Host and Origin name this
+ * server (DNS rebinding), and the bearer token matches when one is configured. A refused request is
+ * answered here (false).
+ */
+export function requestGuard(
+  bindHost: string,
+  authToken: string | undefined,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const hostnames = allowedHostnames(bindHost);
+  const checkHost = hostHeaderValidation(hostnames);
+  const checkOrigin = originValidation(hostnames);
+  const checkBearer = authToken ? bearerMatcher(authToken) : undefined;
+  return (req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname !== "/mcp") {
+      jsonError(res, 404, -32000, "Not found: the MCP endpoint is /mcp");
+      return false;
+    }
+    if (!checkHost(req, res) || !checkOrigin(req, res)) return false;
+    const verdict = checkBearer?.(req) ?? "ok";
+    if (verdict === "ok") return true;
+    res.setHeader(
+      "WWW-Authenticate",
+      verdict === "missing"
+        ? 'Bearer realm="mcpfs"'
+        : 'Bearer realm="mcpfs", error="invalid_token", error_description="The bearer token is not valid"',
+    );
+    jsonError(res, 401, -32000, "Unauthorized: a valid bearer token is required");
+    return false;
+  };
+}
+
+/** A POST's body as JSON, or undefined once it was refused (415 not JSON, 413 too large, 400 unparsable). */
+export async function readJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBody: number,
+): Promise<{ body: unknown } | undefined> {
+  const type = String(req.headers["content-type"] ?? "").toLowerCase();
+  if (!type.split(";")[0]!.trim().endsWith("application/json")) {
+    jsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+    return undefined;
+  }
+  const raw = await readBody(req, maxBody);
+  if (raw === "too_large") {
+    // The rest of the body is drained unbuffered (bounded by the server's requestTimeout).
+    jsonError(res, 413, -32000, `Payload Too Large: the limit is ${maxBody} bytes`);
+    return undefined;
+  }
+  try {
+    return { body: JSON.parse(raw.toString("utf8")) };
+  } catch {
+    jsonError(res, 400, -32700, "Parse error: the body is not valid JSON");
+    return undefined;
+  }
+}
+
+/** Reads the body, giving up (and draining the rest unbuffered) once it exceeds `limit` bytes. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too_large"> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return Promise.resolve("too_large");
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off("data", onData);
+        req.resume();
+        resolve("too_large");
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(Buffer.concat(chunks)));
+    req.once("error", reject);
+  });
 }

@@ -84,107 +84,149 @@ export async function readLineRange(
   endLine?: number,
   opts: LineRangeOptions = {},
 ): Promise<LineRange> {
-  const last = endLine ?? Number.POSITIVE_INFINITY;
-  const maxBytes = opts.maxBytes ?? Number.POSITIVE_INFINITY;
-  // ignoreBOM: a U+FEFF is content, as every other read shows it (decode() would drop one at each line start).
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-  const decode = (parts: Buffer[]): string => {
-    try {
-      return decoder.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts));
-    } catch {
-      throw new InvalidTextError();
-    }
-  };
+  const range = new RangeCollector(startLine, endLine ?? Number.POSITIVE_INFINITY, opts.maxBytes);
   const buf = Buffer.allocUnsafe(CHUNK);
-  const lines: string[] = [];
-  let lineNo = 1;
-  let parts: Buffer[] = [];
-  let partBytes = 0;
-  let bytes = 0;
   let pos = 0;
-  // Byte offset where the current line starts.
-  let lineStart = 0;
-  const finish = async (afterPos: number, lastNewline: boolean, truncated: boolean): Promise<LineRange> => {
-    // Is there any byte after the line break that ended the last returned line?
-    const peek = Buffer.allocUnsafe(1);
-    const { bytesRead } = await fh.read(peek, 0, 1, afterPos);
-    const more = bytesRead > 0;
-    const offset = afterPos;
-    return { lines, more, lastNewline, truncated, stop: { offset, lines: lineNo } };
-  };
-  // The line being collected would pass the budget: stop before it, or cut it if it is the first.
-  const overBudget = (segment: Buffer): LineRange => {
-    const stop = { offset: lineStart, lines: lineNo - 1 };
-    if (lines.length > 0) return { lines, more: true, lastNewline: true, truncated: true, stop };
-    const room = Math.max(0, maxBytes - partBytes);
-    const head = segment.subarray(0, room);
-    const all = parts.length > 0 ? Buffer.concat([...parts, head]) : head;
-    lines.push(decode([all.subarray(0, utf8Boundary(all))]));
-    return { lines, more: true, lastNewline: false, truncated: true, cutLine: true, stop };
-  };
-
   for (;;) {
     const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
     if (bytesRead === 0) break;
     opts.hash?.update(buf.subarray(0, bytesRead));
     const chunkStart = pos;
     pos += bytesRead;
+    const from = range.skip(buf, bytesRead, chunkStart);
+    if (from < 0) continue;
+    const done = range.collect(buf, from, bytesRead, chunkStart);
+    if (typeof done === "number") return range.endedAt(done, await hasByteAt(fh, done));
+    if (done) return done;
+  }
+  return range.atEndOfFile(pos, opts.hash?.digest("hex"));
+}
+
+async function hasByteAt(fh: FileHandle, offset: number): Promise<boolean> {
+  const { bytesRead } = await fh.read(Buffer.allocUnsafe(1), 0, 1, offset);
+  return bytesRead > 0;
+}
+
+/**
+ * One range read's state between chunks: the line number, where the current line starts, the lines
+ * kept, the bytes of a line that runs on into the next chunk, and the budget spent.
+ */
+class RangeCollector {
+  private readonly lines: string[] = [];
+  private lineNo = 1;
+  /** Byte offset where the current line starts. */
+  private lineStart = 0;
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  /** Bytes of the kept lines, one per line for its break (the caller joins lines with "\n"). */
+  private bytes = 0;
+  // ignoreBOM: a U+FEFF is content, as every other read shows it (decode() would drop one at each line start).
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+  constructor(
+    private readonly startLine: number,
+    private readonly last: number,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** Counts (never decodes) lines before the range: where the range starts in `buf`, or -1 not in it. */
+  skip(buf: Buffer, n: number, chunkStart: number): number {
     let i = 0;
-    if (lineNo < startLine) {
-      // Lines before the range are only counted: one native scan per line.
-      while (lineNo < startLine) {
-        const nl = lineEnd(buf, i, bytesRead);
-        if (nl === -1) {
-          i = bytesRead;
-          break;
-        }
-        lineNo++;
-        i = nl + 1;
-        lineStart = chunkStart + i;
-      }
-      if (lineNo < startLine) continue;
+    // One native scan per line.
+    while (this.lineNo < this.startLine) {
+      const nl = lineEnd(buf, i, n);
+      if (nl === -1) return -1;
+      this.lineNo++;
+      i = nl + 1;
+      this.lineStart = chunkStart + i;
     }
-    while (i < bytesRead) {
-      const nl = lineEnd(buf, i, bytesRead);
+    return i;
+  }
+
+  /**
+   * Collects lines from `buf[i..n)`: the result once the budget is spent, the offset just past the range's
+   * last line once that is kept, undefined when the range goes on in the next chunk.
+   */
+  collect(buf: Buffer, i: number, n: number, chunkStart: number): LineRange | number | undefined {
+    while (i < n) {
+      const nl = lineEnd(buf, i, n);
       if (nl === -1) {
         // No line break in the rest of this chunk: the line continues in the next one.
-        const segment = buf.subarray(i, bytesRead);
-        if (bytes + partBytes + segment.length > maxBytes) return overBudget(segment);
-        parts.push(Buffer.from(segment));
-        partBytes += segment.length;
-        break;
+        const segment = buf.subarray(i, n);
+        if (this.bytes + this.partBytes + segment.length > this.maxBytes) return this.overBudget(segment);
+        this.parts.push(Buffer.from(segment));
+        this.partBytes += segment.length;
+        return undefined;
       }
       let segment = buf.subarray(i, nl);
       // A CRLF line's CR is its line break's, not its text (it may end the part from the previous chunk).
       if (isCrlfAt(buf, nl, i)) segment = segment.subarray(0, segment.length - 1);
-      else if (nl === i && parts.length > 0) {
-        const prev = parts[parts.length - 1]!;
-        if (prev.length > 0 && prev[prev.length - 1] === CR) {
-          parts[parts.length - 1] = prev.subarray(0, prev.length - 1);
-          partBytes--;
-        }
-      }
-      // `bytes` counts one byte per line for its break, as the caller joins lines with "\n".
-      if (bytes + partBytes + segment.length > maxBytes) return overBudget(segment);
-      parts.push(segment);
-      const line = decode(parts);
-      parts = [];
-      bytes += partBytes + segment.length + 1;
-      partBytes = 0;
-      lines.push(line);
-      if (lineNo >= last) return finish(chunkStart + nl + 1, true, false);
-      lineNo++;
+      else if (nl === i) this.dropCarriedCr();
+      if (this.bytes + this.partBytes + segment.length > this.maxBytes) return this.overBudget(segment);
+      this.parts.push(segment);
+      const line = this.decode(this.parts);
+      this.parts = [];
+      this.bytes += this.partBytes + segment.length + 1;
+      this.partBytes = 0;
+      this.lines.push(line);
+      if (this.lineNo >= this.last) return chunkStart + nl + 1;
+      this.lineNo++;
       i = nl + 1;
-      lineStart = chunkStart + i;
+      this.lineStart = chunkStart + i;
+    }
+    return undefined;
+  }
+
+  /** A chunk that starts with the LF of a CRLF split across chunks: the CR ends the carried part. */
+  private dropCarriedCr(): void {
+    const parts = this.parts;
+    if (parts.length === 0) return;
+    const prev = parts[parts.length - 1]!;
+    if (prev.length > 0 && prev[prev.length - 1] === CR) {
+      parts[parts.length - 1] = prev.subarray(0, prev.length - 1);
+      this.partBytes--;
     }
   }
-  const sha256 = opts.hash?.digest("hex");
-  // End of file: a final line without a line break.
-  const finalLine = pos > lineStart;
-  const stop = { offset: pos, lines: lineNo - 1 + (finalLine ? 1 : 0) };
-  if (lineNo >= startLine && lineNo <= last && parts.length > 0) {
-    lines.push(decode(parts));
-    return { lines, more: false, lastNewline: false, truncated: false, stop, sha256 };
+
+  /** The line being collected would pass the budget: stop before it, or cut it if it is the first. */
+  private overBudget(segment: Buffer): LineRange {
+    const { lines, parts } = this;
+    const stop = { offset: this.lineStart, lines: this.lineNo - 1 };
+    if (lines.length > 0) return { lines, more: true, lastNewline: true, truncated: true, stop };
+    const room = Math.max(0, this.maxBytes - this.partBytes);
+    const head = segment.subarray(0, room);
+    const all = parts.length > 0 ? Buffer.concat([...parts, head]) : head;
+    lines.push(this.decode([all.subarray(0, utf8Boundary(all))]));
+    return { lines, more: true, lastNewline: false, truncated: true, cutLine: true, stop };
   }
-  return { lines, more: false, lastNewline: lines.length > 0, truncated: false, stop, sha256 };
+
+  /** The range's last line was kept, its line break ending just before `offset`. */
+  endedAt(offset: number, more: boolean): LineRange {
+    return {
+      lines: this.lines,
+      more,
+      lastNewline: true,
+      truncated: false,
+      stop: { offset, lines: this.lineNo },
+    };
+  }
+
+  /** End of file, maybe with a final line without a line break. */
+  atEndOfFile(pos: number, sha256: string | undefined): LineRange {
+    const { lines, lineNo } = this;
+    const stop = { offset: pos, lines: lineNo - 1 + (pos > this.lineStart ? 1 : 0) };
+    if (lineNo >= this.startLine && lineNo <= this.last && this.parts.length > 0) {
+      lines.push(this.decode(this.parts));
+      return { lines, more: false, lastNewline: false, truncated: false, stop, sha256 };
+    }
+    return { lines, more: false, lastNewline: lines.length > 0, truncated: false, stop, sha256 };
+  }
+
+  private decode(parts: Buffer[]): string {
+    try {
+      return this.decoder.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+    } catch {
+      throw new InvalidTextError();
+    }
+  }
 }

@@ -209,42 +209,33 @@ export interface IssueEditParams {
   enforceBaseBranchFormat: boolean;
 }
 
+type IssueData = Awaited<ReturnType<RepoTarget["gh"]["rest"]["issues"]["get"]>>["data"];
+
+/** One write of an edit, named by the parameter(s) it applies. */
+interface EditStep {
+  field: string;
+  run: () => Promise<unknown>;
+}
+
 /** Applies an edit as a short series of writes and reports exactly which of them took effect. */
 export async function editIssue(t: RepoTarget, p: IssueEditParams): Promise<string> {
-  checkIssueNumber(p.number, `invalid issue number: ${p.number}`);
-  const title = p.title == null ? undefined : p.title.trim();
-  if (title !== undefined && !title) throw new GitHubToolError("Issue title cannot be empty");
-  const state = p.state == null ? undefined : p.state.toLowerCase();
-  if (state !== undefined && state !== "open" && state !== "closed")
-    throw new GitHubToolError(`state must be 'open' or 'closed', got: ${p.state}`);
-  if (p.body != null && p.enforceBaseBranchFormat) {
-    const bad = baseBranchFormatError(p.body);
-    if (bad) throw new GitHubToolError(bad);
-  }
+  const scalars = checkedScalars(p);
   const add = p.addLabels ?? [];
   const remove = p.removeLabels ?? [];
   await checkLabels(t, add, remove);
   const assignees = await resolveAssignees(t, p.addAssignees ?? []);
   const ref = { ...repoParams(t), issue_number: p.number };
-  const reason = shortReason;
-
-  let current: Awaited<ReturnType<RepoTarget["gh"]["rest"]["issues"]["get"]>>["data"];
+  let current: IssueData;
   try {
     current = (await t.gh.rest.issues.get(ref)).data;
   } catch (e) {
     if (statusOf(e) === 401 || statusOf(e) === 403) throw e;
     throw new GitHubToolError(
-      `issue #${p.number} not found or not accessible (${reason(e)}) - no changes were made`,
+      `issue #${p.number} not found or not accessible (${shortReason(e)}) - no changes were made`,
     );
   }
   const present = new Map(labelNames(current.labels).map((l) => [l.toLowerCase(), l]));
-  type Step = { field: string; run: () => Promise<unknown> };
-  const steps: Step[] = [];
-  const scalars = {
-    ...(title !== undefined ? { title } : {}),
-    ...(p.body != null ? { body: p.body } : {}),
-    ...(state !== undefined ? { state: state as "open" | "closed" } : {}),
-  };
+  const steps: EditStep[] = [];
   const scalarFields = Object.keys(scalars);
   if (scalarFields.length)
     steps.push({
@@ -259,41 +250,78 @@ export async function editIssue(t: RepoTarget, p: IssueEditParams): Promise<stri
   if (assignees.length)
     steps.push({ field: "add_assignees", run: () => t.gh.rest.issues.addAssignees({ ...ref, assignees }) });
 
-  const applied: string[] = [];
-  let failure: unknown;
-  let failedAt = -1;
-  for (let i = 0; i < steps.length; i++) {
-    try {
-      await steps[i]!.run();
-      if (!applied.includes(steps[i]!.field)) applied.push(steps[i]!.field);
-    } catch (e) {
-      failure = e;
-      failedAt = i;
-      break;
-    }
-  }
-  const notApplied =
-    failedAt < 0
-      ? []
-      : [...new Set(steps.slice(failedAt).map((s) => s.field))].filter((f) => !applied.includes(f));
-  let after: typeof current | undefined;
+  const run = await runSteps(steps);
+  let after: IssueData | undefined;
   let rereadError: unknown;
   try {
     after = (await t.gh.rest.issues.get(ref)).data;
   } catch (e) {
     rereadError = e;
   }
-  if (failure === undefined) {
-    if (!after) return issueBlock("Updated issue", { ...current, ...scalars });
-    return issueBlock("Updated issue", after);
+  if (run.failedAt < 0) return issueBlock("Updated issue", after ?? { ...current, ...scalars });
+  return partialEditReport(p.number, steps, run, after, rereadError);
+}
+
+/** The edit's title, body and state, checked before anything is written. */
+function checkedScalars(p: IssueEditParams): { title?: string; body?: string; state?: "open" | "closed" } {
+  checkIssueNumber(p.number, `invalid issue number: ${p.number}`);
+  const title = p.title == null ? undefined : p.title.trim();
+  if (title !== undefined && !title) throw new GitHubToolError("Issue title cannot be empty");
+  const state = p.state == null ? undefined : p.state.toLowerCase();
+  if (state !== undefined && state !== "open" && state !== "closed")
+    throw new GitHubToolError(`state must be 'open' or 'closed', got: ${p.state}`);
+  if (p.body != null && p.enforceBaseBranchFormat) {
+    const bad = baseBranchFormatError(p.body);
+    if (bad) throw new GitHubToolError(bad);
   }
-  const why = reason(failure);
+  return {
+    ...(title !== undefined ? { title } : {}),
+    ...(p.body != null ? { body: p.body } : {}),
+    ...(state !== undefined ? { state: state as "open" | "closed" } : {}),
+  };
+}
+
+interface StepsRun {
+  /** Fields whose every write so far succeeded, in order. */
+  applied: string[];
+  /** The first failed write's index (-1: none failed) and its error. */
+  failedAt: number;
+  failure: unknown;
+}
+
+/** Runs the writes in order, stopping at the first that fails. */
+async function runSteps(steps: readonly EditStep[]): Promise<StepsRun> {
+  const applied: string[] = [];
+  for (let i = 0; i < steps.length; i++) {
+    try {
+      await steps[i]!.run();
+      if (!applied.includes(steps[i]!.field)) applied.push(steps[i]!.field);
+    } catch (e) {
+      return { applied, failedAt: i, failure: e };
+    }
+  }
+  return { applied, failedAt: -1, failure: undefined };
+}
+
+/** What a failed edit did and did not change, from the issue as re-read afterwards (if it could be). */
+function partialEditReport(
+  number: number,
+  steps: readonly EditStep[],
+  run: StepsRun,
+  after: IssueData | undefined,
+  rereadError: unknown,
+): string {
+  const { applied, failedAt } = run;
+  const why = shortReason(run.failure);
   if (!after) {
     const writes = steps.slice(0, failedAt + 1).map((s) => s.field);
-    return `Error: edit of issue #${p.number} failed (${why}) and the issue could not be re-read: ${reason(rereadError)} - these changes may or may not have been applied: ${listOr(writes, "(none)")}`;
+    return `Error: edit of issue #${number} failed (${why}) and the issue could not be re-read: ${shortReason(rereadError)} - these changes may or may not have been applied: ${listOr(writes, "(none)")}`;
   }
   if (applied.length === 0)
-    return `Error: edit of issue #${p.number} failed (${why}) - no changes were made; current state below\n${issueBlock("Issue", after)}`;
+    return `Error: edit of issue #${number} failed (${why}) - no changes were made; current state below\n${issueBlock("Issue", after)}`;
+  const notApplied = [...new Set(steps.slice(failedAt).map((s) => s.field))].filter(
+    (f) => !applied.includes(f),
+  );
   return [
     `Warning: edit partially failed (${why}) — resulting state below`,
     `Applied: ${listOr(applied, "(none)")}`,

@@ -77,7 +77,6 @@ function indent(text: string, pad = "    "): string {
 
 /** Review threads, change requests, conversation comments and code-scanning alerts of an open PR. */
 export async function collectFeedback(t: RepoTarget, pr: number): Promise<Feedback> {
-  const allow = t.settings.trustedCommenters;
   const fb: Feedback = {
     items: [],
     resolved: 0,
@@ -87,52 +86,69 @@ export async function collectFeedback(t: RepoTarget, pr: number): Promise<Feedba
     alertsUnavailable: false,
     blocking: false,
   };
+  const allow = t.settings.trustedCommenters;
   try {
     const data = await t.gh.graphql<GqlResult>(REVIEW_QUERY, { ...repoParams(t), number: pr });
     const p = data.repository?.pullRequest;
-    for (const th of p?.reviewThreads.nodes ?? []) {
-      if (th.isResolved) {
-        fb.resolved++;
-        continue;
-      }
-      const first = th.comments.nodes[0];
-      if (!first || !isTrusted(first.author?.login, first.authorAssociation, allow)) {
-        fb.withheld++;
-        continue;
-      }
-      fb.blocking = true;
-      const where = `${th.path}:${th.line ?? "?"}`;
-      const shown = th.comments.nodes.filter((c) => isTrusted(c.author?.login, c.authorAssociation, allow));
-      fb.withheld += th.comments.nodes.length - shown.length;
-      fb.items.push(
-        [
-          `[unresolved thread] ${where} (${first.author?.login ?? "ghost"}):`,
-          indent(first.diffHunk.split("\n").slice(-6).join("\n")),
-          ...shown.map(
-            (c, i) => `  ${i === 0 ? "Comment" : `Reply (${c.author?.login ?? "ghost"})`}: ${cut(c.body)}`,
-          ),
-        ].join("\n"),
-      );
-    }
-    // GitHub's own view: an author's latest review decides.
-    const latest = new Map<string, GqlReview>();
-    for (const r of p?.reviews.nodes ?? []) {
-      if (r.state === "COMMENTED" || r.state === "PENDING") continue;
-      latest.set(r.author?.login ?? "ghost", r);
-    }
-    for (const r of latest.values()) {
-      if (r.state !== "CHANGES_REQUESTED") continue;
-      if (!isTrusted(r.author?.login, r.authorAssociation, allow)) {
-        fb.withheld++;
-        continue;
-      }
-      fb.blocking = true;
-      fb.items.push(`[changes_requested] ${r.author?.login ?? "ghost"}: ${cut(r.body || "(no comment)")}`);
-    }
+    addThreads(fb, p?.reviewThreads.nodes ?? [], allow);
+    addChangeRequests(fb, p?.reviews.nodes ?? [], allow);
   } catch (err) {
     fb.threadsUnavailable = true;
     fb.unavailable.push(`[unavailable] review threads: ${describeGitHubError(err, t.apiBase)}`);
   }
+  await addComments(fb, t, pr);
+  await addAlerts(fb, t, pr);
+  return fb;
+}
+
+/** Unresolved threads opened by a trusted commenter block; their untrusted replies are withheld. */
+function addThreads(fb: Feedback, threads: readonly GqlThread[], allow: ReadonlySet<string>): void {
+  for (const th of threads) {
+    if (th.isResolved) {
+      fb.resolved++;
+      continue;
+    }
+    const first = th.comments.nodes[0];
+    if (!first || !isTrusted(first.author?.login, first.authorAssociation, allow)) {
+      fb.withheld++;
+      continue;
+    }
+    fb.blocking = true;
+    const where = `${th.path}:${th.line ?? "?"}`;
+    const shown = th.comments.nodes.filter((c) => isTrusted(c.author?.login, c.authorAssociation, allow));
+    fb.withheld += th.comments.nodes.length - shown.length;
+    fb.items.push(
+      [
+        `[unresolved thread] ${where} (${first.author?.login ?? "ghost"}):`,
+        indent(first.diffHunk.split("\n").slice(-6).join("\n")),
+        ...shown.map(
+          (c, i) => `  ${i === 0 ? "Comment" : `Reply (${c.author?.login ?? "ghost"})`}: ${cut(c.body)}`,
+        ),
+      ].join("\n"),
+    );
+  }
+}
+
+/** GitHub's own view: an author's latest review decides; a trusted one's change request blocks. */
+function addChangeRequests(fb: Feedback, reviews: readonly GqlReview[], allow: ReadonlySet<string>): void {
+  const latest = new Map<string, GqlReview>();
+  for (const r of reviews) {
+    if (r.state === "COMMENTED" || r.state === "PENDING") continue;
+    latest.set(r.author?.login ?? "ghost", r);
+  }
+  for (const r of latest.values()) {
+    if (r.state !== "CHANGES_REQUESTED") continue;
+    if (!isTrusted(r.author?.login, r.authorAssociation, allow)) {
+      fb.withheld++;
+      continue;
+    }
+    fb.blocking = true;
+    fb.items.push(`[changes_requested] ${r.author?.login ?? "ghost"}: ${cut(r.body || "(no comment)")}`);
+  }
+}
+
+/** The PR's conversation comments by trusted commenters (shown, never blocking). */
+async function addComments(fb: Feedback, t: RepoTarget, pr: number): Promise<void> {
   try {
     const comments = await t.gh.paginate(t.gh.rest.issues.listComments, {
       ...repoParams(t),
@@ -140,7 +156,7 @@ export async function collectFeedback(t: RepoTarget, pr: number): Promise<Feedba
       per_page: 100,
     });
     for (const c of comments) {
-      if (!isTrusted(c.user?.login, c.author_association, allow)) {
+      if (!isTrusted(c.user?.login, c.author_association, t.settings.trustedCommenters)) {
         fb.withheld++;
         continue;
       }
@@ -149,6 +165,10 @@ export async function collectFeedback(t: RepoTarget, pr: number): Promise<Feedba
   } catch (err) {
     fb.unavailable.push(`[unavailable] comments: ${describeGitHubError(err, t.apiBase)}`);
   }
+}
+
+/** Open code-scanning alerts on the PR's head: each one blocks. */
+async function addAlerts(fb: Feedback, t: RepoTarget, pr: number): Promise<void> {
   try {
     const alerts = (
       await t.gh.rest.codeScanning.listAlertsForRepo({
@@ -173,7 +193,6 @@ export async function collectFeedback(t: RepoTarget, pr: number): Promise<Feedba
       fb.unavailable.push(`[unavailable] code scanning alerts: ${describeGitHubError(err, t.apiBase)}`);
     }
   }
-  return fb;
 }
 
 export function renderFeedback(fb: Feedback): string {

@@ -119,83 +119,129 @@ export async function branchStatus(
 ): Promise<string> {
   const dir = project.real;
   const branch = await currentBranch(dir);
-  if (!branch) {
-    return [
-      "Branch: unknown | Base: unknown",
-      "Branch Status: CI=UNKNOWN, Rebase=UNKNOWN, Tasks=N_A (no current branch: detached HEAD or not a git repository)",
-      ...(p.failOnReviews ? ["Review Gate: UNKNOWN (undeterminable)"] : []),
-      "GitHub Label: unknown",
-      "Recommendations: Check out a branch",
-    ].join("\n");
-  }
-  const recs: string[] = [];
-  let waitLine: string | undefined;
-  if (target && (p.ciTimeout > 0 || p.prTimeout > 0)) {
-    if (!(await refExists(dir, `refs/remotes/origin/${branch}`))) {
-      recs.push("Push branch to remote before waiting for PR or CI");
-    } else {
-      const [ci, pr] = await Promise.all([
-        poll(
-          Math.max(0, p.ciTimeout),
-          p.ciIntervalMs ?? 15_000,
-          () => ciProbe(target, branch),
-          (v) => v === "ok" || v === "fail",
-          p.signal,
-        ),
-        poll(
-          Math.max(0, p.prTimeout),
-          p.prIntervalMs ?? 20_000,
-          () => findOpenPr(target, branch),
-          (v) => v !== undefined,
-          p.signal,
-        ),
-      ]);
-      const ciWord = ci.value === "ok" ? "ok" : ci.value === "fail" ? "fail" : "pending";
-      waitLine = `Wait: ci=${ci.seconds}s ${ciWord}, pr=${pr.seconds}s ${pr.value !== undefined ? "ok" : "missing"}`;
-    }
-  }
-
+  if (!branch) return noBranchReport(p.failOnReviews);
+  const waited = target ? await waitForCiAndPr(dir, target, branch, p) : {};
   const base = (await detectBaseBranch(dir, target)).branch ?? "main";
   const tasks: TaskReport = await readTaskTracker(ws, project);
-  let ci: CiReport;
-  let label = "unknown";
-  let pr: PrInfo | undefined;
-  let prLookupFailed = false;
-  let feedback: Feedback | undefined;
-  if (!target) {
-    ci = { status: "UNAVAILABLE", failedJobs: [], error: targetError };
-  } else {
-    try {
-      ci = await collectCi(target, branch, p.maxLogLines);
-    } catch (err) {
-      ci = { status: "UNKNOWN", failedJobs: [], error: describeGitHubError(err, target.apiBase) };
-    }
-    const issueNo = issueNumberFromBranch(branch);
-    if (issueNo !== undefined) {
-      try {
-        const issue = (await target.gh.rest.issues.get({ ...repoParams(target), issue_number: issueNo }))
-          .data;
-        label = labelNames(issue.labels).find((l) => l.toLowerCase().startsWith("status-")) ?? "unknown";
-      } catch {
-        // No such issue: the label stays unknown.
-      }
-    }
-    try {
-      const n = await findOpenPr(target, branch);
-      if (n !== undefined) {
-        const d = (await target.gh.rest.pulls.get({ ...repoParams(target), pull_number: n })).data;
-        pr = { number: n, mergeable: d.mergeable, mergeableState: d.mergeable_state };
-        feedback = await collectFeedback(target, n);
-      }
-    } catch {
-      prLookupFailed = true;
-    }
-  }
+  const remote: RemoteFacts = target
+    ? await fromGitHub(target, branch, p.maxLogLines)
+    : {
+        ci: { status: "UNAVAILABLE", failedJobs: [], error: targetError },
+        label: "unknown",
+        prLookupFailed: false,
+      };
   const rebase = await rebaseStatus(dir, base);
-  if ((rebase.behind ?? 0) > 0 && pr?.mergeable === true) rebase.overridden = true;
+  if ((rebase.behind ?? 0) > 0 && remote.pr?.mergeable === true) rebase.overridden = true;
+  const facts: Facts = { branch, base, tasks, rebase, hasTarget: target !== undefined, ...remote };
+  const recs = [...(waited.rec ? [waited.rec] : []), ...recommendations(facts)];
+  return renderReport(facts, recs, waited.line, p.failOnReviews);
+}
 
-  // Recommendations, in mcp-workspace's order.
-  const noToken = ci.status === "UNAVAILABLE";
+/** What GitHub says about the branch (CI, the issue's status label, the open PR and its reviews). */
+interface RemoteFacts {
+  ci: CiReport;
+  label: string;
+  pr?: PrInfo;
+  prLookupFailed: boolean;
+  feedback?: Feedback;
+}
+
+interface Facts extends RemoteFacts {
+  branch: string;
+  base: string;
+  tasks: TaskReport;
+  rebase: Rebase;
+  hasTarget: boolean;
+}
+
+function noBranchReport(failOnReviews: boolean): string {
+  return [
+    "Branch: unknown | Base: unknown",
+    "Branch Status: CI=UNKNOWN, Rebase=UNKNOWN, Tasks=N_A (no current branch: detached HEAD or not a git repository)",
+    ...(failOnReviews ? ["Review Gate: UNKNOWN (undeterminable)"] : []),
+    "GitHub Label: unknown",
+    "Recommendations: Check out a branch",
+  ].join("\n");
+}
+
+/** Waits (when asked) for CI to finish and a PR to appear: the report's Wait line, or why it could not. */
+async function waitForCiAndPr(
+  dir: string,
+  target: RepoTarget,
+  branch: string,
+  p: BranchStatusParams,
+): Promise<{ line?: string; rec?: string }> {
+  if (!(p.ciTimeout > 0 || p.prTimeout > 0)) return {};
+  if (!(await refExists(dir, `refs/remotes/origin/${branch}`)))
+    return { rec: "Push branch to remote before waiting for PR or CI" };
+  const [ci, pr] = await Promise.all([
+    poll(
+      Math.max(0, p.ciTimeout),
+      p.ciIntervalMs ?? 15_000,
+      () => ciProbe(target, branch),
+      (v) => v === "ok" || v === "fail",
+      p.signal,
+    ),
+    poll(
+      Math.max(0, p.prTimeout),
+      p.prIntervalMs ?? 20_000,
+      () => findOpenPr(target, branch),
+      (v) => v !== undefined,
+      p.signal,
+    ),
+  ]);
+  const ciWord = ci.value === "ok" ? "ok" : ci.value === "fail" ? "fail" : "pending";
+  return {
+    line: `Wait: ci=${ci.seconds}s ${ciWord}, pr=${pr.seconds}s ${pr.value !== undefined ? "ok" : "missing"}`,
+  };
+}
+
+async function fromGitHub(target: RepoTarget, branch: string, maxLogLines: number): Promise<RemoteFacts> {
+  let ci: CiReport;
+  try {
+    ci = await collectCi(target, branch, maxLogLines);
+  } catch (err) {
+    ci = { status: "UNKNOWN", failedJobs: [], error: describeGitHubError(err, target.apiBase) };
+  }
+  const out: RemoteFacts = { ci, label: await statusLabel(target, branch), prLookupFailed: false };
+  try {
+    const n = await findOpenPr(target, branch);
+    if (n !== undefined) {
+      const d = (await target.gh.rest.pulls.get({ ...repoParams(target), pull_number: n })).data;
+      out.pr = { number: n, mergeable: d.mergeable, mergeableState: d.mergeable_state };
+      out.feedback = await collectFeedback(target, n);
+    }
+  } catch {
+    out.prLookupFailed = true;
+  }
+  return out;
+}
+
+/** The `status-*` label of the issue the branch is named after ("unknown" without one). */
+async function statusLabel(target: RepoTarget, branch: string): Promise<string> {
+  const issueNo = issueNumberFromBranch(branch);
+  if (issueNo === undefined) return "unknown";
+  try {
+    const issue = (await target.gh.rest.issues.get({ ...repoParams(target), issue_number: issueNo })).data;
+    return labelNames(issue.labels).find((l) => l.toLowerCase().startsWith("status-")) ?? "unknown";
+  } catch {
+    return "unknown"; // No such issue.
+  }
+}
+
+/** The branch is behind its base and no mergeable PR makes that safe. */
+function isBehind(rebase: Rebase): boolean {
+  return (rebase.behind ?? 0) > 0 && !rebase.overridden;
+}
+
+function blockingState(pr: PrInfo | undefined): boolean {
+  return pr?.mergeableState !== undefined && BLOCKING_STATES.has(pr.mergeableState);
+}
+
+/** Recommendations, in mcp-workspace's order. */
+function recommendations(f: Facts): string[] {
+  const { ci, tasks, rebase, feedback, pr, base } = f;
+  const recs: string[] = [];
   if (ci.status === "FAILED") {
     recs.push(
       ci.failedJobs.length
@@ -205,56 +251,73 @@ export async function branchStatus(
     recs.push("Check CI error details above");
   } else if (ci.status === "PENDING") recs.push("Wait for CI to complete");
   else if (ci.status === "NOT_CONFIGURED") recs.push("Configure CI pipeline");
-  if (noToken) recs.push("Set a GitHub token (no GitHub token; set GITHUB_TOKEN or add to config.toml)");
+  if (ci.status === "UNAVAILABLE")
+    recs.push("Set a GitHub token (no GitHub token; set GITHUB_TOKEN or add to config.toml)");
   if (tasks.status === "INCOMPLETE") recs.push(`Complete remaining tasks (${tasks.reason})`);
   else if (tasks.status === "ERROR")
     recs.push(
       tasks.reason.startsWith("Fix task tracker") ? tasks.reason : `Fix task tracker: ${tasks.reason}`,
     );
-  const behind = (rebase.behind ?? 0) > 0 && !rebase.overridden;
+  const behind = isBehind(rebase);
   if (behind && !tasks.blocking && ci.status !== "FAILED") recs.push(`Rebase onto origin/${base}`);
   if (feedback?.blocking) recs.push("Address review comments");
-  const stateBlocks = pr?.mergeableState !== undefined && BLOCKING_STATES.has(pr.mergeableState);
+  const stateBlocks = blockingState(pr);
   if (stateBlocks) recs.push(`Not ready to merge (GitHub mergeable_state: ${pr!.mergeableState})`);
   const ciOk = ci.status === "PASSED" || ci.status === "NOT_CONFIGURED";
   if (ciOk && !tasks.blocking && !feedback?.blocking && !stateBlocks && !behind)
     recs.push(
       (rebase.behind ?? 0) > 0 && rebase.overridden ? "Ready to merge (squash-merge safe)" : "Ready to merge",
     );
-  if (recs.length === 0) recs.push("Continue with current work");
+  return recs;
+}
 
-  const rebaseWord = rebase.error
-    ? `UNKNOWN (${rebaseText(rebase)})`
-    : behind
-      ? `BEHIND (${rebaseText(rebase)})`
-      : "UP_TO_DATE";
-  const prPart = pr
-    ? `, PR=#${pr.number}, Mergeable=${pr.mergeable === null ? "None" : pr.mergeable ? "True" : "False"}${pr.mergeableState ? `, Mergeable_State=${pr.mergeableState}` : ""}`
-    : target && !prLookupFailed
-      ? ", PR=NOT_FOUND"
-      : "";
-  const statusLine = `CI=${ci.status}, Rebase=${rebaseWord}, Tasks=${tasks.status} (${tasks.reason})${noToken ? " (no GitHub token; set GITHUB_TOKEN or add to config.toml)" : ""}${prPart}`;
-  const out = [`Branch: ${branch} | Base: ${base}`, `Branch Status: ${statusLine}`];
-  if (p.failOnReviews) {
-    let gate: string;
-    if (noToken) gate = "UNKNOWN (no token)";
-    else if (
-      ci.status === "UNKNOWN" ||
-      prLookupFailed ||
-      feedback?.threadsUnavailable ||
-      feedback?.alertsUnavailable
-    )
-      gate = "UNKNOWN (undeterminable)";
-    else if (feedback?.blocking) gate = "BLOCKED (reviews)";
-    else gate = "clean";
-    out.push(`Review Gate: ${gate}`);
-  }
+function renderReport(
+  f: Facts,
+  recs: string[],
+  waitLine: string | undefined,
+  failOnReviews: boolean,
+): string {
+  const { ci, feedback } = f;
+  if (recs.length === 0) recs.push("Continue with current work");
+  const statusLine = statusLineOf(f);
+  const out = [`Branch: ${f.branch} | Base: ${f.base}`, `Branch Status: ${statusLine}`];
+  if (failOnReviews) out.push(`Review Gate: ${reviewGate(f)}`);
   if (waitLine) out.push(waitLine);
-  out.push(`GitHub Label: ${label}`);
+  out.push(`GitHub Label: ${f.label}`);
   out.push(`Recommendations: ${recs.join(", ")}`);
   if (feedback) out.push("", renderFeedback(feedback));
   if (ci.error && ci.status === "UNKNOWN") out.push("", `CI error: ${ci.error}`);
   if (ci.details)
     out.push("", "CI Errors:", ci.details, "", "---", `Summary: ${statusLine} | Action: ${recs.join(", ")}`);
   return out.join("\n");
+}
+
+function statusLineOf(f: Facts): string {
+  const { ci, rebase, tasks, pr } = f;
+  const rebaseWord = rebase.error
+    ? `UNKNOWN (${rebaseText(rebase)})`
+    : isBehind(rebase)
+      ? `BEHIND (${rebaseText(rebase)})`
+      : "UP_TO_DATE";
+  const prPart = pr
+    ? `, PR=#${pr.number}, Mergeable=${pr.mergeable === null ? "None" : pr.mergeable ? "True" : "False"}${pr.mergeableState ? `, Mergeable_State=${pr.mergeableState}` : ""}`
+    : f.hasTarget && !f.prLookupFailed
+      ? ", PR=NOT_FOUND"
+      : "";
+  const noToken = ci.status === "UNAVAILABLE";
+  return `CI=${ci.status}, Rebase=${rebaseWord}, Tasks=${tasks.status} (${tasks.reason})${noToken ? " (no GitHub token; set GITHUB_TOKEN or add to config.toml)" : ""}${prPart}`;
+}
+
+function reviewGate(f: Facts): string {
+  const { ci, feedback } = f;
+  if (ci.status === "UNAVAILABLE") return "UNKNOWN (no token)";
+  if (
+    ci.status === "UNKNOWN" ||
+    f.prLookupFailed ||
+    feedback?.threadsUnavailable ||
+    feedback?.alertsUnavailable
+  )
+    return "UNKNOWN (undeterminable)";
+  if (feedback?.blocking) return "BLOCKED (reviews)";
+  return "clean";
 }
