@@ -176,8 +176,6 @@ async function scanFile(
     const ring: GrepLine[] = [];
     const pending: GrepMatch[] = [];
     let lineNo = 0;
-    let carry: Buffer[] = [];
-    let carried = 0;
     // The current (long) line already matched in one of its windows: one hit per line.
     let longHit: GrepMatch | undefined;
     let first = true;
@@ -243,9 +241,22 @@ async function scanFile(
       }
     };
 
+    // One read buffer per file, and the unfinished line kept in one buffer that grows to a window at most:
+    // a buffer per read of a 1 GiB file was 1 GiB of garbage, and its collection lagged by tens of MiB.
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let held = Buffer.allocUnsafe(0);
+    let carried = 0;
+    const keep = (b: Buffer) => {
+      if (carried + b.length > held.length) {
+        const next = Buffer.allocUnsafe(Math.max(2 * held.length, carried + b.length));
+        held.copy(next, 0, 0, carried);
+        held = next;
+      }
+      b.copy(held, carried);
+      carried += b.length;
+    };
     for (;;) {
       await pace();
-      const buf = Buffer.allocUnsafe(CHUNK);
       const n = fs.readSync(fd, buf, 0, CHUNK, null);
       if (n === 0) break;
       const chunk = n < CHUNK ? buf.subarray(0, n) : buf;
@@ -256,32 +267,46 @@ async function scanFile(
       first = false;
       const nl = chunk.lastIndexOf(LF);
       if (nl === -1) {
-        carry.push(chunk);
-        carried += chunk.length;
+        keep(chunk);
         if (carried > LONG_LINE) {
           // A window of a long line: searched now, only its last bytes carried on to the next window.
-          const window = Buffer.concat(carry);
+          const window = held.subarray(0, carried);
           if (!longHit) {
-            const text = window.toString("utf8");
-            const col = m.line(text);
+            let decoded: string | undefined;
+            const text = () => {
+              decoded ??= window.toString("utf8");
+              return decoded;
+            };
+            // The cheap filter first: a literal is looked for in the bytes, without decoding the window.
+            const col = m.region(window, text) ? m.line(text()) : -1;
             if (col >= 0) {
-              longHit = { path: rel, line: lineNo + 1, text: cut(text, col), before: [...ring], after: [] };
+              longHit = { path: rel, line: lineNo + 1, text: cut(text(), col), before: [...ring], after: [] };
               out.push(longHit);
               if (firstOnly) return out;
             }
           }
-          carry = [Buffer.from(window.subarray(window.length - LONG_LINE_OVERLAP))];
+          held.copyWithin(0, carried - LONG_LINE_OVERLAP, carried);
           carried = LONG_LINE_OVERLAP;
         }
         continue;
       }
-      const data = carry.length > 0 ? Buffer.concat([...carry, chunk]) : chunk;
+      let data = chunk;
+      if (carried > 0) {
+        keep(chunk);
+        data = held.subarray(0, carried);
+      }
       const upTo = data.length - (chunk.length - nl - 1);
-      carry = upTo < data.length ? [data.subarray(upTo)] : [];
-      carried = data.length - upTo;
       if (region(data.subarray(0, upTo), false)) return out;
+      // The rest of the last line is kept for the next read (the read buffer is reused).
+      if (data === chunk) {
+        carried = 0;
+        keep(chunk.subarray(upTo));
+      } else {
+        held.copyWithin(0, upTo, carried);
+        carried -= upTo;
+      }
     }
-    if (carry.length > 0) region(Buffer.concat(carry), true);
+    if (carried > 0) region(held.subarray(0, carried), true);
     return out;
   } finally {
     fs.closeSync(fd);
