@@ -248,3 +248,69 @@ describe("auto engine", () => {
     expect(r.matches.map((m) => m.text)).toEqual(["needle at the end"]);
   });
 });
+
+describe("ripgrep names lines, the verified read gives their text", () => {
+  const POSIX = process.platform !== "win32";
+
+  it("finds the same lines as the js engine in a line of several MiB, across its windows", async () => {
+    const dir = area.tree("long-lines", {
+      "one.txt": `${"x".repeat(3 * 1024 * 1024)}needle at the end\nafter 1\nneedle again\nafter 2\n`,
+      "two.txt": `before\n${"y".repeat(1024 * 1024 + 70_000)}needle${"z".repeat(2 * 1024 * 1024)}\nlast\n`,
+    });
+    const r2: Root = { ...root, real: dir, path: dir };
+    const job = { root: r2, start: dir, pattern: "needle", gitignore: true, contextLines: 1 };
+    const [a, b] = await Promise.all([grep({ ...job, engine: "rg" }), grep({ ...job, engine: "js" })]);
+    expect(a.matches.map((m) => [m.path, m.line])).toEqual([
+      ["one.txt", 1],
+      ["one.txt", 3],
+      ["two.txt", 2],
+    ]);
+    expect(b.matches).toEqual(a.matches);
+    expect(a.matches[0]!.after).toEqual([{ line: 2, text: "after 1" }]);
+    expect(a.matches[2]!.text).toContain("needle");
+  });
+
+  it.runIf(POSIX)(
+    "reads past a binary file's warning and names with line breaks as the js engine",
+    async () => {
+      const dir = area.tree("warned", {
+        "late.bin": Buffer.concat([
+          Buffer.from(`needle first\n${"filler line\n".repeat(20_000)}`),
+          Buffer.from([0, 10]),
+          Buffer.from("needle after the NUL\n"),
+        ]),
+        "line\nbreak.txt": "needle in a name with a line break\n",
+        "z: colon.txt": "x\nneedle z\n",
+      });
+      const r2: Root = { ...root, real: dir, path: dir };
+      const job = { root: r2, start: dir, pattern: "needle", gitignore: true };
+      const [a, b] = await Promise.all([grep({ ...job, engine: "rg" }), grep({ ...job, engine: "js" })]);
+      expect(a.matches.map((m) => [m.path, m.line])).toEqual([
+        ["late.bin", 1],
+        ["line\nbreak.txt", 1],
+        ["z: colon.txt", 2],
+      ]);
+      expect(b.matches).toEqual(a.matches);
+    },
+  );
+
+  it.runIf(POSIX)("never searches a gitignored file a name made like a warning would point to", async () => {
+    // ripgrep prints "./a.txt\0001:…" then "./<dir>/secret.env\0002:…" where <dir> begins with what a binary
+    // warning of ./a.txt looks like: taken for warning + path, what is left names the ignored ./secret.env.
+    const dir = area.tree("crafted", {
+      ".gitignore": "/secret.env\n",
+      "a.txt": "needle a\n",
+      "secret.env": "needle SECRET\nneedle SECRET2\n",
+    });
+    const fake =
+      'a.txt: WARNING: stopped searching binary file after match (found "\\0" byte around offset 7)\n.';
+    fs.mkdirSync(path.join(dir, fake));
+    fs.writeFileSync(path.join(dir, fake, "secret.env"), "x\nneedle crafted\n");
+    const r2: Root = { ...root, real: dir, path: dir };
+    for (const engine of ["rg", "auto"] as const) {
+      const r = await grep({ root: r2, start: dir, pattern: "needle", gitignore: true, engine });
+      expect(r.matches.map((m) => m.text).join("\n")).not.toContain("SECRET");
+      expect(r.files).toContain("a.txt");
+    }
+  });
+});

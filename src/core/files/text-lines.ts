@@ -26,11 +26,6 @@ export function isCrlfAt(s: string | Uint8Array, lf: number, lineStart = 0): boo
   return typeof s === "string" ? s.charCodeAt(lf - 1) === CR : s[lf - 1] === CR;
 }
 
-/** A terminated line's text as shown: without the CR of a CRLF ending. */
-export function withoutCr(line: string): string {
-  return line.endsWith("\r") ? line.slice(0, -1) : line;
-}
-
 /** The lines of text as shown (no breaks, no CRLF's CR); a final line break does not start an empty line. */
 export function splitLines(text: string): string[] {
   const out: string[] = [];

@@ -1,67 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
-import { RE2JS } from "re2js";
-import { ToolError } from "../errors.js";
 import { openVerifiedSync } from "../files/safe-open.js";
-import { LF, lineEnd, splitLines } from "../files/text-lines.js";
 import { cancelledError, STOP, walkEach } from "../walk.js";
 import type { Root } from "../workspace.js";
 import { compileGlobs } from "./globs.js";
-import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
+import type { EngineJob, GrepMatch, RawGrep } from "./grep.js";
+import { HitSink } from "./hit-sink.js";
+import { LineSearcher, searchFd } from "./line-searcher.js";
 import { cutLine } from "./lines.js";
+import { compileMatcher, type Matcher } from "./matcher.js";
 
-/** Read size; a NUL byte in a chunk marks the file binary from there on (as ripgrep's buffer does). */
-const CHUNK = 64 * 1024;
-/**
- * A line longer than this is searched in windows of this size that overlap by LONG_LINE_OVERLAP, so memory
- * stays bounded whatever the line length (a 1 GiB one-line file held the whole line). A match longer than
- * the overlap that straddles a window edge can be missed, and `^` can match at a window's start.
- */
-const LONG_LINE = 1024 * 1024;
-const LONG_LINE_OVERLAP = 16 * 1024;
 /** The scan runs synchronously on Buffers (per-file async reads cost more than the search) and yields this often. */
 const YIELD_EVERY_MS = 20;
-
-interface Matcher {
-  /** Whether a block of whole lines may hold a match (a cheap filter before splitting lines). */
-  region(buf: Buffer, text: () => string): boolean;
-  /** Column of the first match in one line, or -1. */
-  line(s: string): number;
-}
-
-const REGEX_META = /[\\^$.|?*+()[\]{}]/;
-
-function compileMatcher(pattern: string, literal: boolean, caseSensitive: boolean): Matcher {
-  if (literal || !REGEX_META.test(pattern)) {
-    if (caseSensitive) {
-      const bytes = Buffer.from(pattern);
-      return { region: (b) => b.indexOf(bytes) !== -1, line: (s) => s.indexOf(pattern) };
-    }
-    // An escaped literal cannot backtrack, so the native engine is safe here.
-    const re = new RegExp(pattern.replace(/[\\^$.|?*+()[\]{}/-]/g, "\\$&"), "iu");
-    return { region: (_b, text) => re.test(text()), line: (s) => s.search(re) };
-  }
-  // User regexes run on RE2 (linear time): a pattern like (a+)+$ cannot hang the server.
-  const flags = caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE;
-  let one: RE2JS;
-  let many: RE2JS;
-  try {
-    one = RE2JS.compile(pattern, flags);
-    many = RE2JS.compile(pattern, flags | RE2JS.MULTILINE);
-  } catch (err) {
-    throw new ToolError(`Invalid regular expression: ${(err as Error).message}`);
-  }
-  return {
-    region: (_b, text) => {
-      const t = text();
-      return many.matcher(t.includes("\r") ? t.replace(/\r\n/g, "\n") : t).find();
-    },
-    line: (s) => {
-      const m = one.matcher(s);
-      return m.find() ? m.start() : -1;
-    },
-  };
-}
 
 export interface GrepTarget {
   rel: string;
@@ -115,7 +65,8 @@ export async function grepWithJs(job: EngineJob, given?: GrepTarget[]): Promise<
   const cut = job.formatLine ?? cutLine;
   for (const t of targets) {
     await pace();
-    const hits = await scanFile(job.root, t, matcher, ctx, job.filesOnly === true, pace, cut, explicit);
+    const sink = new HitSink(t.rel, ctx, cut, job.filesOnly === true);
+    const hits = await scanFile(job.root, t, matcher, sink, pace, explicit);
     if (!hits || hits.length === 0) continue;
     files.push(t.rel);
     matches.push(...hits);
@@ -143,22 +94,20 @@ function pacer(signal: AbortSignal | undefined): () => Promise<void> {
 }
 
 /**
- * Scans one file chunk by chunk (memory stays flat whatever its size), calling `pace` between chunks.
- * Undefined for unreadable or binary (a NUL byte in the first chunk), unless `explicit`.
+ * Searches one file, opened through the reads' verified open, into a sink of its hits. Undefined for an
+ * unreadable file or a binary one (a NUL byte in the first chunk), unless `explicit`.
  */
 async function scanFile(
   root: Root,
   { real, rel }: GrepTarget,
   m: Matcher,
-  ctx: number,
-  firstOnly: boolean,
+  sink: HitSink,
   pace: () => Promise<void>,
-  cut: (text: string, col: number) => string,
   explicit: boolean,
 ): Promise<GrepMatch[] | undefined> {
   let fd: number;
   try {
-    // The reads' verified open: a folder on the way swapped for a symlink since the walk is refused.
+    // A folder on the way swapped for a symlink since the walk is refused.
     const target = {
       requested: rel,
       real,
@@ -172,130 +121,10 @@ async function scanFile(
   }
   try {
     if (!fs.fstatSync(fd).isFile()) return undefined;
-    const out: GrepMatch[] = [];
-    const ring: GrepLine[] = [];
-    const pending: GrepMatch[] = [];
-    let lineNo = 0;
-    let carry: Buffer[] = [];
-    let carried = 0;
-    // The current (long) line already matched in one of its windows: one hit per line.
-    let longHit: GrepMatch | undefined;
-    let first = true;
-
-    const lineOut = (s: string) => {
-      lineNo++;
-      if (pending.length > 0) {
-        for (const p of pending) p.after.push({ line: lineNo, text: cut(s, 0) });
-        while (pending.length > 0 && pending[0]!.line + ctx <= lineNo) pending.shift();
-      }
-      const col = longHit ? -1 : m.line(s);
-      // A long line's hit takes its after-context from the lines after it, like any other hit.
-      if (longHit && ctx > 0) pending.push(longHit);
-      longHit = undefined;
-      if (col >= 0) {
-        const hit: GrepMatch = {
-          path: rel,
-          line: lineNo,
-          text: cut(s, col),
-          before: [...ring],
-          after: [],
-        };
-        out.push(hit);
-        if (ctx > 0) pending.push(hit);
-      }
-      if (ctx > 0) {
-        ring.push({ line: lineNo, text: cut(s, 0) });
-        if (ring.length > ctx) ring.shift();
-      }
-    };
-
-    const region = (buf: Buffer, final: boolean): boolean => {
-      let decoded: string | undefined;
-      const text = () => {
-        decoded ??= buf.toString("utf8");
-        return decoded;
-      };
-      if (pending.length === 0 && !longHit && !m.region(buf, text)) {
-        skipLines(buf, final);
-        return false;
-      }
-      // Before the end of the file a region ends with a line break, so the splitter sees whole lines.
-      for (const p of splitLines(text())) {
-        lineOut(p);
-        if (firstOnly && out.length > 0) return true;
-      }
-      return false;
-    };
-
-    // Lines without a match: count them, keeping only the last few for before-context.
-    const skipLines = (buf: Buffer, final: boolean) => {
-      const base = lineNo;
-      let count = 0;
-      for (let i = lineEnd(buf, 0); i !== -1; i = lineEnd(buf, i + 1)) count++;
-      if (final && buf.length > 0 && buf[buf.length - 1] !== LF) count++;
-      lineNo += count;
-      if (ctx === 0) return;
-      const tailStart = Math.max(0, count - ctx);
-      const lines = splitLines(buf.toString("utf8", lastLinesOffset(buf, count - tailStart, final)));
-      for (let k = 0; k < lines.length; k++) {
-        ring.push({ line: base + tailStart + k + 1, text: cut(lines[k]!, 0) });
-        if (ring.length > ctx) ring.shift();
-      }
-    };
-
-    for (;;) {
-      await pace();
-      const buf = Buffer.allocUnsafe(CHUNK);
-      const n = fs.readSync(fd, buf, 0, CHUNK, null);
-      if (n === 0) break;
-      const chunk = n < CHUNK ? buf.subarray(0, n) : buf;
-      if (!explicit && chunk.indexOf(0) !== -1) {
-        // Binary: skipped when seen at once; otherwise what was searched before stands (as ripgrep does).
-        return first ? undefined : out;
-      }
-      first = false;
-      const nl = chunk.lastIndexOf(LF);
-      if (nl === -1) {
-        carry.push(chunk);
-        carried += chunk.length;
-        if (carried > LONG_LINE) {
-          // A window of a long line: searched now, only its last bytes carried on to the next window.
-          const window = Buffer.concat(carry);
-          if (!longHit) {
-            const text = window.toString("utf8");
-            const col = m.line(text);
-            if (col >= 0) {
-              longHit = { path: rel, line: lineNo + 1, text: cut(text, col), before: [...ring], after: [] };
-              out.push(longHit);
-              if (firstOnly) return out;
-            }
-          }
-          carry = [Buffer.from(window.subarray(window.length - LONG_LINE_OVERLAP))];
-          carried = LONG_LINE_OVERLAP;
-        }
-        continue;
-      }
-      const data = carry.length > 0 ? Buffer.concat([...carry, chunk]) : chunk;
-      const upTo = data.length - (chunk.length - nl - 1);
-      carry = upTo < data.length ? [data.subarray(upTo)] : [];
-      carried = data.length - upTo;
-      if (region(data.subarray(0, upTo), false)) return out;
-    }
-    if (carry.length > 0) region(Buffer.concat(carry), true);
-    return out;
+    // Binary: skipped when seen at once; otherwise what was searched before stands (as ripgrep does).
+    const end = await searchFd(fd, new LineSearcher(m, sink), explicit, pace);
+    return end === "binary-at-once" ? undefined : sink.hits;
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/** Byte offset where the last `k` lines of a block start. */
-function lastLinesOffset(buf: Buffer, k: number, final: boolean): number {
-  if (k <= 0) return buf.length;
-  let end = buf.length;
-  if (!final || buf[buf.length - 1] === LF) end -= 1;
-  let seen = 0;
-  for (let i = end - 1; i >= 0; i--) {
-    if (buf[i] === LF && ++seen === k) return i + 1;
-  }
-  return 0;
 }

@@ -4,13 +4,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import { withoutCr } from "../files/text-lines.js";
+import { isTempName } from "../files/safe-open.js";
 import { ancestorLevels, createIgnoreOracle, type IgnoreLevel, isIgnoredStart } from "../ignore.js";
 import { namesOf } from "../workspace.js";
-import { anchorGlobs } from "./globs.js";
-import type { EngineJob, GrepLine, GrepMatch, RawGrep } from "./grep.js";
-import { cutLine } from "./lines.js";
-import { rgJsonLines } from "./rg-json-lines.js";
+import { anchorGlobs, compileGlobs } from "./globs.js";
+import type { EngineJob, Hit, RawGrep } from "./grep.js";
+import { RG_RECORD_FLAGS, rgRecords } from "./rg-records.js";
 
 /** The ripgrep binary shipped inside @vscode/ripgrep, when it is installed and executable. */
 export async function findRipgrep(): Promise<string | undefined> {
@@ -49,37 +48,26 @@ export function rebaseRules(levels: readonly IgnoreLevel[]): string[] {
   return out;
 }
 
-interface RgText {
-  text?: string;
-  bytes?: string;
-}
-
-const decode = (t: RgText | undefined): string =>
-  t?.text ?? (t?.bytes ? Buffer.from(t.bytes, "base64").toString("utf8") : "");
-
-function lineText(t: RgText | undefined): string {
-  const s = decode(t);
-  // A CRLF line's CR is not shown; a final line without a break keeps a CR as content (text-lines.ts).
-  return s.endsWith("\n") ? withoutCr(s.slice(0, -1)) : s;
-}
-
 /**
  * Runs ripgrep from the root with the walker's rules: .gitignore (nested too) and .git/info/exclude even
  * outside a git repository, hidden files included, .git/ skipped, no global/.ignore/.rgignore files, no
  * parent directories outside the root (the rules between root and start are passed as an ignore file).
+ * ripgrep only names the matching lines (path, line number); their text is read again by the caller.
  */
-export async function grepWithRipgrep(job: EngineJob, rgPath: string): Promise<RawGrep> {
+export async function grepWithRipgrep(job: EngineJob, rgPath: string): Promise<RawGrep<Hit>> {
   const { root, start } = job;
   const startRel = path.relative(root.real, start).split(path.sep).join("/");
   const isFile = fs.statSync(start).isFile();
   // ripgrep searches a folder it is given whatever the rules say; the walker finds nothing there.
   if (job.gitignore && !isFile && isIgnoredStart(root, start))
     return { matches: [], files: [], capped: false };
-  const args = ["--json", "--no-config", "--hidden", "--crlf", "--no-messages", "--color=never"];
+  const args = [...RG_RECORD_FLAGS, "--no-config", "--hidden", "--crlf", "--no-messages", "--color=never"];
   args.push(job.caseSensitive === false ? "-i" : "-s");
   if (job.literal) args.push("-F");
   if (job.filesOnly) args.push("-m", "1");
-  else if (job.contextLines && job.contextLines > 0) args.push("-C", String(job.contextLines));
+  // A file named directly is searched whole, NUL bytes and all (as the js engine does, and as ripgrep's
+  // JSON printer showed it); ripgrep's standard printer would print "binary file matches" instead.
+  if (isFile) args.push("--text");
   let ignoreFile: string | undefined;
   const positiveGlobs = (job.globs ?? []).some((g) => g !== "" && !g.startsWith("!"));
   if (job.gitignore) {
@@ -102,37 +90,67 @@ export async function grepWithRipgrep(job: EngineJob, rgPath: string): Promise<R
   if (job.gitignore) args.push(fixed, "!.git");
   args.push("-e", job.pattern, "--", startRel === "" ? "." : startRel);
   // A positive -g glob overrides gitignore in ripgrep; such hits are re-checked against the rules.
-  const ignored = job.gitignore && positiveGlobs && !isFile ? createIgnoreOracle(root, start) : undefined;
+  const oracle = job.gitignore && !isFile ? lazy(() => createIgnoreOracle(root, start)) : undefined;
+  const globs = lazy(() => compileGlobs(job.globs));
   const strip = isFile ? "" : startRel === "" ? "./" : `${startRel}/`;
   const toRel = (p: string) =>
     isFile ? path.basename(start) : p.startsWith(strip) ? p.slice(strip.length) : p;
+  const refused = (rel: string, afterWarning: boolean): boolean => {
+    if (afterWarning) return !walkerSearches(rel, root, oracle?.(), globs());
+    return positiveGlobs && (oracle?.()(rel, false) ?? false);
+  };
 
   try {
-    return await run(rgPath, args, root.real, job, toRel, ignored);
+    return await run(rgPath, args, root.real, job, toRel, refused);
   } finally {
     if (ignoreFile) fs.rmSync(ignoreFile, { force: true });
   }
 }
 
+const lazy = <T>(make: () => T): (() => T) => {
+  let made: { v: T } | undefined;
+  return () => {
+    made ??= { v: make() };
+    return made.v;
+  };
+};
+
+/**
+ * Whether the walker would search `rel` (relative to the start), for a path read after a binary-file
+ * warning (see rgRecords): one that ripgrep did not name must not be searched by mistake.
+ */
+function walkerSearches(
+  rel: string,
+  root: EngineJob["root"],
+  ignored: ((rel: string, isDir: boolean) => boolean) | undefined,
+  globs: ReturnType<typeof compileGlobs>,
+): boolean {
+  const names = rel.split("/");
+  if (names.some((n) => n === "" || n === "." || n === ".." || isTempName(n, root))) return false;
+  if (ignored?.(rel, false)) return false;
+  if (!globs) return true;
+  for (let i = 1; i < names.length; i++) if (globs.prunes(names.slice(0, i).join("/"))) return false;
+  return globs.file(rel);
+}
+
+/** Runs ripgrep and collects the lines it names, file by file, up to the job's collection cap. */
 function run(
   rgPath: string,
   args: string[],
   cwd: string,
   job: EngineJob,
   toRel: (p: string) => string,
-  ignored: ((rel: string, isDir: boolean) => boolean) | undefined,
-): Promise<RawGrep> {
-  return new Promise<RawGrep>((resolve, reject) => {
+  refused: (rel: string, afterWarning: boolean) => boolean,
+): Promise<RawGrep<Hit>> {
+  return new Promise<RawGrep<Hit>>((resolve, reject) => {
     const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    const matches: GrepMatch[] = [];
+    const hits: Hit[] = [];
     const files: string[] = [];
     let capped = false;
     let stderr = "";
     let settled = false;
-    const ctx = job.contextLines && !job.filesOnly ? job.contextLines : 0;
-    const cut = job.formatLine ?? cutLine;
-    // Lines of the current file (matches and context) to attach before/after context afterwards.
-    let current: { path: string; skip: boolean; lines: Map<number, string>; hits: GrepMatch[] } | undefined;
+    // ripgrep prints a file's lines together: a new path ends the previous file.
+    let current: { printed: string; rel: string; skip: boolean; lines: number[] } | undefined;
 
     const stop = () => {
       if (child.exitCode === null) child.kill("SIGKILL");
@@ -147,23 +165,17 @@ function run(
       settled = true;
       job.signal?.removeEventListener("abort", onAbort);
       if (err) reject(err);
-      else resolve({ matches, files, capped });
+      else resolve({ matches: hits, files, capped });
     };
     // A cancel that landed while the engine was being picked fires no event: stop at once.
     if (job.signal?.aborted) onAbort();
 
     const endFile = () => {
       if (!current) return;
-      if (!current.skip && current.hits.length > 0) {
-        files.push(current.path);
-        if (ctx > 0) {
-          for (const m of current.hits) {
-            m.before = around(current.lines, m.line - ctx, m.line - 1);
-            m.after = around(current.lines, m.line + 1, m.line + ctx);
-          }
-        }
-        matches.push(...current.hits);
-        const count = job.filesOnly ? files.length : matches.length;
+      if (!current.skip && current.lines.length > 0) {
+        files.push(current.rel);
+        for (const line of current.lines) hits.push({ path: current.rel, line });
+        const count = job.filesOnly ? files.length : hits.length;
         if (count >= job.collectCap) {
           capped = true;
           stop();
@@ -172,49 +184,16 @@ function run(
       current = undefined;
     };
 
-    const onMessage = (msg: { type: string; data: Record<string, unknown> }) => {
-      const d = msg.data as {
-        path?: RgText;
-        lines?: RgText;
-        line_number?: number;
-        submatches?: { start: number }[];
-      };
-      if (msg.type === "begin") {
-        const rel = toRel(decode(d.path));
-        current = { path: rel, skip: ignored?.(rel, false) ?? false, lines: new Map(), hits: [] };
-      } else if (msg.type === "end") {
+    rgRecords(child.stdout, (printed, line, afterWarning) => {
+      if (capped || settled) return;
+      if (current?.printed !== printed) {
         endFile();
-      } else if ((msg.type === "match" || msg.type === "context") && current && !current.skip) {
-        const text = lineText(d.lines);
-        const no = d.line_number ?? 0;
-        if (ctx > 0) current.lines.set(no, cut(text, 0));
-        if (msg.type === "match") {
-          const byteCol = d.submatches?.[0]?.start ?? 0;
-          const col = byteCol === 0 ? 0 : Buffer.from(text).subarray(0, byteCol).toString("utf8").length;
-          current.hits.push({
-            path: current.path,
-            line: no,
-            text: cut(text, col),
-            before: [],
-            after: [],
-          });
-        }
+        if (capped) return;
+        const rel = toRel(printed);
+        current = { printed, rel, skip: refused(rel, afterWarning), lines: [] };
       }
-    };
-    rgJsonLines(
-      child.stdout,
-      (line) => {
-        if (capped || settled) return;
-        try {
-          onMessage(JSON.parse(line));
-        } catch {}
-      },
-      (head, after, bytes) => {
-        if (capped || settled) return;
-        const msg = longMatch(head, after, bytes);
-        if (msg) onMessage(msg);
-      },
-    );
+      if (current.lines[current.lines.length - 1] !== line) current.lines.push(line);
+    });
     child.stderr.on("data", (b: Buffer) => {
       if (stderr.length < 4096) stderr += b.toString();
     });
@@ -228,43 +207,6 @@ function run(
       settle(bad ? new ToolError(bad) : undefined);
     });
   });
-}
-
-/**
- * A match or context record whose line was too long to hold (see rgJsonLines): the line's text is replaced
- * by a marker that says how long it is and where the match starts. `undefined` when it cannot be read.
- */
-function longMatch(
-  head: string,
-  after: string,
-  bytes: number,
-): { type: string; data: Record<string, unknown> } | undefined {
-  let msg: { type: string; data: Record<string, unknown> };
-  try {
-    msg = JSON.parse(`${head}"}}}`);
-  } catch {
-    return undefined;
-  }
-  const no = /"line_number":(\d+)/.exec(after);
-  const start =
-    /"submatches":\[\{"match":\{"(?:text|bytes)":"((?:[^"\\]|\\.){0,200})[\s\S]*?"start":(\d+)/.exec(after);
-  let what = start ? `; a match starts at byte ${start[2]} of it` : "";
-  try {
-    if (start) what += `: ${JSON.parse(`"${start[1]}"`)}`;
-  } catch {}
-  msg.data.lines = { text: `[mcpfs: a line of about ${bytes} bytes, too long to show${what}]` };
-  if (no) msg.data.line_number = Number(no[1]);
-  msg.data.submatches = [];
-  return msg;
-}
-
-function around(lines: Map<number, string>, from: number, to: number): GrepLine[] {
-  const out: GrepLine[] = [];
-  for (let n = Math.max(1, from); n <= to; n++) {
-    const t = lines.get(n);
-    if (t !== undefined) out.push({ line: n, text: t });
-  }
-  return out;
 }
 
 /** ripgrep's own message for a bad pattern (it names no path), or undefined. */

@@ -57,11 +57,17 @@ export interface GrepResult {
 }
 
 /** What an engine hands back before sorting and capping. */
-export interface RawGrep {
-  matches: GrepMatch[];
+export interface RawGrep<T extends Hit = GrepMatch> {
+  matches: T[];
   files: string[];
   /** The engine stopped collecting early (cap reached). */
   capped: boolean;
+}
+
+/** A line an engine names: ripgrep's are read again through the verified open for their text. */
+export interface Hit {
+  path: string;
+  line: number;
 }
 
 /** An engine's job: the options plus the collection cap it may stop at. */
@@ -90,24 +96,22 @@ export async function grep(opts: GrepOptions): Promise<GrepResult> {
   const js = await import("./grep-js.js");
   // Starting ripgrep costs ~20 ms; on a small scope the in-process engine is done sooner (same rules).
   const small = engine.rg && engine.auto ? await smallScope(job, js.listTargets) : undefined;
-  if (!engine.rg || small) return finish(await js.grepWithJs(job, small), opts, "js");
-  const found = finish(await grepWithRipgrep(job, engine.rg), opts, "rg");
+  if (!engine.rg || small) return fitBudget(page(await js.grepWithJs(job, small), opts), opts, "js");
+  const found = mayFit(page(await grepWithRipgrep(job, engine.rg), opts), opts);
   // ripgrep opens files by path, so a folder swapped for a symlink meanwhile could lead it outside: it only
-  // picks the files; what is returned is read again through the verified open (at most maxResults files).
-  if (found.files.length === 0) return found;
+  // picks the page's files and lines; what is returned is read again through the verified open (at most
+  // maxResults files), and only then held to the byte budget.
+  if (found.files.length === 0) return { matches: [], files: [], truncated: found.truncated, engine: "rg" };
   const single = await isFileTarget(job.start);
   const targets = found.files.map((rel) => ({ rel, real: single ? job.start : path.join(job.start, rel) }));
   const again = await js.grepWithJs(job, targets);
-  // The page is ripgrep's (offset and maxResults applied once, there); the verified read only confirms it.
   if (opts.filesOnly) {
     const still = new Set(again.files);
-    return { ...found, files: found.files.filter((f) => still.has(f)) };
+    return fitBudget({ ...found, files: found.files.filter((f) => still.has(f)), matches: [] }, opts, "rg");
   }
   const byKey = new Map(again.matches.map((m) => [`${m.line}\0${m.path}`, m]));
   const matches = found.matches.flatMap((m) => byKey.get(`${m.line}\0${m.path}`) ?? []);
-  const files: string[] = [];
-  for (const m of matches) if (files[files.length - 1] !== m.path) files.push(m.path);
-  return { ...found, matches, files };
+  return fitBudget({ matches, files: filesOf(matches), truncated: found.truncated }, opts, "rg");
 }
 
 /** Up to this many files and bytes, the auto engine searches in process rather than starting ripgrep. */
@@ -149,9 +153,15 @@ export async function isFileTarget(real: string): Promise<boolean> {
   return (await fs.promises.stat(real)).isFile();
 }
 
-const byPathThenLine = (a: GrepMatch, b: GrepMatch) =>
-  a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line;
+const byPathThenLine = (a: Hit, b: Hit) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line);
 
+function filesOf(matches: readonly Hit[]): string[] {
+  const files: string[] = [];
+  for (const m of matches) if (files[files.length - 1] !== m.path) files.push(m.path);
+  return files;
+}
+
+/** A match's share of the byte budget (path and text of each line it holds). */
 function matchBytes(m: GrepMatch): number {
   let n = m.path.length + m.text.length + 16;
   for (const c of m.before) n += m.path.length + c.text.length + 16;
@@ -159,9 +169,12 @@ function matchBytes(m: GrepMatch): number {
   return n;
 }
 
-function finish(raw: RawGrep, opts: GrepOptions, engine: "rg" | "js"): GrepResult {
+/** The page: sorted by path then line, `offset` skipped, at most `maxResults` (files when filesOnly). */
+function page<T extends Hit>(
+  raw: RawGrep<T>,
+  opts: GrepOptions,
+): { matches: T[]; files: string[]; truncated: boolean } {
   const want = opts.maxResults ?? Number.POSITIVE_INFINITY;
-  const budget = opts.budgetBytes ?? Number.POSITIVE_INFINITY;
   const offset = opts.offset ?? 0;
   let truncated = raw.capped;
   if (opts.filesOnly) {
@@ -170,34 +183,54 @@ function finish(raw: RawGrep, opts: GrepOptions, engine: "rg" | "js"): GrepResul
       files = files.slice(0, want);
       truncated = true;
     }
-    let used = 0;
-    let keep = 0;
-    for (; keep < files.length; keep++) {
-      used += files[keep]!.length + 1;
-      if (used > budget) break;
-    }
-    if (keep < files.length) {
-      files = files.slice(0, keep);
-      truncated = true;
-    }
-    return { matches: [], files, truncated, engine };
+    return { matches: [], files, truncated };
   }
   let matches = raw.matches.sort(byPathThenLine).slice(offset);
   if (matches.length > want) {
     matches = matches.slice(0, want);
     truncated = true;
   }
+  return { matches, files: filesOf(matches), truncated };
+}
+
+/** A page held to the byte budget: the longest prefix of it that fits. */
+function fitBudget(
+  p: { matches: GrepMatch[]; files: string[]; truncated: boolean },
+  opts: GrepOptions,
+  engine: "rg" | "js",
+): GrepResult {
+  if (opts.filesOnly) {
+    const files = fitting(p.files, fileBytes, opts.budgetBytes);
+    return { matches: [], files, truncated: p.truncated || files.length < p.files.length, engine };
+  }
+  const matches = fitting(p.matches, matchBytes, opts.budgetBytes);
+  const cut = matches.length < p.matches.length;
+  return { matches, files: cut ? filesOf(matches) : p.files, truncated: p.truncated || cut, engine };
+}
+
+/**
+ * ripgrep's page cut to what can fit the budget before its text is read: a hit needs at least its path and
+ * the fixed overhead (text and context add to it), so no hit the budget would keep is cut, and the files
+ * read again stay about as few as the reply holds.
+ */
+function mayFit(p: { matches: Hit[]; files: string[]; truncated: boolean }, opts: GrepOptions) {
+  if (opts.filesOnly) {
+    const files = fitting(p.files, fileBytes, opts.budgetBytes);
+    return { ...p, files, truncated: p.truncated || files.length < p.files.length };
+  }
+  const matches = fitting(p.matches, (m) => m.path.length + 16, opts.budgetBytes);
+  if (matches.length === p.matches.length) return p;
+  return { matches, files: filesOf(matches), truncated: true };
+}
+
+const fileBytes = (f: string) => f.length + 1;
+
+/** The longest prefix of `items` whose sizes add up to at most `budget`. */
+function fitting<T>(items: T[], size: (item: T) => number, budget = Number.POSITIVE_INFINITY): T[] {
   let used = 0;
-  let keep = 0;
-  for (; keep < matches.length; keep++) {
-    used += matchBytes(matches[keep]!);
-    if (used > budget) break;
+  for (let keep = 0; keep < items.length; keep++) {
+    used += size(items[keep]!);
+    if (used > budget) return items.slice(0, keep);
   }
-  if (keep < matches.length) {
-    matches = matches.slice(0, keep);
-    truncated = true;
-  }
-  const files: string[] = [];
-  for (const m of matches) if (files[files.length - 1] !== m.path) files.push(m.path);
-  return { matches, files, truncated, engine };
+  return items;
 }
