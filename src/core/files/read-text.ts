@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { utf8Boundary } from "./line-range.js";
+import type { ReadAt } from "./safe-open.js";
 import { LF, LineCounter, lineEnd, splitLines } from "./text-lines.js";
 
 const CHUNK = 64 * 1024;
@@ -22,7 +22,7 @@ export interface LinesResult {
  * them (then `partial`: the last line is cut). A final newline ends the last line.
  */
 export async function headLines(
-  fh: FileHandle,
+  fh: ReadAt,
   n: number,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<LinesResult> {
@@ -66,12 +66,12 @@ export async function headLines(
  * are held (then `partial`: the first line returned is only the end of a line).
  */
 export async function tailLines(
-  fh: FileHandle,
+  fh: ReadAt,
   n: number,
   size?: number,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<LinesResult> {
-  const total = size ?? (await fh.stat()).size;
+  const total = size ?? Number((await fh.stat({ bigint: true })).size);
   const chunks: Buffer[] = [];
   let held = 0;
   let pos = total;
@@ -108,11 +108,11 @@ export async function tailLines(
 
 /** Reads a whole file as UTF-8, refusing to read past `limit` bytes (returns `truncated` instead). */
 export async function readTextUpTo(
-  fh: FileHandle,
+  fh: ReadAt,
   limit: number,
   knownSize?: number,
 ): Promise<{ text: string; size: number; truncated: boolean; sha256?: string; totalLines?: number }> {
-  const size = knownSize ?? (await fh.stat()).size;
+  const size = knownSize ?? Number((await fh.stat({ bigint: true })).size);
   const want = Math.min(size, limit);
   const buf = Buffer.allocUnsafe(want);
   let got = 0;
