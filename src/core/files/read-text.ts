@@ -5,6 +5,11 @@ import type { ReadAt } from "./safe-open.js";
 import { LF, LineCounter, lineEnd, splitLines } from "./text-lines.js";
 
 const CHUNK = 64 * 1024;
+/**
+ * A head's first read: a few dozen ordinary lines, from Node's shared buffer pool (under 4 KiB), instead of a
+ * 64 KiB buffer per call; longer heads go on in CHUNKs.
+ */
+const FIRST_HEAD_CHUNK = 4095;
 
 export interface LinesResult {
   lines: string[];
@@ -26,37 +31,42 @@ export async function headLines(
   n: number,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<LinesResult> {
-  const buf = Buffer.allocUnsafe(CHUNK);
+  // The lines kept, as views of the chunks read (each chunk is a buffer of its own, so nothing is copied
+  // line by line); a chunk is left only when all of it is kept.
   const parts: Buffer[] = [];
   let kept = 0;
   let lines = 0;
   let pos = 0;
   const done = (more: boolean, partial: boolean): LinesResult => {
-    const bytes = Buffer.concat(parts);
+    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     // A cut in the middle of a multi-byte character is dropped rather than shown as U+FFFD.
     const text = bytes.toString("utf8", 0, partial ? utf8Boundary(bytes) : bytes.length);
     return { lines: splitLines(text), more, ...(partial ? { partial } : {}) };
   };
-  for (;;) {
-    const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
+  for (let size = FIRST_HEAD_CHUNK; ; size = CHUNK) {
+    const buf = Buffer.allocUnsafe(size);
+    const { bytesRead } = await fh.read(buf, 0, size, pos);
     if (bytesRead === 0) return done(false, false);
     if (lines === n) return done(true, false);
     pos += bytesRead;
     let i = 0;
     while (i < bytesRead) {
-      if (lines === n) return done(true, false);
+      if (lines === n) {
+        parts.push(buf.subarray(0, i));
+        return done(true, false);
+      }
       const nl = lineEnd(buf, i, bytesRead);
       const end = nl === -1 ? bytesRead : nl + 1;
       const room = maxBytes - kept;
       if (end - i > room) {
-        parts.push(Buffer.from(buf.subarray(i, i + room)));
+        parts.push(buf.subarray(0, i + room));
         return done(true, true);
       }
-      parts.push(Buffer.from(buf.subarray(i, end)));
       kept += end - i;
       if (nl !== -1) lines++;
       i = end;
     }
+    parts.push(buf.subarray(0, bytesRead));
   }
 }
 
