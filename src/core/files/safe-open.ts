@@ -69,17 +69,20 @@ export interface ReadAt {
 }
 
 /**
- * Reads up to this size are made synchronously: one such read from the page cache takes ~3 µs here, a
- * thread-pool round trip ~40 µs of CPU and 30–100 µs of latency. It blocks no longer than the open before
- * it; larger reads go to the thread pool, so a large read never holds the event loop.
+ * The first bytes read through a descriptor are read synchronously — a head's or a tail's first chunks, a
+ * small file whole: one such read from the page cache takes ~3 µs here, a thread-pool round trip ~40 µs of
+ * CPU and 30–100 µs of latency. Bounded per file, so it blocks about as long as the open before it; every
+ * read past it goes to the thread pool, so a large read never holds the event loop.
  */
-const SYNC_READ_BYTES = 64 * 1024;
+const SYNC_READ_BYTES = 128 * 1024;
 
 /**
- * A file held by a verified descriptor: small reads (SYNC_READ_BYTES) and its status and close are
- * synchronous, larger reads go to the thread pool as a FileHandle's do. Close it exactly once.
+ * A file held by a verified descriptor: its first reads (SYNC_READ_BYTES in all), its status and its close
+ * are synchronous; later reads go to the thread pool as a FileHandle's do. Close it exactly once.
  */
 export class DescriptorFile implements ReadAt {
+  #syncLeft = SYNC_READ_BYTES;
+
   constructor(
     readonly fd: number,
     /** The descriptor's status, taken when it was verified. */
@@ -87,7 +90,8 @@ export class DescriptorFile implements ReadAt {
   ) {}
 
   read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }> {
-    if (length <= SYNC_READ_BYTES) {
+    if (length <= this.#syncLeft) {
+      this.#syncLeft -= length;
       try {
         return Promise.resolve({ bytesRead: fsSync.readSync(this.fd, buffer, offset, length, position) });
       } catch (err) {
