@@ -13,7 +13,7 @@ import type { Workspace } from "../core/workspace.js";
 import type { SurfacePolicy } from "../surfaces/policy.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
 import type { ClientLog } from "./client-log.js";
-import { sdkRequestHandler } from "./sdk-handlers.js";
+import { wrapRequestHandler } from "./sdk-handlers.js";
 
 export interface RegisterDeps {
   ws: Workspace;
@@ -120,13 +120,12 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
  * log. The SDK's own tools/call handler serves every known tool unchanged.
  */
 function answerUnknownTools(server: McpServer, known: ReadonlySet<string>, surface: string): void {
-  const sdkCall = sdkRequestHandler(server, "tools/call");
-  server.server.removeRequestHandler("tools/call");
-  server.server.setRequestHandler("tools/call", async (request, ctx) => {
-    const name = request.params.name;
-    if (known.has(name)) return (await sdkCall(request, ctx)) as never;
+  wrapRequestHandler(server, "tools/call", (sdkCall) => (request, ctx) => {
+    // The request as it came: anything but a well-formed call of an unknown tool is the SDK's to judge.
+    const name = (request as { params?: { name?: unknown } } | undefined)?.params?.name;
+    if (typeof name !== "string" || known.has(name)) return sdkCall(request, ctx);
     const text = `Tool ${printable(name)} not found. This ${surface} server's tools are listed by tools/list.`;
-    return { content: [{ type: "text", text }], isError: true } as never;
+    return Promise.resolve({ content: [{ type: "text", text }], isError: true });
   });
 }
 
@@ -136,12 +135,10 @@ function answerUnknownTools(server: McpServer, known: ReadonlySet<string>, surfa
  */
 function hideFromListing(server: McpServer, isListed: (name: string) => Promise<boolean>): void {
   // The SDK's own tools/list handler, kept and filtered: the listing stays the SDK's in every other respect.
-  const sdkList = sdkRequestHandler(server, "tools/list");
-  server.server.removeRequestHandler("tools/list");
-  server.server.setRequestHandler("tools/list", async (request, ctx) => {
+  wrapRequestHandler(server, "tools/list", (sdkList) => async (request, ctx) => {
     const result = (await sdkList(request, ctx)) as { tools: { name: string }[] };
     const keep = await Promise.all(result.tools.map((t) => isListed(t.name)));
-    return { ...result, tools: result.tools.filter((_, i) => keep[i]) } as never;
+    return { ...result, tools: result.tools.filter((_, i) => keep[i]) };
   });
 }
 

@@ -4,7 +4,7 @@ import type { FileHandle } from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { openVerified } from "./safe-open.js";
+import { openVerified, type ReadAt } from "./safe-open.js";
 import { LineCounter } from "./text-lines.js";
 
 const CHUNK = 1024 * 1024;
@@ -104,7 +104,7 @@ export interface ReadState {
  * the pass (the caller's content and this hash might then describe different versions).
  */
 export async function stateOfHandle(
-  fh: FileHandle,
+  fh: ReadAt,
   opts: { hash: boolean; countLines: boolean; since?: BigIntStats },
 ): Promise<ReadState | undefined> {
   // `since`: the status taken before the caller read the content, so hash and content are one version.

@@ -1,10 +1,15 @@
 import { createHash } from "node:crypto";
-import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { utf8Boundary } from "./line-range.js";
+import type { ReadAt } from "./safe-open.js";
 import { LF, LineCounter, lineEnd, splitLines } from "./text-lines.js";
 
 const CHUNK = 64 * 1024;
+/**
+ * A head's first read: a few dozen ordinary lines, from Node's shared buffer pool (under 4 KiB), instead of a
+ * 64 KiB buffer per call; longer heads go on in CHUNKs.
+ */
+const FIRST_HEAD_CHUNK = 4095;
 
 export interface LinesResult {
   lines: string[];
@@ -22,41 +27,46 @@ export interface LinesResult {
  * them (then `partial`: the last line is cut). A final newline ends the last line.
  */
 export async function headLines(
-  fh: FileHandle,
+  fh: ReadAt,
   n: number,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<LinesResult> {
-  const buf = Buffer.allocUnsafe(CHUNK);
+  // The lines kept, as views of the chunks read (each chunk is a buffer of its own, so nothing is copied
+  // line by line); a chunk is left only when all of it is kept.
   const parts: Buffer[] = [];
   let kept = 0;
   let lines = 0;
   let pos = 0;
   const done = (more: boolean, partial: boolean): LinesResult => {
-    const bytes = Buffer.concat(parts);
+    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     // A cut in the middle of a multi-byte character is dropped rather than shown as U+FFFD.
     const text = bytes.toString("utf8", 0, partial ? utf8Boundary(bytes) : bytes.length);
     return { lines: splitLines(text), more, ...(partial ? { partial } : {}) };
   };
-  for (;;) {
-    const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
+  for (let size = FIRST_HEAD_CHUNK; ; size = CHUNK) {
+    const buf = Buffer.allocUnsafe(size);
+    const { bytesRead } = await fh.read(buf, 0, size, pos);
     if (bytesRead === 0) return done(false, false);
     if (lines === n) return done(true, false);
     pos += bytesRead;
     let i = 0;
     while (i < bytesRead) {
-      if (lines === n) return done(true, false);
+      if (lines === n) {
+        parts.push(buf.subarray(0, i));
+        return done(true, false);
+      }
       const nl = lineEnd(buf, i, bytesRead);
       const end = nl === -1 ? bytesRead : nl + 1;
       const room = maxBytes - kept;
       if (end - i > room) {
-        parts.push(Buffer.from(buf.subarray(i, i + room)));
+        parts.push(buf.subarray(0, i + room));
         return done(true, true);
       }
-      parts.push(Buffer.from(buf.subarray(i, end)));
       kept += end - i;
       if (nl !== -1) lines++;
       i = end;
     }
+    parts.push(buf.subarray(0, bytesRead));
   }
 }
 
@@ -66,12 +76,12 @@ export async function headLines(
  * are held (then `partial`: the first line returned is only the end of a line).
  */
 export async function tailLines(
-  fh: FileHandle,
+  fh: ReadAt,
   n: number,
   size?: number,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<LinesResult> {
-  const total = size ?? (await fh.stat()).size;
+  const total = size ?? Number((await fh.stat({ bigint: true })).size);
   const chunks: Buffer[] = [];
   let held = 0;
   let pos = total;
@@ -108,11 +118,11 @@ export async function tailLines(
 
 /** Reads a whole file as UTF-8, refusing to read past `limit` bytes (returns `truncated` instead). */
 export async function readTextUpTo(
-  fh: FileHandle,
+  fh: ReadAt,
   limit: number,
   knownSize?: number,
 ): Promise<{ text: string; size: number; truncated: boolean; sha256?: string; totalLines?: number }> {
-  const size = knownSize ?? (await fh.stat()).size;
+  const size = knownSize ?? Number((await fh.stat({ bigint: true })).size);
   const want = Math.min(size, limit);
   const buf = Buffer.allocUnsafe(want);
   let got = 0;

@@ -5,7 +5,7 @@ import type { ResolvedPath } from "../workspace.js";
 import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
 import { utf8Boundary } from "./line-range.js";
 import { headLines, readTextUpTo, tailLines } from "./read-text.js";
-import { openVerified } from "./safe-open.js";
+import { openVerifiedFile } from "./safe-open.js";
 
 export interface TextRead {
   text: string;
@@ -58,10 +58,11 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
     throw new ToolError("Cannot specify both head and tail parameters simultaneously");
   checkCount("head", opts.head, target.requested);
   checkCount("tail", opts.tail, target.requested);
-  // O_NONBLOCK: opening a FIFO must not hang the call (no effect on regular files).
-  const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
+  // Opened and verified with synchronous metadata calls: the status comes with the descriptor, and only the
+  // reads of data go to the thread pool (O_NONBLOCK: opening a FIFO never hangs; it is refused below).
+  const fh = openVerifiedFile(target, constants.O_RDONLY);
   try {
-    const st = await fh.stat({ bigint: true });
+    const st = fh.st;
     if (st.isDirectory())
       throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
@@ -103,7 +104,7 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
     }
     return result;
   } finally {
-    await fh.close();
+    fh.close();
   }
 }
 

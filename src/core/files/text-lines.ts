@@ -38,6 +38,17 @@ export function splitLines(text: string): string[] {
   return out;
 }
 
+/** How many lines `splitLines(text)` returns, without making them. */
+export function countLines(text: string): number {
+  let n = 0;
+  let start = 0;
+  for (let nl = lineEnd(text, 0); nl !== -1; nl = lineEnd(text, start)) {
+    n++;
+    start = nl + 1;
+  }
+  return start < text.length ? n + 1 : n;
+}
+
 /** Counts lines chunk by chunk (each LF ends one; a final line without a break counts too). */
 export class LineCounter {
   #breaks = 0;

@@ -3,7 +3,7 @@ import { ToolError } from "../../core/errors.js";
 import type { ReadState } from "../../core/files/hash.js";
 import { readTextFile } from "../../core/files/read.js";
 import { readRangeWithState } from "../../core/files/read-range.js";
-import { splitLines } from "../../core/files/text-lines.js";
+import { countLines } from "../../core/files/text-lines.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
 import { truncationNote } from "./format.js";
 
@@ -114,7 +114,7 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
   const cutFromStart = r.truncated && args.tail === undefined;
   const nl = cutFromStart ? text.lastIndexOf("\n") : -1;
   if (nl > 0) text = text.slice(0, nl + 1);
-  const lines = splitLines(text).length;
+  const lines = countLines(text);
   if (args.lineNumbers && text !== "") {
     const all = text.split("\n");
     const trailing = all[all.length - 1] === "" ? all.pop() !== undefined : false;

@@ -1,0 +1,71 @@
+/**
+ * `openVerifiedFile` (the synchronous open of the hot read path) keeps every check of `openVerified`, with
+ * descriptor paths (/proc/self/fd) and without them (the portable checks): a final symlink, a parent
+ * swapped for a symlink to outside after the path was resolved, and a FIFO are refused; a file is opened
+ * with its status, and its bytes are read through the descriptor.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openVerifiedFile } from "../../src/core/files/safe-open.js";
+import { makeRoot, Workspace } from "../../src/core/workspace.js";
+import { tempArea } from "../helpers/fixtures.js";
+
+const area = tempArea("mcpfs-openfile-");
+afterAll(() => area.cleanup());
+let n = 0;
+
+for (const portableDescriptors of [false, true]) {
+  describe(portableDescriptors ? "without descriptor paths" : "with descriptor paths", () => {
+    async function setup() {
+      const base = area.tree(`t${n++}`, {
+        "root/a.txt": "inside\n",
+        "root/d/secret.txt": "inside d\n",
+        "outside/secret.txt": "OUTSIDE\n",
+      });
+      const dir = path.join(base, "root");
+      const root = await makeRoot(dir, "rw", "directory", { overrides: { portableDescriptors } });
+      const ws = new Workspace([root], "filesystem");
+      return { base, dir, ws };
+    }
+
+    it("opens a file with its status and reads its bytes", async () => {
+      const { dir, ws } = await setup();
+      const f = openVerifiedFile(await ws.resolve(path.join(dir, "a.txt"), { intent: "read" }));
+      try {
+        expect(f.st.isFile()).toBe(true);
+        expect(f.st.size).toBe(7n);
+        const buf = Buffer.alloc(100);
+        const { bytesRead } = await f.read(buf, 0, 100, 0);
+        expect(buf.toString("utf8", 0, bytesRead)).toBe("inside\n");
+        expect((await f.stat({ bigint: true })).ino).toBe(f.st.ino);
+      } finally {
+        f.close();
+      }
+    });
+
+    it("refuses a path that became a symlink to outside after it was resolved", async () => {
+      const { base, dir, ws } = await setup();
+      const target = await ws.resolve(path.join(dir, "a.txt"), { intent: "read" });
+      fs.rmSync(path.join(dir, "a.txt"));
+      fs.symlinkSync(path.join(base, "outside", "secret.txt"), path.join(dir, "a.txt"));
+      expect(() => openVerifiedFile(target)).toThrow(/path changed while it was being opened/);
+    });
+
+    it("refuses a parent swapped for a symlink to outside after the path was resolved", async () => {
+      const { base, dir, ws } = await setup();
+      const target = await ws.resolve(path.join(dir, "d", "secret.txt"), { intent: "read" });
+      fs.renameSync(path.join(dir, "d"), path.join(dir, "d-real"));
+      fs.symlinkSync(path.join(base, "outside"), path.join(dir, "d"));
+      expect(() => openVerifiedFile(target)).toThrow(/path changed while it was being opened/);
+    });
+
+    it.runIf(process.platform !== "win32")("refuses a FIFO at once, without blocking", async () => {
+      const { dir, ws } = await setup();
+      execFileSync("mkfifo", [path.join(dir, "pipe")]);
+      const target = await ws.resolve(path.join(dir, "pipe"), { intent: "read" });
+      expect(() => openVerifiedFile(target)).toThrow(/Not a regular file/);
+    });
+  });
+}
