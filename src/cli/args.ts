@@ -6,7 +6,7 @@ import {
   defaultConfig,
   type LogLevel,
   type Surface,
-} from "./config.js";
+} from "../config/index.js";
 import { safetyFlagError } from "./near-miss.js";
 
 export type ParseOutcome =

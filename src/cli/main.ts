@@ -2,13 +2,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
+import type { Config } from "../config/index.js";
 import type { Journal } from "../core/files/journal.js";
 import { createLogger, type LevelName, type Logger, openLogFile } from "../core/log.js";
 import { type Root, Workspace } from "../core/workspace.js";
 import { FileWatchHub } from "../server/file-watch.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { loadTools, policyFor } from "../surfaces/index.js";
-import type { Config } from "./config.js";
 import { plainDirectories } from "./plain-args.js";
 import { resolveStartupRoots, StartupError } from "./startup.js";
 import { stateDir } from "./state-dir.js";

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import net from "node:net";
 import os from "node:os";
-import type { HttpConfig } from "../cli/config.js";
+import type { HttpConfig } from "../config/index.js";
 
 /** True for addresses that only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. */
 export function isLoopbackHost(host: string): boolean {

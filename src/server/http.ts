@@ -8,7 +8,7 @@ import {
   toNodeHandler,
 } from "@modelcontextprotocol/node";
 import { createMcpHandler, isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server";
-import type { HttpConfig } from "../cli/config.js";
+import type { HttpConfig } from "../config/index.js";
 import { Workspace } from "../core/workspace.js";
 import { createServerFactory, type ServerDeps } from "./factory.js";
 import { MAX_SESSION_SUBSCRIPTIONS } from "./file-watch.js";

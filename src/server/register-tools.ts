@@ -1,5 +1,5 @@
 import type { LoggingLevel, McpServer, ServerContext } from "@modelcontextprotocol/server";
-import type { Config } from "../cli/config.js";
+import type { Config } from "../config/index.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
 import { finalCut } from "../core/budget.js";
 import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";

@@ -1,4 +1,4 @@
-import type { Surface } from "../cli/config.js";
+import type { Surface } from "../config/index.js";
 
 /**
  * What a surface decides outside its tools, in one object per surface (`filesystem/policy.ts`,
