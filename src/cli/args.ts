@@ -210,8 +210,5 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
       allowClientRoots: o.allowClientRoots === true,
     };
   }
-  // Test switches (undocumented for users): the non-Linux descriptor checks, the case-folding name policy.
-  if (env.MCPFS_FORCE_PORTABLE_FD === "1") config.volumeOverrides.portableDescriptors = true;
-  if (env.MCPFS_FORCE_CASE_FOLD === "1") config.volumeOverrides.foldCase = true;
   return { kind: "config", config };
 }

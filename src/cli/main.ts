@@ -9,6 +9,7 @@ import { type Root, Workspace } from "../core/workspace.js";
 import { FileWatchHub } from "../server/file-watch.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { loadTools, policyFor } from "../surfaces/index.js";
+import { applyEnvironment } from "./environment.js";
 import { plainDirectories } from "./plain-args.js";
 import { resolveStartupRoots, StartupError } from "./startup.js";
 import { stateDir } from "./state-dir.js";
@@ -101,10 +102,7 @@ async function main(): Promise<number | undefined> {
     return outcome.code;
   }
   const config = outcome.config;
-  // Test switches (not for users): the non-Linux descriptor checks, case folding, no hard links.
-  if (process.env.MCPFS_FORCE_PORTABLE_FD === "1") config.volumeOverrides.portableDescriptors = true;
-  if (process.env.MCPFS_FORCE_CASE_FOLD === "1") config.volumeOverrides.foldCase = true;
-  if (process.env.MCPFS_FORCE_NO_HARDLINKS === "1") config.volumeOverrides.noHardLinks = true;
+  applyEnvironment(config, process.env);
   const refusal = config.http
     ? (await import("../server/http-guard.js")).bindRefusal(config.http)
     : undefined;

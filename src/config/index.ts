@@ -1,3 +1,4 @@
+import type { GitHubEnv } from "../core/github/settings.js";
 import type { VolumeOverrides } from "../core/workspace.js";
 
 /** Everything the command line decides, in one plain object handed to the server factory. */
@@ -46,8 +47,12 @@ export interface Config {
   /** Arguments nobody recognised (warned about and ignored). */
   unknownArgs: string[];
   /** Test switches over what `makeRoot` probes (env `MCPFS_FORCE_PORTABLE_FD`, `MCPFS_FORCE_CASE_FOLD`,
-   * `MCPFS_FORCE_NO_HARDLINKS`, read in main). */
+   * `MCPFS_FORCE_NO_HARDLINKS`, read by cli/environment.ts). */
   volumeOverrides: VolumeOverrides;
+  /** grep's engine: auto (ripgrep, in process for a small scope), or one forced (env `MCPFS_GREP_ENGINE`). */
+  grepEngine: "auto" | "rg" | "js";
+  /** The GitHub variables of the environment (`GITHUB_TOKEN`, `GITHUB_API_URL`, …), captured at start-up. */
+  githubEnv: GitHubEnv;
 }
 
 /**
@@ -77,5 +82,7 @@ export function defaultConfig(): Config {
     journal: true,
     unknownArgs: [],
     volumeOverrides: {},
+    grepEngine: "auto",
+    githubEnv: {},
   };
 }

@@ -72,7 +72,7 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
   };
   const callable = callableTools(tools, deps.config);
   const github = callable.some((t) => t.needsGitHub)
-    ? new GitHubPresence(deps.ws, deps.config.githubTools)
+    ? new GitHubPresence(deps.ws, deps.config.githubTools, deps.config.githubEnv)
     : undefined;
   const call = async (tool: AnyToolDef, args: Record<string, unknown>, req: CallRequest) => {
     const reply = await runTool(tool, args, req, deps, audit, reads);

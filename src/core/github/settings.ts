@@ -23,11 +23,24 @@ export interface GitHubSettings {
 
 export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
 
-function homeDir(env: NodeJS.ProcessEnv): string {
+/** The environment variables the GitHub settings take. */
+export const GITHUB_ENV_KEYS = [
+  "GITHUB_TOKEN",
+  "GITHUB_API_URL",
+  "GITHUB_TEST_REPO_URL",
+  "MCPFS_GITHUB_TIMEOUT_MS",
+  "HOME",
+  "USERPROFILE",
+] as const;
+
+/** Those variables as the CLI captured them at start-up (`Config.githubEnv`); core never reads `process.env`. */
+export type GitHubEnv = Readonly<Partial<Record<(typeof GITHUB_ENV_KEYS)[number], string>>>;
+
+function homeDir(env: GitHubEnv): string {
   return env.HOME || env.USERPROFILE || os.homedir();
 }
 
-export function configFilePath(env: NodeJS.ProcessEnv = process.env): string {
+export function configFilePath(env: GitHubEnv): string {
   return path.join(homeDir(env), ".mcp_coder", "config.toml");
 }
 
@@ -43,7 +56,7 @@ function readGithubTable(file: string): Record<string, unknown> {
 }
 
 /** Read on every call so a token added to the file works without a restart. */
-export function loadGitHubSettings(env: NodeJS.ProcessEnv = process.env): GitHubSettings {
+export function loadGitHubSettings(env: GitHubEnv): GitHubSettings {
   const configPath = configFilePath(env);
   const gh = readGithubTable(configPath);
   const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
