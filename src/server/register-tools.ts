@@ -207,7 +207,10 @@ async function runTool(
     if (!(err instanceof ToolError) && !systemError)
       deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
     const message = withReadDiffs(err, reads) ?? toClientMessage(err, requested);
-    reply = { content: [{ type: "text", text: deps.policy.errorText(tool.name, message) }], isError: true };
+    reply = {
+      content: [{ type: "text", text: deps.policy.errorText(tool.name, err, message) }],
+      isError: true,
+    };
   }
   reply = withinBudget(reply, deps.config.maxOutputBytes);
   const ms = Math.round(performance.now() - started);
