@@ -207,10 +207,7 @@ export async function branchStatus(
   else if (ci.status === "NOT_CONFIGURED") recs.push("Configure CI pipeline");
   if (noToken) recs.push("Set a GitHub token (no GitHub token; set GITHUB_TOKEN or add to config.toml)");
   if (tasks.status === "INCOMPLETE") recs.push(`Complete remaining tasks (${tasks.reason})`);
-  else if (tasks.status === "ERROR")
-    recs.push(
-      tasks.reason.startsWith("Fix task tracker") ? tasks.reason : `Fix task tracker: ${tasks.reason}`,
-    );
+  else if (tasks.status === "ERROR") recs.push(tasks.fix ?? `Fix task tracker: ${tasks.reason}`);
   const behind = (rebase.behind ?? 0) > 0 && !rebase.overridden;
   if (behind && !tasks.blocking && ci.status !== "FAILED") recs.push(`Rebase onto origin/${base}`);
   if (feedback?.blocking) recs.push("Address review comments");
