@@ -1,7 +1,11 @@
+import type { GitHubToolsMode } from "../core/github/presence.js";
 import type { GitHubEnv } from "../core/github/settings.js";
 import type { VolumeOverrides } from "../core/workspace.js";
 
-/** Everything the command line decides, in one plain object handed to the server factory. */
+/**
+ * The configuration's types and defaults, below every layer that uses them: cli/ produces the value (the
+ * command line, then the environment, read only there), the server factory and the surfaces take it.
+ */
 export type Surface = "filesystem" | "workspace";
 export type LogLevel = "DEBUG" | "INFO" | "WARNING" | "ERROR" | "CRITICAL";
 
@@ -38,7 +42,7 @@ export interface Config {
   http?: HttpConfig;
   disableTools: string[];
   /** Workspace surface: list the GitHub tools always, never, or when a token and a GitHub repository exist. */
-  githubTools: "always" | "auto" | "never";
+  githubTools: GitHubToolsMode;
   auditLog?: string;
   /** Multi-file changes record an intent first, so a killed process's half is rolled back (`--no-journal`: off). */
   journal: boolean;
