@@ -1,5 +1,15 @@
 import type { Config } from "../config/index.js";
-import { GITHUB_ENV_KEYS, type GitHubEnv } from "../core/github/settings.js";
+// Type only: the GitHub code (and its TOML parser) is not loaded at start-up.
+import type { GitHubEnv } from "../core/github/settings.js";
+
+const GITHUB_ENV_KEYS = [
+  "GITHUB_TOKEN",
+  "GITHUB_API_URL",
+  "GITHUB_TEST_REPO_URL",
+  "MCPFS_GITHUB_TIMEOUT_MS",
+  "HOME",
+  "USERPROFILE",
+] as const satisfies readonly (keyof GitHubEnv)[];
 
 /**
  * What the environment decides, read once here at start-up into the Config: below the CLI nothing reads
@@ -18,7 +28,7 @@ export function applyEnvironment(config: Config, env: NodeJS.ProcessEnv): void {
 
 /** The variables the GitHub settings take (token, API URL, timeout, home for the settings file). */
 function githubEnv(env: NodeJS.ProcessEnv): GitHubEnv {
-  const out: Partial<Record<(typeof GITHUB_ENV_KEYS)[number], string>> = {};
+  const out: { -readonly [K in keyof GitHubEnv]: GitHubEnv[K] } = {};
   for (const k of GITHUB_ENV_KEYS) if (env[k] !== undefined) out[k] = env[k];
   return Object.freeze(out);
 }

@@ -23,18 +23,19 @@ export interface GitHubSettings {
 
 export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
 
-/** The environment variables the GitHub settings take. */
-export const GITHUB_ENV_KEYS = [
-  "GITHUB_TOKEN",
-  "GITHUB_API_URL",
-  "GITHUB_TEST_REPO_URL",
-  "MCPFS_GITHUB_TIMEOUT_MS",
-  "HOME",
-  "USERPROFILE",
-] as const;
-
-/** Those variables as the CLI captured them at start-up (`Config.githubEnv`); core never reads `process.env`. */
-export type GitHubEnv = Readonly<Partial<Record<(typeof GITHUB_ENV_KEYS)[number], string>>>;
+/**
+ * The environment variables the GitHub settings take, as the CLI captured them at start-up
+ * (`Config.githubEnv`): core never reads `process.env`.
+ */
+export interface GitHubEnv {
+  readonly GITHUB_TOKEN?: string;
+  readonly GITHUB_API_URL?: string;
+  readonly GITHUB_TEST_REPO_URL?: string;
+  readonly MCPFS_GITHUB_TIMEOUT_MS?: string;
+  /** Where `~/.mcp_coder/config.toml` is (else USERPROFILE, else the OS's home directory). */
+  readonly HOME?: string;
+  readonly USERPROFILE?: string;
+}
 
 function homeDir(env: GitHubEnv): string {
   return env.HOME || env.USERPROFILE || os.homedir();
