@@ -42,7 +42,7 @@ module.exports = {
     },
     {
       name: "config-is-plain",
-      comment: "src/config/ holds the configuration's types and defaults: it imports only types from core/",
+      comment: "src/config/ holds the configuration's types and defaults, below server/ and surfaces/",
       severity: "error",
       from: { path: "^src/config/" },
       to: { path: "^src/(cli|server|surfaces)/" },
