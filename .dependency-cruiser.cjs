@@ -33,6 +33,20 @@ module.exports = {
       from: { path: "^src/surfaces/" },
       to: { path: "^src/server/" },
     },
+    {
+      name: "cli-on-top",
+      comment: "cli/ produces the Config (src/config/) and starts the server; nothing below it imports cli/",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/cli/" },
+      to: { path: "^src/cli/" },
+    },
+    {
+      name: "config-is-plain",
+      comment: "src/config/ holds the configuration's types and defaults, below server/ and surfaces/",
+      severity: "error",
+      from: { path: "^src/config/" },
+      to: { path: "^src/(cli|server|surfaces)/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

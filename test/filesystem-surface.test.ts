@@ -135,6 +135,15 @@ describe("errors name only the requested path", () => {
     expect(r.text).not.toContain(root);
     expect(r.text).not.toContain(area.base);
   });
+
+  it("edit_file of a non-UTF-8 file: this surface's own wording, the bytes untouched", async () => {
+    const bytes = Buffer.from([0x61, 0xff, 0x0a]);
+    fs.writeFileSync(path.join(root, "bin.dat"), bytes);
+    const r = await conn.call("edit_file", { path: "bin.dat", edits: [{ oldText: "a", newText: "b" }] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe("Not a UTF-8 text file: bin.dat");
+    expect(fs.readFileSync(path.join(root, "bin.dat"))).toEqual(bytes);
+  });
 });
 
 describe("bounded outputs (--max-output-bytes 2048)", () => {

@@ -8,7 +8,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defaultConfig } from "../src/cli/config.js";
+import { defaultConfig } from "../src/config/index.js";
 import { silentLogger } from "../src/core/log.js";
 import { walk } from "../src/core/walk.js";
 import { makeRoot } from "../src/core/workspace.js";

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defaultConfig } from "../src/cli/config.js";
+import { defaultConfig } from "../src/config/index.js";
 import { exposedTools } from "../src/server/register-tools.js";
 import { filesystemTools } from "../src/surfaces/filesystem/index.js";
 import { guideWords } from "../src/surfaces/instructions.js";

@@ -356,7 +356,10 @@ describe("move_file", () => {
     const cases: [unknown, string][] = [
       [errno("EACCES"), "Permission denied"],
       [errno("EPERM"), "Permission denied"],
-      [new ToolError("Permission denied: 'x'", "denied"), "Permission denied"],
+      [
+        new ToolError("Permission denied: 'x'", "denied", { kind: "os_denied", path: "x" }),
+        "Permission denied",
+      ],
       [new ToolError("Security error: Path 'x' is outside", "denied"), "Invalid path"],
       [new ToolError("Path 'x' is in a read-only directory", "read_only"), "Invalid path"],
       [errno("ENOENT"), "File not found"],

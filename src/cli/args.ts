@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option, type OptionValues } from "commander";
 import {
   type Config,
   DEFAULT_HTTP_PORT,
@@ -6,7 +6,7 @@ import {
   defaultConfig,
   type LogLevel,
   type Surface,
-} from "./config.js";
+} from "../config/index.js";
 import { safetyFlagError } from "./near-miss.js";
 
 export type ParseOutcome =
@@ -135,22 +135,44 @@ function surfaceAskedFor(argv: string[]): Surface {
 
 function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv): ParseOutcome {
   const program = buildProgram(version);
-  try {
-    program.parse(argv, { from: "user" });
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === "commander.version") return { kind: "exit", code: 0, stdout: `mcpfs ${version}\n` };
-      if (err.code === "commander.helpDisplayed" || err.code === "commander.help")
-        return { kind: "exit", code: 0, stdout: program.helpInformation() };
-      return { kind: "exit", code: 2, stderr: `Error: ${err.message.replace(/^error: /, "")}\n` };
-    }
-    throw err;
-  }
+  const exit = runCommander(program, argv, version);
+  if (exit) return exit;
   const o = program.opts();
   const config = defaultConfig();
-  const rest = program.args;
-  const workspaceStyle = o.projectDir !== undefined || o.surface === "workspace";
-  config.surface = (o.surface as Surface | undefined) ?? (workspaceStyle ? "workspace" : "filesystem");
+  const misspelt = setSurface(config, o.surface, o.projectDir, program.args);
+  if (misspelt) return { kind: "exit", code: 2, stderr: misspelt };
+  const invalid = setOptions(config, o) ?? setHttp(config, o, env);
+  if (invalid) return { kind: "exit", code: 1, stderr: invalid };
+  return { kind: "config", config };
+}
+
+/** Runs commander over argv: undefined to go on, else the outcome of `--version`, `--help` or a bad option. */
+function runCommander(program: Command, argv: string[], version: string): ParseOutcome | undefined {
+  try {
+    program.parse(argv, { from: "user" });
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    if (err.code === "commander.version") return { kind: "exit", code: 0, stdout: `mcpfs ${version}\n` };
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.help")
+      return { kind: "exit", code: 0, stdout: program.helpInformation() };
+    // Commander's own text starts "error: "; ours start "Error: ".
+    return { kind: "exit", code: 2, stderr: `Error: ${err.message.replace(/^error: /, "")}\n` };
+  }
+}
+
+/**
+ * The surface, its directories and the leftover arguments; the error text when a leftover looks like a
+ * misspelt safety flag (refused rather than ignored).
+ */
+function setSurface(
+  config: Config,
+  surface: Surface | undefined,
+  projectDir: string | undefined,
+  rest: string[],
+): string | undefined {
+  const workspaceStyle = projectDir !== undefined || surface === "workspace";
+  config.surface = surface ?? (workspaceStyle ? "workspace" : "filesystem");
   if (config.surface === "workspace") {
     // mcp-workspace takes no positional arguments: everything left over is unrecognised.
     config.unknownArgs = rest;
@@ -158,19 +180,18 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
     config.unknownArgs = rest.filter((a) => a.startsWith("-") && a !== "-");
     config.directories = rest.filter((a) => !a.startsWith("-") || a === "-");
   }
-  const misspelt = safetyFlagError(config.unknownArgs);
-  if (misspelt) return { kind: "exit", code: 2, stderr: misspelt };
-  config.projectDir = o.projectDir;
+  config.projectDir = projectDir;
+  return safetyFlagError(config.unknownArgs);
+}
+
+/** The options common to both styles, and the workspace's; the error text of a value out of range. */
+function setOptions(config: Config, o: OptionValues): string | undefined {
   config.referenceProjectArgs = o.referenceProject ?? [];
   config.readOnly = o.readOnly === true;
   config.readOnlyDirs = o.readOnlyDir ?? [];
   if (o.maxOutputBytes !== undefined) {
     if (o.maxOutputBytes < 1024)
-      return {
-        kind: "exit",
-        code: 1,
-        stderr: `Error: --max-output-bytes must be at least 1024: ${o.maxOutputBytes}\n`,
-      };
+      return `Error: --max-output-bytes must be at least 1024: ${o.maxOutputBytes}\n`;
     config.maxOutputBytes = o.maxOutputBytes;
   }
   config.gitignore = o.gitignore !== false;
@@ -190,28 +211,24 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
   config.consoleOnly = o.consoleOnly === true;
   if (o.fileSizeLimit !== undefined) {
     if (o.fileSizeLimit <= 0)
-      return {
-        kind: "exit",
-        code: 1,
-        stderr: `Error: --file-size-limit must be a positive integer: ${o.fileSizeLimit}\n`,
-      };
+      return `Error: --file-size-limit must be a positive integer: ${o.fileSizeLimit}\n`;
     config.fileSizeLimit = o.fileSizeLimit;
   }
   config.failOnReviews = o.failOnReviews === true;
   config.enforceBaseBranchFormat = o.enforceBaseBranchFormat !== false;
-  if (o.http) {
-    const port = o.port ?? DEFAULT_HTTP_PORT;
-    if (port < 0 || port > 65535)
-      return { kind: "exit", code: 1, stderr: `Error: --port out of range: ${port}\n` };
-    config.http = {
-      host: o.host ?? "127.0.0.1",
-      port,
-      authToken: o.authToken ?? env.MCPFS_AUTH_TOKEN,
-      allowClientRoots: o.allowClientRoots === true,
-    };
-  }
-  // Test switches (undocumented for users): the non-Linux descriptor checks, the case-folding name policy.
-  if (env.MCPFS_FORCE_PORTABLE_FD === "1") config.volumeOverrides.portableDescriptors = true;
-  if (env.MCPFS_FORCE_CASE_FOLD === "1") config.volumeOverrides.foldCase = true;
-  return { kind: "config", config };
+  return undefined;
+}
+
+/** `--http` and its settings (the token also from `MCPFS_AUTH_TOKEN`); the error text of a bad port. */
+function setHttp(config: Config, o: OptionValues, env: NodeJS.ProcessEnv): string | undefined {
+  if (!o.http) return undefined;
+  const port = o.port ?? DEFAULT_HTTP_PORT;
+  if (port < 0 || port > 65535) return `Error: --port out of range: ${port}\n`;
+  config.http = {
+    host: o.host ?? "127.0.0.1",
+    port,
+    authToken: o.authToken ?? env.MCPFS_AUTH_TOKEN,
+    allowClientRoots: o.allowClientRoots === true,
+  };
+  return undefined;
 }

@@ -2,13 +2,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
+import type { Config } from "../config/index.js";
 import type { Journal } from "../core/files/journal.js";
 import { createLogger, type LevelName, type Logger, openLogFile } from "../core/log.js";
 import { type Root, Workspace } from "../core/workspace.js";
 import { FileWatchHub } from "../server/file-watch.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { loadTools, policyFor } from "../surfaces/index.js";
-import type { Config } from "./config.js";
+import { applyEnvironment } from "./environment.js";
 import { plainDirectories } from "./plain-args.js";
 import { resolveStartupRoots, StartupError } from "./startup.js";
 import { stateDir } from "./state-dir.js";
@@ -87,9 +88,8 @@ async function openJournal(
   return journal;
 }
 
-async function main(): Promise<number | undefined> {
-  const version = packageVersion();
-  const argv = process.argv.slice(2);
+/** The Config of this start (the command line, then the environment), or the exit code of `--help` or an error. */
+async function readConfig(argv: string[], version: string): Promise<Config | number> {
   const plain = plainDirectories(argv);
   const outcome = plain
     ? ({ kind: "config", config: plain } as const)
@@ -100,11 +100,95 @@ async function main(): Promise<number | undefined> {
     if (outcome.code !== 0 && outcome.stderr) recordStartupError(outcome.surface, outcome.stderr.trim());
     return outcome.code;
   }
-  const config = outcome.config;
-  // Test switches (not for users): the non-Linux descriptor checks, case folding, no hard links.
-  if (process.env.MCPFS_FORCE_PORTABLE_FD === "1") config.volumeOverrides.portableDescriptors = true;
-  if (process.env.MCPFS_FORCE_CASE_FOLD === "1") config.volumeOverrides.foldCase = true;
-  if (process.env.MCPFS_FORCE_NO_HARDLINKS === "1") config.volumeOverrides.noHardLinks = true;
+  applyEnvironment(outcome.config, process.env);
+  return outcome.config;
+}
+
+/** A start-up failure: said on stderr (and in the workspace's startup log); the exit code. */
+function failStartup(config: Config, err: unknown): number {
+  const msg = err instanceof StartupError ? err.message : `Error: ${(err as Error).message}`;
+  stderr(msg);
+  recordStartupError(config.surface, msg);
+  return 1;
+}
+
+/** The logger: stderr, plus the workspace's JSON log file. Throws when the project or a named file is unusable. */
+function startLogging(config: Config): Logger {
+  // Validate the project directory before creating its default log folder inside it.
+  if (config.projectDir?.trim() === "")
+    throw new StartupError("Error: --project-dir is empty (an unset variable?); it grants nothing");
+  if (config.surface === "workspace" && config.projectDir !== undefined) {
+    const st = fs.statSync(path.resolve(config.projectDir), { throwIfNoEntry: false });
+    if (!st?.isDirectory())
+      throw new StartupError(
+        `Error: Project directory does not exist or is not a directory: ${config.projectDir}`,
+      );
+  }
+  let file = defaultLogFile(config);
+  let fileFd: number | undefined;
+  let fileProblem: string | undefined;
+  if (file) {
+    try {
+      fileFd = openLogFile(file);
+    } catch (err) {
+      // A project the server cannot write to (e.g. served --read-only) still starts; a named file must work.
+      if (config.logFile) throw err;
+      fileProblem = `Cannot create the log file ${file} (${(err as Error).message}); logging to stderr only`;
+      file = undefined;
+    }
+  }
+  const log = createLogger({
+    level: LEVEL[config.logLevel],
+    // Human-readable lines always go to stderr; the file (workspace default) gets JSON lines too.
+    console: true,
+    fileFd,
+  });
+  if (fileProblem) log.warn(fileProblem);
+  if (file) log.info(`Logging initialized: file=${file}, level=${config.logLevel}`);
+  for (const arg of config.unknownArgs) log.warn(`Ignoring unrecognized argument: ${arg}`);
+  if (config.unknownArgs.length > 0)
+    log.info(
+      `Ignored ${config.unknownArgs.length} unrecognized argument(s): ${config.unknownArgs.join(" ")}`,
+    );
+  return log;
+}
+
+/** The official server's usage lines when it starts without directories (roots may still come). */
+function noDirectoriesNote(): void {
+  stderr("Usage: mcpfs [allowed-directory] [additional-directories...]");
+  stderr("Note: Allowed directories can be provided via:");
+  stderr("  1. Command-line arguments (shown above)");
+  stderr("  2. MCP roots protocol (2025-era clients that support it)");
+  stderr("At least one directory must be provided by EITHER method for the server to operate.");
+}
+
+type ServerDeps = Parameters<typeof serveOverStdio>[0];
+
+/** Streamable HTTP until SIGTERM/SIGINT, which let in-flight requests finish (a second signal does not wait). */
+async function serveHttp(deps: ServerDeps, http: NonNullable<Config["http"]>, log: Logger): Promise<void> {
+  // Loaded only in HTTP mode: the stdio server never pays for the HTTP stack.
+  const { serveOverHttp } = await import("../server/http.js");
+  const running = await serveOverHttp(deps, http);
+  stderr(`mcpfs listening on ${running.url}${http.authToken ? " (bearer token required)" : ""}`);
+  log.info(`mcpfs serving Streamable HTTP on ${running.url}`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1); // A second signal: do not wait any longer.
+    stopping = true;
+    log.info(`${signal}: finishing in-flight requests, then exiting`);
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+async function main(): Promise<number | undefined> {
+  const version = packageVersion();
+  const config = await readConfig(process.argv.slice(2), version);
+  if (typeof config === "number") return config;
   const refusal = config.http
     ? (await import("../server/http-guard.js")).bindRefusal(config.http)
     : undefined;
@@ -113,77 +197,31 @@ async function main(): Promise<number | undefined> {
     return 1;
   }
   let log: Logger;
-  try {
-    // Validate the project directory before creating its default log folder inside it.
-    if (config.projectDir?.trim() === "")
-      throw new StartupError("Error: --project-dir is empty (an unset variable?); it grants nothing");
-    if (config.surface === "workspace" && config.projectDir !== undefined) {
-      const st = fs.statSync(path.resolve(config.projectDir), { throwIfNoEntry: false });
-      if (!st?.isDirectory())
-        throw new StartupError(
-          `Error: Project directory does not exist or is not a directory: ${config.projectDir}`,
-        );
-    }
-    let file = defaultLogFile(config);
-    let fileFd: number | undefined;
-    let fileProblem: string | undefined;
-    if (file) {
-      try {
-        fileFd = openLogFile(file);
-      } catch (err) {
-        // A project the server cannot write to (e.g. served --read-only) still starts; a named file must work.
-        if (config.logFile) throw err;
-        fileProblem = `Cannot create the log file ${file} (${(err as Error).message}); logging to stderr only`;
-        file = undefined;
-      }
-    }
-    log = createLogger({
-      level: LEVEL[config.logLevel],
-      // Human-readable lines always go to stderr; the file (workspace default) gets JSON lines too.
-      console: true,
-      fileFd,
-    });
-    if (fileProblem) log.warn(fileProblem);
-    if (file) log.info(`Logging initialized: file=${file}, level=${config.logLevel}`);
-  } catch (err) {
-    const msg = err instanceof StartupError ? err.message : `Error: ${(err as Error).message}`;
-    stderr(msg);
-    recordStartupError(config.surface, msg);
-    return 1;
-  }
-  for (const arg of config.unknownArgs) log.warn(`Ignoring unrecognized argument: ${arg}`);
-  if (config.unknownArgs.length > 0)
-    log.info(
-      `Ignored ${config.unknownArgs.length} unrecognized argument(s): ${config.unknownArgs.join(" ")}`,
-    );
-
   let startup: Awaited<ReturnType<typeof resolveStartupRoots>>;
+  try {
+    log = startLogging(config);
+  } catch (err) {
+    return failStartup(config, err);
+  }
   try {
     startup = await resolveStartupRoots(config, log, stderr);
   } catch (err) {
-    const msg = err instanceof StartupError ? err.message : `Error: ${(err as Error).message}`;
-    stderr(msg);
-    recordStartupError(config.surface, msg);
-    return 1;
+    return failStartup(config, err);
   }
-  if (config.http && config.surface === "filesystem" && startup.roots.length === 0) {
+  const noDirectories = config.surface === "filesystem" && startup.roots.length === 0;
+  if (config.http && noDirectories) {
     const refusal = (await import("../server/http-guard.js")).clientRootsRefusal(config.http);
     if (refusal) {
       stderr(refusal);
       return 1;
     }
   }
-  if (config.surface === "filesystem" && startup.roots.length === 0) {
-    stderr("Usage: mcpfs [allowed-directory] [additional-directories...]");
-    stderr("Note: Allowed directories can be provided via:");
-    stderr("  1. Command-line arguments (shown above)");
-    stderr("  2. MCP roots protocol (2025-era clients that support it)");
-    stderr("At least one directory must be provided by EITHER method for the server to operate.");
-  }
+  if (noDirectories) noDirectoriesNote();
+  // Recovery of a killed process's half-done changes comes before anything is served.
   const journal = await openJournal(config, startup.roots, log);
   const watch = new FileWatchHub(log);
   const tools = await loadTools(config, settleYoungGeneration);
-  const deps = {
+  const deps: ServerDeps = {
     config,
     policy: policyFor(config),
     log,
@@ -196,23 +234,7 @@ async function main(): Promise<number | undefined> {
     journal,
   };
   if (config.http) {
-    // Loaded only in HTTP mode: the stdio server never pays for the HTTP stack.
-    const { serveOverHttp } = await import("../server/http.js");
-    const running = await serveOverHttp(deps, config.http);
-    stderr(`mcpfs listening on ${running.url}${config.http.authToken ? " (bearer token required)" : ""}`);
-    log.info(`mcpfs serving Streamable HTTP on ${running.url}`);
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) process.exit(1); // A second signal: do not wait any longer.
-      stopping = true;
-      log.info(`${signal}: finishing in-flight requests, then exiting`);
-      running.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    };
-    process.on("SIGTERM", () => stop("SIGTERM"));
-    process.on("SIGINT", () => stop("SIGINT"));
+    await serveHttp(deps, config.http, log);
     return undefined;
   }
   await serveOverStdio(deps);

@@ -1,4 +1,4 @@
-import { type Config, defaultConfig } from "./config.js";
+import { type Config, defaultConfig } from "../config/index.js";
 
 /**
  * The official style at its plainest, `mcpfs DIR...` with no flag at all: the config commander would make,

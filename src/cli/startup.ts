@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Config } from "../config/index.js";
 import type { Logger } from "../core/log.js";
 import { expandHome } from "../core/paths.js";
 import type { ResolvedReferences, UrlOnlyReference } from "../core/references.js";
 import { makeRoot, namesOf, type Root, withOverrides } from "../core/workspace.js";
-import type { Config } from "./config.js";
 
 export class StartupError extends Error {
   constructor(

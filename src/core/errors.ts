@@ -4,12 +4,30 @@
  */
 export class ToolError extends Error {
   constructor(
+    /** The default wording (the filesystem surface's); a surface words a `detail` kind its own way. */
     message: string,
     readonly code: ToolErrorCode = "invalid",
+    /** What exactly happened, with its parameters, where the wording depends on the surface or the tool. */
+    readonly detail?: ErrorDetail,
   ) {
     super(message);
     this.name = "ToolError";
   }
+}
+
+/**
+ * The kinds of error a surface or tool words its own way, each with the parameters its wordings need.
+ * Decided on by kind (`SurfacePolicy.errorText`, a tool's own wording), never by matching message text.
+ */
+export type ErrorDetail =
+  /** A file's bytes are not UTF-8 text (a change would corrupt it). `path`: as the client gave it. */
+  | { readonly kind: "not_utf8"; readonly path: string }
+  /** The operating system refused access (EACCES, EPERM), as opposed to a gate of this server. */
+  | { readonly kind: "os_denied"; readonly path: string };
+
+/** A path that is not there, worded as a system ENOENT on it is (`toClientMessage`). */
+export function noSuchPathError(requested: string): ToolError {
+  return new ToolError(`${SYSTEM_WORDS.ENOENT}: ${requested}`, "not_found");
 }
 
 /**
@@ -43,6 +61,23 @@ export type ToolErrorCode =
   | "cancelled"
   | "io";
 
+/** How a system error is worded, by its code (followed by `: <requested path>` when there is one). */
+const SYSTEM_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: "No such file or directory",
+  EEXIST: "Already exists",
+  EISDIR: "Is a directory, not a file",
+  ENOTDIR: "Not a directory",
+  EACCES: "Permission denied",
+  EPERM: "Permission denied",
+  ELOOP: "Too many levels of symbolic links",
+  ENOTEMPTY: "Directory not empty",
+  ENAMETOOLONG: "File name too long",
+  ENOSPC: "No space left on device",
+  EROFS: "Read-only file system",
+  EBUSY: "Resource busy",
+  ABORT_ERR: "Cancelled",
+};
+
 /**
  * Turns any error from a core operation into a client-safe message. Node's own errors carry absolute
  * paths (`ENOENT: ..., open '/abs'`), so they are rewritten to name the requested path only.
@@ -51,36 +86,11 @@ export function toClientMessage(err: unknown, requested?: string): string {
   if (err instanceof ToolError) return err.message;
   const e = err as NodeJS.ErrnoException;
   const what = requested === undefined ? "" : `: ${requested}`;
-  switch (e?.code) {
-    case "ENOENT":
-      return `No such file or directory${what}`;
-    case "EEXIST":
-      return `Already exists${what}`;
-    case "EISDIR":
-      return `Is a directory, not a file${what}`;
-    case "ENOTDIR":
-      return `Not a directory${what}`;
-    case "EACCES":
-    case "EPERM":
-      return `Permission denied${what}`;
-    case "ELOOP":
-      return `Too many levels of symbolic links${what}`;
-    case "ENOTEMPTY":
-      return `Directory not empty${what}`;
-    case "ENAMETOOLONG":
-      return `File name too long${what}`;
-    case "ENOSPC":
-      return `No space left on device${what}`;
-    case "EROFS":
-      return `Read-only file system${what}`;
-    case "EBUSY":
-      return `Resource busy${what}`;
-    case "ABORT_ERR":
-      return `Cancelled${what}`;
-    default:
-      if (e?.name === "AbortError") return `Cancelled${what}`;
-      return `Operation failed${what}${e?.code ? ` (${e.code})` : ""}`;
-  }
+  const words =
+    typeof e?.code === "string" && Object.hasOwn(SYSTEM_WORDS, e.code) ? SYSTEM_WORDS[e.code] : undefined;
+  if (words !== undefined) return `${words}${what}`;
+  if (e?.name === "AbortError") return `Cancelled${what}`;
+  return `Operation failed${what}${e?.code ? ` (${e.code})` : ""}`;
 }
 
 export function isErrno(err: unknown, ...codes: string[]): boolean {

@@ -135,11 +135,7 @@ export async function makeRoot(
   const abs = path.resolve(dir);
   const real = await fs.realpath(abs);
   const st = await fs.stat(real);
-  if (!st.isDirectory()) {
-    const e = new Error(`not a directory: ${dir}`) as NodeJS.ErrnoException;
-    e.code = "ENOTDIR";
-    throw e;
-  }
+  if (!st.isDirectory()) throw new ToolError(`not a directory: ${dir}`, "not_directory");
   const folds = overrides?.foldCase ?? (await probeFoldsCase(real, st, mode));
   const volume: Volume = {
     names: folds ? FOLDED_NAMES : EXACT_NAMES,
@@ -566,7 +562,8 @@ function fsErrorFor(err: unknown, shown: string): Error {
   const s = printable(shown);
   if (isErrno(err, "ELOOP")) return new ToolError(`Too many levels of symbolic links: ${s}`);
   if (isErrno(err, "ENAMETOOLONG")) return new ToolError(`File name too long: ${s}`);
-  if (isErrno(err, "EACCES", "EPERM")) return new ToolError(`Permission denied: ${s}`, "denied");
+  if (isErrno(err, "EACCES", "EPERM"))
+    return new ToolError(`Permission denied: ${s}`, "denied", { kind: "os_denied", path: shown });
   if (isErrno(err, "ENOTDIR"))
     return new ToolError(`Not a directory: a parent of ${s} is a file`, "not_directory");
   return new ToolError(`Cannot resolve path: ${s}`, "io");

@@ -1,5 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/server";
-import type { Config } from "../cli/config.js";
+import type { Config } from "../config/index.js";
 import type { Journal } from "../core/files/journal.js";
 import { ReadBudget } from "../core/files/read-memory.js";
 import type { Logger } from "../core/log.js";

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import net from "node:net";
 import os from "node:os";
 import { hostHeaderValidation, originValidation } from "@modelcontextprotocol/node";
-import type { HttpConfig } from "../cli/config.js";
+import type { HttpConfig } from "../config/index.js";
 import { jsonError } from "./http-reply.js";
 
 /** True for addresses that only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. */

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
-import type { HttpConfig } from "../cli/config.js";
+import type { HttpConfig } from "../config/index.js";
 import { createServerFactory, type ServerDeps } from "./factory.js";
 import { readJsonBody, requestGuard } from "./http-guard.js";
 import { isListen, type ModernEndpoint, modernEndpoint } from "./http-modern.js";

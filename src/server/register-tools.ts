@@ -1,5 +1,5 @@
 import type { LoggingLevel, McpServer, ServerContext } from "@modelcontextprotocol/server";
-import type { Config } from "../cli/config.js";
+import type { Config } from "../config/index.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
 import { finalCut } from "../core/budget.js";
 import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
@@ -72,7 +72,7 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
   };
   const callable = callableTools(tools, deps.config);
   const github = callable.some((t) => t.needsGitHub)
-    ? new GitHubPresence(deps.ws, deps.config.githubTools)
+    ? new GitHubPresence(deps.ws, deps.config.githubTools, deps.config.githubEnv)
     : undefined;
   const call = async (tool: AnyToolDef, args: Record<string, unknown>, req: CallRequest) => {
     const reply = await runTool(tool, args, req, deps, audit, reads);
@@ -204,7 +204,10 @@ async function runTool(
     if (!(err instanceof ToolError) && !systemError)
       deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
     const message = withReadDiffs(err, reads) ?? toClientMessage(err, requested);
-    reply = { content: [{ type: "text", text: deps.policy.errorText(tool.name, message) }], isError: true };
+    reply = {
+      content: [{ type: "text", text: deps.policy.errorText(tool.name, err, message) }],
+      isError: true,
+    };
   }
   reply = withinBudget(reply, deps.config.maxOutputBytes);
   const ms = Math.round(performance.now() - started);

@@ -7,7 +7,7 @@ import {
   ResourceNotFoundError,
   ResourceTemplate,
 } from "@modelcontextprotocol/server";
-import type { Config } from "../cli/config.js";
+import type { Config } from "../config/index.js";
 import { listChildren } from "../core/children.js";
 import { ToolError, toClientMessage } from "../core/errors.js";
 import { readResourceBody } from "../core/files/read-resource.js";

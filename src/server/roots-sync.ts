@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpServer } from "@modelcontextprotocol/server";
-import type { Config } from "../cli/config.js";
+import type { Config } from "../config/index.js";
 import { ToolError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
 import { expandHome } from "../core/paths.js";

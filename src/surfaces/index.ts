@@ -1,4 +1,4 @@
-import type { Config } from "../cli/config.js";
+import type { Config } from "../config/index.js";
 import { catalogOf, lazyTools } from "./catalog.js";
 import { filesystemPolicy } from "./filesystem/policy.js";
 import type { SurfacePolicy } from "./policy.js";

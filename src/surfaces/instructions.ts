@@ -1,4 +1,4 @@
-import type { Config } from "../cli/config.js";
+import type { Config } from "../config/index.js";
 import type { UrlOnlyReference } from "../core/references.js";
 import type { Root } from "../core/workspace.js";
 

@@ -1,4 +1,4 @@
-import type { Surface } from "../cli/config.js";
+import type { Surface } from "../config/index.js";
 import type { CatalogEntry } from "./catalog.js";
 
 /**

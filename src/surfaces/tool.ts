@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Config } from "../cli/config.js";
+import type { Config } from "../config/index.js";
 import type { AuditEntry } from "../core/audit.js";
 import type { ReadMemory } from "../core/files/read-memory.js";
 import type { ChangeResult, JournalScope } from "../core/files/transaction.js";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { moveNoReplace } from "../../src/core/files/move-no-replace.js";
 import { deleteFile } from "../../src/core/files/remove.js";
-import { hardLink, pinDirectory, TEMP_NAME } from "../../src/core/files/safe-open.js";
+import { hardLink, isNoHardLinks, pinDirectory, TEMP_NAME } from "../../src/core/files/safe-open.js";
 import { commitChanges } from "../../src/core/files/transaction.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { tempArea } from "../helpers/fixtures.js";
@@ -37,9 +37,8 @@ describe("forced portable volume", () => {
     } finally {
       await pinned.close();
     }
-    await expect(hardLink(root, path.join(dir, "a.txt"), path.join(dir, "b.txt"))).rejects.toMatchObject({
-      code: "ENOTSUP",
-    });
+    const refused = await hardLink(root, path.join(dir, "a.txt"), path.join(dir, "b.txt")).catch((e) => e);
+    expect(isNoHardLinks(refused)).toBe(true);
     expect(fs.existsSync(path.join(dir, "b.txt"))).toBe(false);
   });
 

@@ -1,4 +1,4 @@
-import { ToolError } from "../errors.js";
+import { noSuchPathError, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { gitStyleDiff, unifiedDiff } from "./diff.js";
@@ -49,8 +49,8 @@ export async function editFile(
   const snap = await readSnapshot(target);
   if (!snap) {
     checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: undefined });
-    // Worded like any missing path (toClientMessage), as the read-based version of this tool was.
-    throw Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT" });
+    // Worded like any missing path, as the read-based version of this tool was.
+    throw noSuchPathError(target.requested);
   }
   checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
   let original: string;
@@ -58,7 +58,10 @@ export async function editFile(
     // Strict: a file that is not UTF-8 would be corrupted by a lossy decode and rewrite.
     original = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(snap.data);
   } catch {
-    throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "invalid");
+    throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "invalid", {
+      kind: "not_utf8",
+      path: target.requested,
+    });
   }
   const format = detectFormat(original);
   const { body, result, text: out } = editKeepingEndings(original, edits, opts);

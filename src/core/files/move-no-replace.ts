@@ -60,7 +60,7 @@ export async function moveNoReplace(
         await to.dir.close();
       }
     } catch (err) {
-      if (isErrno(err, "EEXIST"))
+      if (isNameTaken(err))
         throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
       if (!isErrno(err, "EXDEV")) throw err;
     } finally {
@@ -84,7 +84,7 @@ export async function moveNoReplace(
     );
   } catch (err) {
     await removeTree(tempEntry).catch(() => {});
-    if (isErrno(err, "EEXIST"))
+    if (isNameTaken(err))
       throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
     throw err;
   }
@@ -129,12 +129,20 @@ async function renameNoReplace(
     await placeNoReplace(root, from, to);
     return;
   }
-  if (await exists(to)) {
-    const e = new Error("exists") as NodeJS.ErrnoException;
-    e.code = "EEXIST";
-    throw e;
-  }
+  if (await exists(to)) throw new NameTaken(to);
   await fs.rename(from, to);
+}
+
+/** The new name is taken: a directory's rename refuses it, as link(2) and an exclusive create do (EEXIST). */
+class NameTaken extends Error {
+  constructor(to: string) {
+    super(`exists: ${to}`);
+    this.name = "NameTaken";
+  }
+}
+
+function isNameTaken(err: unknown): boolean {
+  return err instanceof NameTaken || isErrno(err, "EEXIST");
 }
 
 async function exists(p: string): Promise<boolean> {

@@ -327,15 +327,24 @@ export async function withPinnedParent<T>(
 }
 
 /** What link(2) answers where a filesystem has no hard links (exFAT, FAT, some network shares). */
-export const NO_HARD_LINKS = ["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK"] as const;
+const NO_HARD_LINKS = ["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK"] as const;
 
-/** link(2), or at once the error a filesystem without hard links gives when `root`'s volume has none. */
-export async function hardLink(root: Root, from: string, to: string): Promise<void> {
-  if (!hardLinksOf(root)) {
-    const e = new Error(`hard links are not used here: ${to}`) as NodeJS.ErrnoException;
-    e.code = "ENOTSUP";
-    throw e;
+/** Thrown by `hardLink` without trying where `root`'s volume is known to have no hard links. */
+class NoHardLinks extends Error {
+  constructor(to: string) {
+    super(`hard links are not used here: ${to}`);
+    this.name = "NoHardLinks";
   }
+}
+
+/** Whether `hardLink` failed because the volume has no hard links (known, or as link(2) answered). */
+export function isNoHardLinks(err: unknown): boolean {
+  return err instanceof NoHardLinks || isErrno(err, ...NO_HARD_LINKS);
+}
+
+/** link(2), or at once a `NoHardLinks` when `root`'s volume has none. */
+export async function hardLink(root: Root, from: string, to: string): Promise<void> {
+  if (!hardLinksOf(root)) throw new NoHardLinks(to);
   await fs.link(from, to);
 }
 
@@ -350,7 +359,7 @@ export async function placeNoReplace(root: Root, from: string, to: string): Prom
     await fs.unlink(from).catch(() => {});
     return;
   } catch (err) {
-    if (!isErrno(err, ...NO_HARD_LINKS)) throw err;
+    if (!isNoHardLinks(err)) throw err;
   }
   const claim = await fs.open(
     to,

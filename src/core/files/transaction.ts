@@ -40,6 +40,7 @@ import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
 import { checkExpected } from "./precondition.js";
 import {
   hardLink,
+  isNoHardLinks,
   placeNoReplace,
   syncDir,
   TEMP_NAME,
@@ -247,7 +248,7 @@ async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> 
       hardLink(target.root, dir.at(name), dir.at(path.basename(backup))),
     );
   } catch (err) {
-    if (!isErrno(err, "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "EXDEV", "ENOSYS")) throw err;
+    if (!isNoHardLinks(err) && !isErrno(err, "EXDEV")) throw err;
     // No hard links here: keep a copy of the snapshot's bytes instead (same content, mode, new inode).
     const snap = base ?? (await readSnapshot(target));
     if (!snap) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");

@@ -57,9 +57,14 @@ const SAFE_CONFIG: Record<string, string> = {
   "credential.interactive": "false",
 };
 
-/** The environment for git: the server's, minus any GIT_* variable that could redirect or reconfigure git. */
+/**
+ * The environment for git: the server's, minus any GIT_* variable that could redirect or reconfigure git.
+ * Handed through to the child (as spawn would by default), not read as mcpfs configuration: the one place
+ * below the CLI that touches `process.env`.
+ */
 export function gitEnv(cwd: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
+  // biome-ignore lint/style/noProcessEnv: the child inherits the server's environment (PATH, HOME, proxies).
   for (const [k, v] of Object.entries(process.env)) {
     if (!k.startsWith("GIT_")) env[k] = v;
   }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { remoteUrl } from "../git/repo.js";
 import type { Workspace } from "../workspace.js";
 import { parseRepoUrl } from "./repo-url.js";
-import { configFilePath, loadGitHubSettings } from "./settings.js";
+import { configFilePath, type GitHubEnv, loadGitHubSettings } from "./settings.js";
 
 /** `--github-tools`: list the GitHub tools always, never, or when they can work (`auto`). */
 export type GitHubToolsMode = "always" | "auto" | "never";
@@ -21,7 +21,7 @@ export class GitHubPresence {
   constructor(
     private readonly ws: Workspace,
     private readonly mode: GitHubToolsMode,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly env: GitHubEnv,
   ) {}
 
   available(): Promise<boolean> {

@@ -23,11 +23,25 @@ export interface GitHubSettings {
 
 export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
 
-function homeDir(env: NodeJS.ProcessEnv): string {
+/**
+ * The environment variables the GitHub settings take, as the CLI captured them at start-up
+ * (`Config.githubEnv`): core never reads `process.env`.
+ */
+export interface GitHubEnv {
+  readonly GITHUB_TOKEN?: string;
+  readonly GITHUB_API_URL?: string;
+  readonly GITHUB_TEST_REPO_URL?: string;
+  readonly MCPFS_GITHUB_TIMEOUT_MS?: string;
+  /** Where `~/.mcp_coder/config.toml` is (else USERPROFILE, else the OS's home directory). */
+  readonly HOME?: string;
+  readonly USERPROFILE?: string;
+}
+
+function homeDir(env: GitHubEnv): string {
   return env.HOME || env.USERPROFILE || os.homedir();
 }
 
-export function configFilePath(env: NodeJS.ProcessEnv = process.env): string {
+export function configFilePath(env: GitHubEnv): string {
   return path.join(homeDir(env), ".mcp_coder", "config.toml");
 }
 
@@ -43,7 +57,7 @@ function readGithubTable(file: string): Record<string, unknown> {
 }
 
 /** Read on every call so a token added to the file works without a restart. */
-export function loadGitHubSettings(env: NodeJS.ProcessEnv = process.env): GitHubSettings {
+export function loadGitHubSettings(env: GitHubEnv): GitHubSettings {
   const configPath = configFilePath(env);
   const gh = readGithubTable(configPath);
   const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);

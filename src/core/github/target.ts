@@ -5,7 +5,7 @@ import type { Root } from "../workspace.js";
 import { type GitHub, makeClient } from "./client.js";
 import { GitHubToolError } from "./errors.js";
 import { apiBaseForHost, fullName, parseRepoUrl, type RepoId } from "./repo-url.js";
-import { type GitHubSettings, loadGitHubSettings, missingTokenMessage } from "./settings.js";
+import { type GitHubEnv, type GitHubSettings, loadGitHubSettings, missingTokenMessage } from "./settings.js";
 
 /** The repository a GitHub tool acts on, with a client for its API host. */
 export interface RepoTarget {
@@ -25,7 +25,8 @@ export interface TargetOptions {
   /** Reference projects known only by URL: reachable by name, no directory. */
   urlOnlyReferences?: readonly UrlOnlyReference[];
   referenceName?: string | null;
-  env?: NodeJS.ProcessEnv;
+  /** The GitHub variables of the environment (`Config.githubEnv`). */
+  env: GitHubEnv;
   log?: { warn(msg: string): void };
 }
 

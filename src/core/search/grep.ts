@@ -25,7 +25,7 @@ export interface GrepOptions {
   budgetBytes?: number;
   /** Results (matches, or files with filesOnly) to skip first, in sorted order: the next page. */
   offset?: number;
-  /** Default auto: ripgrep from @vscode/ripgrep, else pure TS. MCPFS_GREP_ENGINE=js|rg forces one. */
+  /** Default auto: ripgrep from @vscode/ripgrep, else pure TS (`Config.grepEngine`, env MCPFS_GREP_ENGINE). */
   engine?: "auto" | "rg" | "js";
   /**
    * How a returned line (match or context) is shortened; `col` is the match start (0 for context lines).
@@ -140,8 +140,7 @@ async function pickEngine(
   requested: GrepOptions["engine"],
   findRipgrep: () => Promise<string | undefined>,
 ): Promise<{ rg?: string; auto: boolean }> {
-  const env = process.env.MCPFS_GREP_ENGINE;
-  const choice = requested && requested !== "auto" ? requested : env === "js" || env === "rg" ? env : "auto";
+  const choice = requested ?? "auto";
   if (choice === "js") return { auto: false };
   const rg = await findRipgrep();
   if (choice === "rg" && !rg) throw new ToolError("ripgrep is not available on this machine", "io");

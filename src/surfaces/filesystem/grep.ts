@@ -159,6 +159,7 @@ export const grepTool = defineTool({
         gitignore: ctx.config.gitignore,
         signal: ctx.signal,
         budgetBytes: budget,
+        engine: ctx.config.grepEngine,
       });
     } finally {
       clearInterval(timer);

@@ -19,7 +19,7 @@ export const getBaseBranch = defineTool({
     const project = projectRoot(ctx);
     let target: RepoTarget | undefined;
     try {
-      target = await resolveTarget({ roots: ctx.ws.roots });
+      target = await resolveTarget({ roots: ctx.ws.roots, env: ctx.config.githubEnv });
     } catch {
       // No token or no GitHub remote: detection continues with git alone.
     }
@@ -51,7 +51,11 @@ export const checkBranchStatus = defineTool({
     let target: RepoTarget | undefined;
     let targetError: string | undefined;
     try {
-      target = await resolveTarget({ roots: ctx.ws.roots, log: { warn: (m) => ctx.log.warn(m) } });
+      target = await resolveTarget({
+        roots: ctx.ws.roots,
+        env: ctx.config.githubEnv,
+        log: { warn: (m) => ctx.log.warn(m) },
+      });
     } catch (err) {
       targetError = describeGitHubError(err, "GitHub API");
     }

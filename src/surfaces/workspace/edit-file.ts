@@ -115,11 +115,7 @@ async function run(args: Args, ctx: ToolContext): Promise<string> {
       if (!r.changed && seedShape) return NOTHING_CHANGED;
       return r.diff;
     } catch (err) {
-      if (!(err instanceof EditError)) {
-        if (err instanceof ToolError && err.code === "invalid" && err.message.startsWith("Not a UTF-8"))
-          throw new ToolError(`File '${shown}' contains invalid characters. Ensure it's a valid text file.`);
-        throw err;
-      }
+      if (!(err instanceof EditError)) throw err;
       const old = truncated(edits[err.editIndex]?.oldText ?? "");
       const which =
         edits.length > 1 ? ` (edit ${err.editIndex + 1} of ${edits.length}; no edit was applied)` : "";

@@ -27,6 +27,7 @@ async function github(
       roots: ctx.ws.roots,
       urlOnlyReferences: ctx.ws.urlOnlyReferences,
       referenceName: reference,
+      env: ctx.config.githubEnv,
       log: { warn: (m) => ctx.log.warn(m) },
     });
     apiBase = t.apiBase;

@@ -13,7 +13,7 @@ export function simplifyMoveError(err: unknown): ToolError {
     if (err.code === "not_found") return new ToolError("File not found", "not_found");
     if (err.code === "exists") return new ToolError("Destination already exists", "exists");
     if (err.code === "denied" || err.code === "read_only") {
-      if (err.message.startsWith("Permission denied")) return new ToolError("Permission denied", "denied");
+      if (err.detail?.kind === "os_denied") return new ToolError("Permission denied", "denied");
       return new ToolError("Invalid path", "denied");
     }
     return new ToolError("Invalid operation", err.code);

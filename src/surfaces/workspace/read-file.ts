@@ -83,7 +83,7 @@ export async function readForTool(
     });
   } catch (err) {
     if (err instanceof InvalidTextError)
-      throw new ToolError(`File '${shown}' contains invalid characters. Ensure it's a valid text file.`);
+      throw new ToolError(`Not a UTF-8 text file: ${shown}`, "invalid", { kind: "not_utf8", path: filePath });
     if (err instanceof ToolError && err.code === "not_found")
       throw new ToolError(`File '${shown}' does not exist`, "not_found");
     if (err instanceof ToolError && err.code === "not_file")

@@ -110,6 +110,7 @@ async function contentSearch(
       gitignore: true,
       signal: ctx.signal,
       formatLine: cutLine,
+      engine: ctx.config.grepEngine,
     });
   let result: Awaited<ReturnType<typeof grep>>;
   try {

@@ -254,10 +254,7 @@ function recommendations(f: Facts): string[] {
   if (ci.status === "UNAVAILABLE")
     recs.push("Set a GitHub token (no GitHub token; set GITHUB_TOKEN or add to config.toml)");
   if (tasks.status === "INCOMPLETE") recs.push(`Complete remaining tasks (${tasks.reason})`);
-  else if (tasks.status === "ERROR")
-    recs.push(
-      tasks.reason.startsWith("Fix task tracker") ? tasks.reason : `Fix task tracker: ${tasks.reason}`,
-    );
+  else if (tasks.status === "ERROR") recs.push(tasks.fix ?? `Fix task tracker: ${tasks.reason}`);
   const behind = isBehind(rebase);
   if (behind && !tasks.blocking && ci.status !== "FAILED") recs.push(`Rebase onto origin/${base}`);
   if (feedback?.blocking) recs.push("Address review comments");

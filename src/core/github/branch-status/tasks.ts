@@ -9,6 +9,8 @@ export interface TaskReport {
   reason: string;
   /** Blocks merging (a broken or unfinished tracker). */
   blocking: boolean;
+  /** The recommendation for an ERROR, when it is not `Fix task tracker: <reason>`. */
+  fix?: string;
 }
 
 /** Reads `pr_info/TASK_TRACKER.md` of the project: counts `- [ ]` / `- [x]` lines of its `## Tasks` section. */
@@ -52,6 +54,7 @@ export async function readTaskTracker(ws: Workspace, project: Root): Promise<Tas
     if (done === total) return { status: "COMPLETE", reason: `All ${total} tasks complete`, blocking: false };
     return { status: "INCOMPLETE", reason: `${done} of ${total} tasks complete`, blocking: true };
   } catch (err) {
-    return { status: "ERROR", reason: `Fix task tracker error: ${(err as Error).message}`, blocking: true };
+    const reason = `Fix task tracker error: ${(err as Error).message}`;
+    return { status: "ERROR", reason, blocking: true, fix: reason };
   }
 }

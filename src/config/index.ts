@@ -1,6 +1,11 @@
+import type { GitHubToolsMode } from "../core/github/presence.js";
+import type { GitHubEnv } from "../core/github/settings.js";
 import type { VolumeOverrides } from "../core/workspace.js";
 
-/** Everything the command line decides, in one plain object handed to the server factory. */
+/**
+ * The configuration's types and defaults, below every layer that uses them: cli/ produces the value (the
+ * command line, then the environment, read only there), the server factory and the surfaces take it.
+ */
 export type Surface = "filesystem" | "workspace";
 export type LogLevel = "DEBUG" | "INFO" | "WARNING" | "ERROR" | "CRITICAL";
 
@@ -37,7 +42,7 @@ export interface Config {
   http?: HttpConfig;
   disableTools: string[];
   /** Workspace surface: list the GitHub tools always, never, or when a token and a GitHub repository exist. */
-  githubTools: "always" | "auto" | "never";
+  githubTools: GitHubToolsMode;
   auditLog?: string;
   /** Multi-file changes record an intent first, so a killed process's half is rolled back (`--no-journal`: off). */
   journal: boolean;
@@ -46,8 +51,12 @@ export interface Config {
   /** Arguments nobody recognised (warned about and ignored). */
   unknownArgs: string[];
   /** Test switches over what `makeRoot` probes (env `MCPFS_FORCE_PORTABLE_FD`, `MCPFS_FORCE_CASE_FOLD`,
-   * `MCPFS_FORCE_NO_HARDLINKS`, read in main). */
+   * `MCPFS_FORCE_NO_HARDLINKS`, read by cli/environment.ts). */
   volumeOverrides: VolumeOverrides;
+  /** grep's engine: auto (ripgrep, in process for a small scope), or one forced (env `MCPFS_GREP_ENGINE`). */
+  grepEngine: "auto" | "rg" | "js";
+  /** The GitHub variables of the environment (`GITHUB_TOKEN`, `GITHUB_API_URL`, …), captured at start-up. */
+  githubEnv: GitHubEnv;
 }
 
 /**
@@ -77,5 +86,7 @@ export function defaultConfig(): Config {
     journal: true,
     unknownArgs: [],
     volumeOverrides: {},
+    grepEngine: "auto",
+    githubEnv: {},
   };
 }
