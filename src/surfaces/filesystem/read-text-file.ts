@@ -5,7 +5,7 @@ import { readTextFile } from "../../core/files/read.js";
 import { readRangeWithState } from "../../core/files/read-range.js";
 import { splitLines } from "../../core/files/text-lines.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
-import { truncationNote } from "./format.js";
+import { truncationNote } from "./common.js";
 
 const input = z.object({
   path: z.string(),
@@ -177,13 +177,5 @@ export const readTextFileTool = defineTool({
   handler,
 });
 
-export const readFileTool = defineTool({
-  name: "read_file",
-  title: "Read File (Deprecated)",
-  description: "Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.",
-  input,
-  output,
-  annotations: { readOnlyHint: true, openWorldHint: false },
-  mutating: false,
-  handler,
-});
+/** read_file (deprecated) is read_text_file under its old name. */
+export { handler as readText, input as readTextInput, output as readTextOutput };

@@ -7,7 +7,7 @@ import { escapeName } from "../../core/paths.js";
 import { compileGlob } from "../../core/search/glob-match.js";
 import { walk } from "../../core/walk.js";
 import { defineTool, textReply } from "../tool.js";
-import { truncationNote } from "./format.js";
+import { truncationNote } from "./common.js";
 
 /** A walk that runs this long stops and reports what it found (a hung network volume never hangs a call). */
 export const WALK_TIME_LIMIT_MS = 60_000;

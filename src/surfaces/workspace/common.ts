@@ -151,3 +151,28 @@ export function listReply(items: string[]): ToolReply {
 export function dictReply(obj: Record<string, unknown>): ToolReply {
   return { content: [{ type: "text", text: JSON.stringify(obj, null, 2) }], structuredContent: obj };
 }
+
+/** mcp-workspace writes text with LF line breaks and refuses what UTF-8 cannot encode (lone surrogates). */
+export function contentText(content: unknown, ctx: ToolContext): string {
+  if (content === null || content === undefined) {
+    ctx.log.warn("Content is None, treating as empty string");
+    return "";
+  }
+  if (typeof content !== "string") throw new ToolError(`Content must be a string, got ${pyType(content)}`);
+  if (/\p{Surrogate}/u.test(content))
+    throw new ToolError("Content contains characters that cannot be encoded. Please check the encoding.");
+  return content.replace(/\r\n/g, "\n");
+}
+
+/** mcpfs: lost-update protection, optional so mcp-workspace's clients are unaffected. */
+export const expectedSha256 = z
+  .string()
+  .optional()
+  .describe("sha256 your read returned; refused if the file changed since");
+
+/** save_file's and append_file's parameters. */
+export const fileInput = z.object({
+  file_path: z.string().describe("Project-relative path"),
+  content: z.string().nullable(),
+  expected_sha256: expectedSha256,
+});

@@ -6,8 +6,7 @@ import { KeyedMutex } from "../../core/files/file-lock.js";
 import { entryKind } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
 import { defineTool, recordChanges, type ToolContext } from "../tool.js";
-import { gitignoreGate, requireFilePath, resolveIn, strOutput, strReply } from "./common.js";
-import { expectedSha256 } from "./write-tools.js";
+import { expectedSha256, gitignoreGate, requireFilePath, resolveIn, strOutput, strReply } from "./common.js";
 
 /**
  * One queue per file for the whole process: edits of the same file from concurrent calls (or connections)

@@ -6,7 +6,7 @@ import { type GrepMatch, grep } from "../../core/search/grep.js";
 import { walk } from "../../core/walk.js";
 import type { Root } from "../../core/workspace.js";
 import { defineTool, type ToolContext, type ToolReply } from "../tool.js";
-import { dictReply, projectRoot, referenceRoot } from "./common.js";
+import { dictReply, projectRoot } from "./common.js";
 
 const MAX_LINE_CHARS = 500;
 /** Matches collected beyond max_results, so total_matches and matched_files stay meaningful. */
@@ -33,7 +33,7 @@ export const searchShape = {
 };
 
 /** mcp-workspace returns a dict whose keys depend on the mode (file_search or content_search). */
-const searchOutput = z.looseObject({
+export const searchOutput = z.looseObject({
   mode: z.enum(["file_search", "content_search"]),
   truncated: z.boolean(),
 });
@@ -164,7 +164,7 @@ export async function searchIn(ctx: ToolContext, root: Root, args: SearchArgs): 
   return fileSearch(ctx, root, glob!, args.max_results ?? 50);
 }
 
-const DESCRIPTION_TAIL =
+export const DESCRIPTION_TAIL =
   "glob finds files by path (like find), pattern searches their contents (like grep); both: contents of the matching files.";
 
 export const searchFilesTool = defineTool({
@@ -176,15 +176,4 @@ export const searchFilesTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   handler: (args, ctx) => searchIn(ctx, projectRoot(ctx), args),
-});
-
-export const searchReferenceFilesTool = defineTool({
-  name: "search_reference_files",
-  title: "Search Reference Files",
-  description: `Search a reference project: ${DESCRIPTION_TAIL}`,
-  input: z.object({ reference_name: z.string().describe("Name of the reference project"), ...searchShape }),
-  output: searchOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
-  mutating: false,
-  handler: (args, ctx) => searchIn(ctx, referenceRoot(ctx, args.reference_name), args),
 });

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { filesUnder } from "../../core/files/file-tree.js";
+import { defineTool } from "../tool.js";
+import { listOutput, listReply, referenceRoot } from "./common.js";
+
+export const listReferenceDirectoryTool = defineTool({
+  name: "list_reference_directory",
+  title: "List Reference Directory",
+  description: "List a reference project's files, relative to its root, filtered as list_directory.",
+  input: z.object({ reference_name: z.string().describe("Name of the reference project") }),
+  output: listOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  mutating: false,
+  async handler(args, ctx) {
+    const root = referenceRoot(ctx, args.reference_name);
+    const files = await filesUnder(root, root.real, ctx.signal);
+    // Bounded: one reply must stay far below a client's message limit.
+    const budget = ctx.config.maxOutputBytes;
+    let used = 0;
+    let keep = 0;
+    for (; keep < files.length; keep++) {
+      used += Buffer.byteLength(files[keep]!) + 1;
+      if (used > budget) break;
+    }
+    if (keep === files.length) return listReply(files);
+    return listReply([
+      ...files.slice(0, keep),
+      `... and ${files.length - keep} more files (output capped at ${budget} bytes; use search_reference_files with a glob to narrow)`,
+    ]);
+  },
+});
