@@ -21,6 +21,9 @@ export function truncationNote(what: string, howToContinue: string): string {
   return `\n[mcpfs: output truncated: ${what}. ${howToContinue}]`;
 }
 
+/** A walk that runs this long stops and reports what it found (a hung network volume never hangs a call). */
+export const WALK_TIME_LIMIT_MS = 60_000;
+
 export const expectedSha256 = z
   .string()
   .optional()
