@@ -1,7 +1,6 @@
 /** What the filesystem surface's tools share: the official server's text layouts, schemas, entry paths. */
 import path from "node:path";
 import { z } from "zod";
-import { byteLength, cutToLines } from "../../core/budget.js";
 import { type ListedEntry, listDirectory } from "../../core/files/listing.js";
 import { screenRequestedPath } from "../../core/paths.js";
 import { deniedError, type ResolvedPath } from "../../core/workspace.js";
@@ -29,15 +28,9 @@ export const expectedSha256 = z
   .optional()
   .describe("sha256 your read returned; refused if the file changed since");
 
-/** A reply cut to the output budget on a line boundary. */
+/** A reply held to the reply budget, cut on a line boundary with a note when it does not fit. */
 export function budgeted(ctx: ToolContext, text: string): { text: string; truncated: boolean } {
-  const cut = cutToLines(text, Math.max(0, ctx.config.maxOutputBytes - 200));
-  return cut.truncated
-    ? {
-        text: `${cut.text}\n[mcpfs: output truncated at ${ctx.config.maxOutputBytes} bytes]`,
-        truncated: true,
-      }
-    : cut;
+  return ctx.budget.fit(text, `\n[mcpfs: output truncated at ${ctx.budget.limit} bytes]`, true);
 }
 
 export const entrySchema = z.object({
@@ -58,18 +51,6 @@ export function entryRecord(e: ListedEntry): z.infer<typeof entrySchema> {
     ...(e.link ? { linkTarget: e.link.target, linkTargetType: e.link.targetType } : {}),
   };
 }
-
-/** Adds lines while they fit; returns how many were kept. */
-export function fitLines(lines: string[], budget: number): number {
-  let bytes = 0;
-  for (let i = 0; i < lines.length; i++) {
-    bytes += byteLength(lines[i]!) + 1;
-    if (bytes > budget) return i;
-  }
-  return lines.length;
-}
-
-export const NOTE_ROOM = 512;
 
 /** The entries of a directory the client named. */
 export async function listEntries(ctx: ToolContext, path: string, stats: boolean) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ANY_COUNT } from "../../core/budget.js";
 import { budgetedTree, MAX_WALK_ENTRIES } from "../../core/files/budgeted-tree.js";
 import { compileExcludes } from "../../core/files/exclude.js";
 import { defineTool, textReply } from "../tool.js";
@@ -58,8 +59,10 @@ export const directoryTreeTool = defineTool({
   mutating: false,
   async handler(args, ctx) {
     const dir = await ctx.ws.resolve(args.path, { intent: "read" });
-    // Room is kept for the note that says what was left out.
-    const budget = ctx.config.maxOutputBytes - 400;
+    // Room is held for the note that says what was left out, at its widest.
+    const budget = ctx.budget;
+    const every = { stopped: true, timedOut: true, visited: ANY_COUNT };
+    budget.reserve(capNote(ANY_COUNT - 1, ANY_COUNT, every, ANY_COUNT)!);
     const tree = await budgetedTree(
       ctx.ws,
       {
@@ -73,10 +76,12 @@ export const directoryTreeTool = defineTool({
         breadthFirst: true,
         onProgress: (visited) => void ctx.progress(visited, undefined, "entries visited"),
       },
-      budget,
+      budget.remaining,
     );
     const { shown, total, stats } = tree;
-    const note = capNote(shown, total, stats, tree.firstLeftDepth);
+    budget.take(tree.json);
+    const cap = capNote(shown, total, stats, tree.firstLeftDepth);
+    const note = cap === undefined ? undefined : budget.closeWith(cap);
     const reply = textReply(tree.json, {
       entries: shown,
       totalEntries: total,

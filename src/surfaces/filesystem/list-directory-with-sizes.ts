@@ -1,15 +1,7 @@
 import { z } from "zod";
 import { escapeName } from "../../core/paths.js";
 import { defineTool, textReply } from "../tool.js";
-import {
-  entryRecord,
-  entrySchema,
-  fitLines,
-  formatSize,
-  listEntries,
-  NOTE_ROOM,
-  truncationNote,
-} from "./common.js";
+import { entryRecord, entrySchema, formatSize, listEntries, truncationNote } from "./common.js";
 
 export const listDirectoryWithSizesTool = defineTool({
   name: "list_directory_with_sizes",
@@ -55,15 +47,16 @@ export const listDirectoryWithSizesTool = defineTool({
       `Total: ${files.length} files, ${dirs} directories${links ? `, ${links} links` : ""}`,
       `Combined size: ${formatSize(combined)}`,
     ];
-    const kept = fitLines(lines, ctx.config.maxOutputBytes - NOTE_ROOM);
+    // The totals always close the reply; the entries get the room left.
+    ctx.budget.take(summary.join("\n"));
+    const { kept, note } = ctx.budget.fitLines(lines, (n) =>
+      truncationNote(
+        `showing ${n} of ${lines.length} entries (the totals below count all)`,
+        "Use search_files with a pattern to find specific entries.",
+      ),
+    );
     const shown = lines.slice(0, kept);
-    if (kept < lines.length)
-      shown.push(
-        truncationNote(
-          `showing ${kept} of ${lines.length} entries (the totals below count all)`,
-          "Use search_files with a pattern to find specific entries.",
-        ).slice(1),
-      );
+    if (note !== undefined) shown.push(note.slice(1));
     return textReply([...shown, ...summary].join("\n"), {
       entries: entries.slice(0, kept).map(entryRecord),
       totalFiles: files.length,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ListedEntry } from "../../core/files/listing.js";
 import { escapeName } from "../../core/paths.js";
 import { defineTool, textReply } from "../tool.js";
-import { entryRecord, entrySchema, fitLines, listEntries, NOTE_ROOM, truncationNote } from "./common.js";
+import { entryRecord, entrySchema, listEntries, truncationNote } from "./common.js";
 
 function prefix(e: ListedEntry): string {
   return e.type === "dir"
@@ -34,13 +34,13 @@ export const listDirectoryTool = defineTool({
       const base = `${prefix(e)} ${escapeName(e.name)}`;
       return e.link ? `${base} -> ${escapeName(e.link.target)}` : base;
     });
-    const kept = fitLines(lines, ctx.config.maxOutputBytes - NOTE_ROOM);
-    let text = lines.slice(0, kept).join("\n");
-    if (kept < lines.length)
-      text += truncationNote(
-        `showing ${kept} of ${lines.length} entries`,
+    const { kept, note } = ctx.budget.fitLines(lines, (n) =>
+      truncationNote(
+        `showing ${n} of ${lines.length} entries`,
         "Use search_files with a pattern to find specific entries.",
-      );
+      ),
+    );
+    const text = lines.slice(0, kept).join("\n") + (note ?? "");
     return textReply(text, {
       entries: entries.slice(0, kept).map(entryRecord),
       total: entries.length,

@@ -1,6 +1,5 @@
 import path from "node:path";
 import { z } from "zod";
-import { byteLength } from "../../core/budget.js";
 import { escapeName } from "../../core/paths.js";
 import { searchNames } from "../../core/search/name-search.js";
 import { defineTool, textReply } from "../tool.js";
@@ -27,9 +26,9 @@ export const searchFilesTool = defineTool({
   mutating: false,
   async handler(args, ctx) {
     const dir = await ctx.ws.resolve(args.path, { intent: "read" });
-    const budget = ctx.config.maxOutputBytes - 512;
+    const budget = ctx.budget;
     // Every shown path costs at least the start path plus a separator: no need to find more than fit.
-    const limit = Math.floor(budget / (dir.real.length + 2)) + 1;
+    const limit = budget.atMost(dir.real.length + 2) + 1;
     const r = await searchNames(ctx.ws, dir, {
       pattern: args.pattern,
       excludePatterns: args.excludePatterns,
@@ -40,26 +39,26 @@ export const searchFilesTool = defineTool({
       onProgress: (visited) => void ctx.progress(visited, undefined, "entries visited"),
     });
     const rels = r.rels;
-    const lines: string[] = [];
-    let bytes = 0;
-    for (const rel of rels) {
-      const full = escapeName(path.join(dir.real, rel));
-      bytes += byteLength(full) + 1;
-      if (bytes > budget) break;
-      lines.push(full);
-    }
-    const truncated = r.truncated || lines.length < rels.length;
-    let text = lines.length > 0 ? lines.join("\n") : "No matches found";
-    if (truncated)
-      text += truncationNote(
-        `showing ${lines.length} matches; more exist`,
-        "Narrow the pattern or search a subdirectory to see the rest.",
-      );
-    if (r.timedOut)
-      text += truncationNote(
-        `the search stopped after ${WALK_TIME_LIMIT_MS / 1000} s (${r.visited} entries visited); results are partial`,
-        "Search a smaller directory.",
-      );
+    const timeNote = r.timedOut
+      ? truncationNote(
+          `the search stopped after ${WALK_TIME_LIMIT_MS / 1000} s (${r.visited} entries visited); results are partial`,
+          "Search a smaller directory.",
+        )
+      : "";
+    budget.take(timeNote);
+    const full = rels.map((rel) => escapeName(path.join(dir.real, rel)));
+    const fit = budget.fitLines(
+      full,
+      (n) =>
+        truncationNote(
+          `showing ${n} matches; more exist`,
+          "Narrow the pattern or search a subdirectory to see the rest.",
+        ),
+      r.truncated,
+    );
+    const lines = full.slice(0, fit.kept);
+    const truncated = fit.note !== undefined;
+    const text = (lines.length > 0 ? lines.join("\n") : "No matches found") + (fit.note ?? "") + timeNote;
     return textReply(text, {
       matches: rels.slice(0, lines.length),
       count: lines.length,

@@ -3,8 +3,7 @@ import { branchStatus } from "../../core/github/branch-status/report.js";
 import { describeGitHubError } from "../../core/github/errors.js";
 import { type RepoTarget, resolveTarget } from "../../core/github/target.js";
 import { defineTool, plainReply } from "../tool.js";
-import { projectRoot } from "./common.js";
-import { boundReply } from "./reply-bound.js";
+import { boundedReply, projectRoot } from "./common.js";
 
 export const checkBranchStatus = defineTool({
   name: "check_branch_status",
@@ -36,7 +35,7 @@ export const checkBranchStatus = defineTool({
         failOnReviews: a.fail_on_reviews ?? ctx.config.failOnReviews,
         signal: ctx.signal,
       });
-      return plainReply(boundReply(text, ctx.config.maxOutputBytes));
+      return boundedReply(ctx, text);
     } catch (err) {
       return plainReply(`Error: ${describeGitHubError(err, target?.apiBase ?? "GitHub API")}`);
     }

@@ -35,7 +35,15 @@ export const listDirectoryTool = defineTool({
     if (kind === "missing") throw new ToolError(`Directory '${shown}' does not exist`, "not_found");
     if (kind !== "dir") throw new ToolError(`Path '${shown}' is not a directory`, "not_directory");
     const files = await filesUnder(target.root, target.real, ctx.signal);
-    return listReply(renderTree(files, target.relative, args.dirs_only === true));
+    const lines = renderTree(files, target.relative, args.dirs_only === true);
+    // Long paths can pass the budget before the 250-line cap: the lines that fit, and what is left.
+    const { kept, note } = ctx.budget.fitLines(
+      lines,
+      (n) =>
+        `... and ${lines.length - n} more lines (output capped at ${ctx.budget.limit} bytes). ` +
+        "Narrow with path=<subdir> or dirs_only=True.",
+    );
+    return listReply(note === undefined ? lines : [...lines.slice(0, kept), note]);
   },
 });
 

@@ -15,17 +15,12 @@ export const listReferenceDirectoryTool = defineTool({
     const root = referenceRoot(ctx, args.reference_name);
     const files = await filesUnder(root, root.real, ctx.signal);
     // Bounded: one reply must stay far below a client's message limit.
-    const budget = ctx.config.maxOutputBytes;
-    let used = 0;
-    let keep = 0;
-    for (; keep < files.length; keep++) {
-      used += Buffer.byteLength(files[keep]!) + 1;
-      if (used > budget) break;
-    }
-    if (keep === files.length) return listReply(files);
-    return listReply([
-      ...files.slice(0, keep),
-      `... and ${files.length - keep} more files (output capped at ${budget} bytes; use search_reference_files with a glob to narrow)`,
-    ]);
+    const budget = ctx.budget;
+    const { kept, note } = budget.fitLines(
+      files,
+      (n) =>
+        `... and ${files.length - n} more files (output capped at ${budget.limit} bytes; use search_reference_files with a glob to narrow)`,
+    );
+    return listReply(note === undefined ? files : [...files.slice(0, kept), note]);
   },
 });

@@ -3,7 +3,7 @@ import { ToolError } from "../../core/errors.js";
 import { filesMatching, searchContents } from "../../core/search/project-search.js";
 import type { Root } from "../../core/workspace.js";
 import { defineTool, type ToolContext, type ToolReply } from "../tool.js";
-import { dictReply, projectRoot } from "./common.js";
+import { dictReplyWithin, projectRoot } from "./common.js";
 
 const LITERAL_NOTE =
   "Pattern treated as literal text (invalid regex). Use Python re syntax for regex search.";
@@ -47,12 +47,16 @@ async function fileSearch(
   maxResults: number,
 ): Promise<ToolReply> {
   const files = await filesMatching(root, glob, ctx.signal);
-  return dictReply({
-    mode: "file_search",
-    files: files.slice(0, Math.max(0, maxResults)),
-    total_files: files.length,
-    truncated: files.length > maxResults,
-  });
+  return dictReplyWithin(
+    ctx,
+    {
+      mode: "file_search",
+      files: files.slice(0, Math.max(0, maxResults)),
+      total_files: files.length,
+      truncated: files.length > maxResults,
+    },
+    ["files"],
+  );
 }
 
 async function contentSearch(
@@ -79,7 +83,8 @@ async function contentSearch(
   if (r.truncated) out.matched_files = r.matchedFiles;
   if (r.capped) out.total_matches_capped = true;
   if (r.literal) out.note = LITERAL_NOTE;
-  return dictReply(out);
+  // Past the reply budget, the per-file line lists go first, then the details.
+  return dictReplyWithin(ctx, out, ["matched_files", "details"]);
 }
 
 /** search_files and search_reference_files: glob-only lists files, a pattern searches contents. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describeGitHubError } from "../../../core/github/errors.js";
 import { type RepoTarget, resolveTarget } from "../../../core/github/target.js";
 import { plainReply, type ToolContext, type ToolReply } from "../../tool.js";
-import { boundReply } from "../reply-bound.js";
+import { boundedReply } from "../common.js";
 
 export const referenceName = z
   .string()
@@ -27,7 +27,7 @@ export async function github(
     });
     apiBase = t.apiBase;
     const text = await op(t);
-    return plainReply(boundReply(text, ctx.config.maxOutputBytes));
+    return boundedReply(ctx, text);
   } catch (err) {
     const msg = describeGitHubError(err, apiBase);
     ctx.log.warn({ err: msg }, "GitHub call failed");
