@@ -87,19 +87,23 @@ async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
     maxBytes: ctx.budget.remaining,
     hash: args.hash,
   });
-  const last = start + r.lines.length - 1;
+  const shown = args.lineNumbers ? number(r.lines, start) : r.lines;
+  // Numbers widen the lines read: the lines that still fit are kept, whole.
+  const kept = r.cutLine ? shown.length : Math.max(ctx.budget.takeLines(shown), Math.min(1, shown.length));
+  const truncated = r.truncated || kept < shown.length;
+  const last = start + kept - 1;
   const total = r.state?.totalLines;
-  let text = (args.lineNumbers ? number(r.lines, start) : r.lines).join("\n");
+  let text = shown.slice(0, kept).join("\n");
   const of = total !== undefined ? ` of ${total}` : r.more ? "; more follow" : "";
   if (r.lines.length === 0)
     text = `[mcpfs: no lines from line ${start}; the file has ${total ?? "fewer"} lines]`;
   else if (r.cutLine) text += close(longLineNote(budget, start, ctx.budget.sizeOf(r.lines[0]!)));
-  else if (r.truncated) text += close(rangeCutNote(budget, start, last, of));
+  else if (truncated) text += close(rangeCutNote(budget, start, last, of));
   else text += `\n[mcpfs: lines ${start}-${last}${of}]`;
   return textReply(text, {
     size: r.state?.size,
-    truncated: r.truncated,
-    lines: r.lines.length,
+    truncated,
+    lines: kept,
     startLine: start,
     endLine: last,
     ...stateFields(r.state),
@@ -176,37 +180,50 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
     hash: args.hash,
     countLines: args.tail !== undefined && args.lineNumbers === true,
   });
-  // A whole read: remembered, so a later refused change can show what changed since this version.
-  if (r.sha256 && !r.truncated && args.head === undefined && args.tail === undefined)
-    ctx.reads.remember(r.sha256, r.text);
   let text = r.text;
   // A cut from the start ends on a whole line, so the next startLine repeats nothing and skips nothing.
   const cutFromStart = r.truncated && args.tail === undefined;
   const nl = cutFromStart ? text.lastIndexOf("\n") : -1;
   if (nl > 0) text = text.slice(0, nl + 1);
   const lines = splitLines(text).length;
+  let kept: number | undefined;
   if (args.lineNumbers && text !== "") {
     const all = text.split("\n");
     const trailing = all[all.length - 1] === "" ? all.pop() !== undefined : false;
     const total = r.state?.totalLines;
     const first = args.tail !== undefined ? (total !== undefined ? total - all.length + 1 : undefined) : 1;
-    if (first !== undefined) text = number(all, first).join("\n") + (trailing ? "\n" : "");
+    if (first !== undefined) {
+      // Numbers widen the lines read: the lines that still fit are kept (the last ones for tail).
+      const numbered = number(all, first);
+      const fromEnd = args.tail !== undefined;
+      const fit = r.cutLine
+        ? numbered.length
+        : ctx.budget.takeLines(fromEnd ? [...numbered].reverse() : numbered);
+      kept = Math.max(fit, Math.min(1, numbered.length));
+      const shown = fromEnd ? numbered.slice(numbered.length - kept) : numbered.slice(0, kept);
+      text = shown.join("\n") + (trailing || kept < numbered.length ? "\n" : "");
+    }
   }
-  if (r.cutLine || r.truncated)
+  const count = kept ?? lines;
+  const truncated = r.truncated || count < lines;
+  // A whole read: remembered, so a later refused change can show what changed since this version.
+  if (r.sha256 && !truncated && args.head === undefined && args.tail === undefined)
+    ctx.reads.remember(r.sha256, r.text);
+  if (r.cutLine || truncated)
     text += close(
       readNote(args, budget, {
         cutLine: r.cutLine === true,
-        nl: nl > 0,
+        nl: nl > 0 || count < lines,
         shown: ctx.budget.sizeOf(r.text),
-        lines,
+        lines: count,
         total: r.state?.totalLines,
         size: r.size,
       }),
     );
   return textReply(text, {
     size: r.size,
-    truncated: r.truncated,
-    lines,
+    truncated,
+    lines: count,
     ...(r.more !== undefined ? { more: r.more } : {}),
     ...stateFields(r.state),
   });
