@@ -73,6 +73,14 @@ describe("filesystem surface: every long reply fits the budget by its own format
       { path: p("other.txt"), edits: [{ oldText: "v1", newText: "x1", replaceAll: true }], dryRun: true },
       /diff truncated to fit/,
     ],
+    [
+      "edit_files (dry run)",
+      {
+        files: [{ path: p("other.txt"), edits: [{ oldText: "v1", newText: "x1", replaceAll: true }] }],
+        dryRun: true,
+      },
+      /output truncated at 2048 bytes/,
+    ],
   ])("%s", async (label, args, note) => {
     const name = label.split(" ")[0]!;
     expectFitted(await conn.call(name, args), note);
@@ -99,6 +107,11 @@ describe("workspace surface: every long reply fits the budget by its own formatt
       /Read on with start_line=\d+/,
     ],
     ["list_directory", { path: "." }, /output capped at 2048 bytes/],
+    [
+      "edit_file (dry run)",
+      { file_path: "other.txt", old_string: "v1", new_string: "x1", replace_all: true, dry_run: true },
+      /diff cut at 2048 bytes; nothing was written/,
+    ],
     ["git (log)", { command: "log", args: ["-p"], max_lines: 20000 }, /output cut at 2048 bytes/],
     [
       "git (diff)",

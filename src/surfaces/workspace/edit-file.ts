@@ -112,7 +112,10 @@ async function run(args: Args, ctx: ToolContext): Promise<string> {
           seedShape ? { old: "old_text", new: "new_text" } : { old: "old_string", new: "new_string" },
         );
       if (!r.changed && seedShape) return NOTHING_CHANGED;
-      return r.diff;
+      const note =
+        `\n[mcpfs: diff cut at ${ctx.budget.limit} bytes; ${r.written ? "the edit was applied" : "nothing was written"}. ` +
+        "Read the changed lines with read_file start_line/end_line to check them.]";
+      return ctx.budget.fit(r.diff, note, true).text;
     } catch (err) {
       if (!(err instanceof EditError)) {
         if (err instanceof ToolError && err.code === "invalid" && err.message.startsWith("Not a UTF-8"))
