@@ -23,6 +23,8 @@ for (let i = 0; i < 120; i++)
   files[`${deep}/file-with-a-long-name-${String(i).padStart(3, "0")}.txt`] = `needle ${i}\n`;
 commit(project, files, "many files");
 commit(project, { "short.txt": `${short.replace(/v/g, "w")}\n` }, "change every line");
+/** A reference project with the same files. */
+const reference = area.tree("reference", files);
 afterAll(() => area.cleanup());
 
 const bytes = (r: { raw: { content?: { type: string; text?: string }[] } }) =>
@@ -90,7 +92,14 @@ describe("filesystem surface: every long reply fits the budget by its own format
 describe("workspace surface: every long reply fits the budget by its own formatter", () => {
   let conn: Connection;
   beforeAll(async () => {
-    conn = await startServer(["--max-output-bytes", String(BUDGET), "--project-dir", project]);
+    conn = await startServer([
+      "--max-output-bytes",
+      String(BUDGET),
+      "--project-dir",
+      project,
+      "--reference-project",
+      `self=${reference}`,
+    ]);
   });
   afterAll(() => conn?.close());
 
@@ -107,6 +116,12 @@ describe("workspace surface: every long reply fits the budget by its own formatt
       /Read on with start_line=\d+/,
     ],
     ["list_directory", { path: "." }, /output capped at 2048 bytes/],
+    [
+      "read_reference_file",
+      { reference_name: "self", file_path: "short.txt" },
+      /Read on with start_line=\d+/,
+    ],
+    ["list_reference_directory", { reference_name: "self" }, /output capped at 2048 bytes/],
     [
       "edit_file (dry run)",
       { file_path: "other.txt", old_string: "v1", new_string: "x1", replace_all: true, dry_run: true },
@@ -126,6 +141,11 @@ describe("workspace surface: every long reply fits the budget by its own formatt
   it.each([
     ["search_files (glob)", { glob: "**/*.txt", max_results: 1000 }, "files"],
     ["search_files (pattern)", { pattern: "needle|w", max_results: 1000, max_result_lines: 1000 }, "details"],
+    [
+      "search_reference_files (glob)",
+      { reference_name: "self", glob: "**/*.txt", max_results: 1000 },
+      "files",
+    ],
   ])("%s: the JSON stays whole and parseable, its lists cut to fit", async (label, args, key) => {
     const r = await conn.call(label.split(" ")[0]!, args);
     expect(r.isError).toBe(false);
