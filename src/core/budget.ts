@@ -155,12 +155,6 @@ export class ReplyBudget {
       return this.cut(note).text;
     };
   }
-
-  /** The closing note: releases all held room and takes the note (cut to the room left if it is wider). */
-  closeWith(note: string): string {
-    this.held = 0;
-    return this.cut(note).text;
-  }
 }
 
 /** What the last line of a reply the final cut had to shorten says. */

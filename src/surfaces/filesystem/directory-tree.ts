@@ -62,7 +62,7 @@ export const directoryTreeTool = defineTool({
     // Room is held for the note that says what was left out, at its widest.
     const budget = ctx.budget;
     const every = { stopped: true, timedOut: true, visited: ANY_COUNT };
-    budget.reserve(capNote(ANY_COUNT - 1, ANY_COUNT, every, ANY_COUNT)!);
+    const close = budget.reserve(capNote(ANY_COUNT - 1, ANY_COUNT, every, ANY_COUNT)!);
     const tree = await budgetedTree(
       ctx.ws,
       {
@@ -81,7 +81,7 @@ export const directoryTreeTool = defineTool({
     const { shown, total, stats } = tree;
     budget.take(tree.json);
     const cap = capNote(shown, total, stats, tree.firstLeftDepth);
-    const note = cap === undefined ? undefined : budget.closeWith(cap);
+    const note = cap === undefined ? undefined : close(cap);
     const reply = textReply(tree.json, {
       entries: shown,
       totalEntries: total,

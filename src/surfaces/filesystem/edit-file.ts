@@ -63,9 +63,9 @@ export const editFileTool = defineTool({
         "Read the changed region with read_text_file head/tail to check it.]";
       // The fences around the cut diff are no wider than its opening line ("```diff\n") twice.
       const fence = text.slice(0, text.indexOf("\n") + 1);
-      budget.reserve(note + fence + fence);
+      const close = budget.reserve(note + fence + fence);
       const cut = budget.cut(r.diff, true);
-      text = `${fencedDiff(cut.text)}${budget.closeWith(note)}`;
+      text = `${fencedDiff(cut.text)}${close(note)}`;
     }
     return textReply(text, {
       changed: r.changed,
