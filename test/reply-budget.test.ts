@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "./helpers/fixtures.js";
 import { commit, initRepo } from "./helpers/git-repo.js";
@@ -86,6 +87,21 @@ describe("filesystem surface: every long reply fits the budget by its own format
   ])("%s", async (label, args, note) => {
     const name = label.split(" ")[0]!;
     expectFitted(await conn.call(name, args), note);
+  });
+});
+
+describe("resources/read: a file's text and its note fit the same budget", () => {
+  let conn: Connection;
+  beforeAll(async () => {
+    conn = await startServer(["--max-output-bytes", String(BUDGET), project]);
+  });
+  afterAll(() => conn?.close());
+
+  it("cuts the text so the note fits beside it", async () => {
+    const r = await conn.client.readResource({ uri: pathToFileURL(path.join(project, "other.txt")).href });
+    const text = r.contents[0].text as string;
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(BUDGET);
+    expect(text).toMatch(/output truncated at 2048 bytes; the file has \d+ bytes/);
   });
 });
 
