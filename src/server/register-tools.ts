@@ -1,7 +1,7 @@
 import type { LoggingLevel, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { Config } from "../config/index.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
-import { finalCut } from "../core/budget.js";
+import { finalCut, ReplyBudget } from "../core/budget.js";
 import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
 import type { Journal } from "../core/files/journal.js";
 import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
@@ -169,6 +169,7 @@ async function runTool(
     config: deps.config,
     log: deps.log,
     signal: req.signal,
+    budget: new ReplyBudget(deps.config.maxOutputBytes),
     era: deps.era,
     reads,
     journal: deps.journal ? { journal: deps.journal, ws: deps.ws } : undefined,

@@ -8,6 +8,7 @@ import {
   ResourceTemplate,
 } from "@modelcontextprotocol/server";
 import type { Config } from "../config/index.js";
+import { ANY_COUNT, ReplyBudget } from "../core/budget.js";
 import { listChildren } from "../core/children.js";
 import { ToolError, toClientMessage } from "../core/errors.js";
 import { readResourceBody } from "../core/files/read-resource.js";
@@ -99,13 +100,16 @@ function asProtocolError(err: unknown, uri: string): Error {
 export async function readFileResource(ws: Workspace, uri: string, config: Config) {
   const target = await resolveResourceUri(ws, uri);
   try {
-    const body = await readResourceBody(target, config.maxOutputBytes);
+    // The same bound as a tool reply: the text and its note together.
+    const budget = new ReplyBudget(config.maxOutputBytes);
+    const cutNote = (size: number) =>
+      `\n\n[mcpfs: output truncated at ${budget.limit} bytes; the file has ${size} bytes. ` +
+      "Read the rest with the read_text_file tool (head/tail).]";
+    const close = budget.reserve(cutNote(ANY_COUNT));
+    const body = await readResourceBody(target, budget.remaining);
     if (body.kind === "blob") return { uri, mimeType: body.mimeType, blob: body.base64 };
     if (body.kind === "text") {
-      const note = body.truncated
-        ? `\n\n[mcpfs: output truncated at ${config.maxOutputBytes} bytes; the file has ${body.size} bytes. ` +
-          "Read the rest with the read_text_file tool (head/tail).]"
-        : "";
+      const note = body.truncated ? close(cutNote(body.size)) : "";
       return { uri, mimeType: body.mimeType, text: body.text + note };
     }
     const { children, truncated } = await listChildren(target, {

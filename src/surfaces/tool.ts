@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Config } from "../config/index.js";
 import type { AuditEntry } from "../core/audit.js";
+import type { ReplyBudget } from "../core/budget.js";
 import type { ReadMemory } from "../core/files/read-memory.js";
 import type { ChangeResult, JournalScope } from "../core/files/transaction.js";
 import type { Logger } from "../core/log.js";
@@ -15,6 +16,11 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** Sends a progress notification when the client asked for progress; otherwise a no-op. */
   progress(done: number, total?: number, message?: string): Promise<void>;
+  /**
+   * This reply's room (`--max-output-bytes`): every formatter asks it before adding text and holds room
+   * for its closing note; the runner cuts whatever still exceeds it.
+   */
+  readonly budget: ReplyBudget;
   /** The protocol era of this connection. */
   readonly era: "legacy" | "modern";
   /**

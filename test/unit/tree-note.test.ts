@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { capNote, MAX_WALK_ENTRIES } from "../../src/surfaces/filesystem/directory-tree.js";
+import { MAX_WALK_ENTRIES } from "../../src/core/files/budgeted-tree.js";
+import { capNote } from "../../src/surfaces/filesystem/directory-tree.js";
 
 describe("directory_tree's note on what a cut tree leaves out", () => {
   const whole = { stopped: false, timedOut: false, visited: 10 };

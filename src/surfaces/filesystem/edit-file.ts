@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { cutToLines } from "../../core/budget.js";
 import { fencedDiff } from "../../core/files/diff.js";
 import { editFile } from "../../core/files/edit-file.js";
 import { defineTool, recordChanges, textReply } from "../tool.js";
@@ -55,16 +54,18 @@ export const editFileTool = defineTool({
       expectedSha256: args.expectedSha256,
     });
     if (r.change) recordChanges(ctx, [r.change]);
-    const budget = ctx.config.maxOutputBytes;
+    const budget = ctx.budget;
     let text = fencedDiff(r.diff);
-    let truncated = false;
-    if (Buffer.byteLength(text) > budget) {
+    const truncated = !budget.take(text);
+    if (truncated) {
       const note =
-        `\n[mcpfs: diff truncated to fit ${budget} bytes; ${r.written ? "the edits were applied" : "nothing was written"}. ` +
+        `\n[mcpfs: diff truncated to fit ${budget.limit} bytes; ${r.written ? "the edits were applied" : "nothing was written"}. ` +
         "Read the changed region with read_text_file head/tail to check it.]";
-      const cut = cutToLines(r.diff, Math.max(0, budget - 400));
-      text = `${fencedDiff(cut.text)}${note}`;
-      truncated = true;
+      // The fences around the cut diff are no wider than its opening line ("```diff\n") twice.
+      const fence = text.slice(0, text.indexOf("\n") + 1);
+      const close = budget.reserve(note + fence + fence);
+      const cut = budget.cut(r.diff, true);
+      text = `${fencedDiff(cut.text)}${close(note)}`;
     }
     return textReply(text, {
       changed: r.changed,

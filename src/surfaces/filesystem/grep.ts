@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { ANY_COUNT, type ReplyBudget } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
 import { escapeName } from "../../core/paths.js";
 import { type GrepMatch, grep, isFileTarget } from "../../core/search/grep.js";
@@ -63,11 +64,10 @@ function shown(requested: string, isFile: boolean, rel: string): string {
 function formatMatches(
   matches: GrepMatch[],
   heading: (rel: string) => string,
-  budget: number,
+  budget: ReplyBudget,
   withContext: boolean,
 ): { text: string; kept: number } {
   const out: string[] = [];
-  let used = 0;
   let kept = 0;
   let i = 0;
   while (i < matches.length) {
@@ -75,18 +75,21 @@ function formatMatches(
     const head = escapeName(heading(file));
     const lines = new Map<number, { text: string; hit: boolean }>();
     let stop = false;
-    let size = Buffer.byteLength(head) + 2;
+    // What a match adds to the reply: its new rows (and, for the file's first match, the heading).
+    let cost = `\n${head}\n`;
+    const sep = withContext ? "--\n" : "";
     for (; i < matches.length && matches[i]!.path === file; i++) {
       const m = matches[i]!;
       const add = (n: number, text: string, hit: boolean) => {
         const had = lines.get(n);
-        if (!had) size += Buffer.byteLength(text) + 10;
+        if (!had) cost += `${sep}${n}: ${text}\n`;
         if (!had || hit) lines.set(n, { text, hit: hit || (had?.hit ?? false) });
       };
       for (const c of m.before) add(c.line, c.text, false);
       add(m.line, m.text, true);
       for (const c of m.after) add(c.line, c.text, false);
-      if (used + size > budget && kept > 0) {
+      // The first match is shown whatever its size (the runner's cut is the backstop).
+      if (!budget.take(cost) && kept > 0) {
         // This match does not fit: keep only the lines the earlier matches of this file need.
         lines.clear();
         for (const x of matches.slice(i - countInFile(matches, i, file), i)) {
@@ -97,8 +100,7 @@ function formatMatches(
         stop = true;
         break;
       }
-      used += size;
-      size = 0;
+      cost = "";
       kept++;
     }
     if (lines.size > 0) {
@@ -138,7 +140,13 @@ export const grepTool = defineTool({
     const target = await ctx.ws.resolve(args.path, { intent: "read" });
     if (!target.exists) throw new ToolError(`No such file or directory: ${args.path}`, "not_found");
     const globs = args.glob === undefined ? undefined : Array.isArray(args.glob) ? args.glob : [args.glob];
-    const budget = ctx.config.maxOutputBytes;
+    const budget = ctx.budget;
+    const what = args.filesOnly ? "files" : "matches";
+    const first = args.offset + 1;
+    const more = (last: number) =>
+      `\n\n[mcpfs: ${what} ${first}-${last} shown; more exist. Next page: offset=${last}. ` +
+      "Or narrow: glob, a subdirectory as path, or filesOnly=true.]";
+    const close = budget.reserve(more(ANY_COUNT));
     let ticks = 0;
     const timer = setInterval(() => {
       void ctx.progress(++ticks, undefined, "searching");
@@ -158,7 +166,7 @@ export const grepTool = defineTool({
         filesOnly: args.filesOnly,
         gitignore: ctx.config.gitignore,
         signal: ctx.signal,
-        budgetBytes: budget,
+        budgetBytes: budget.remaining,
         engine: ctx.config.grepEngine,
       });
     } finally {
@@ -168,28 +176,21 @@ export const grepTool = defineTool({
     const show = (rel: string) => shown(args.path, isFile, rel);
     // A file searched alone is headed by the path as given; a directory's files by their path below it.
     const heading = (rel: string) => (isFile ? args.path : rel);
-    const reserve = 400;
     let truncated = result.truncated;
     let body: string;
     let { matches } = result;
     let rels = args.filesOnly ? result.files : [];
     let shownCount: number;
     if (args.filesOnly) {
-      const lines: string[] = [];
-      let used = 0;
-      for (const f of rels) {
-        used += Buffer.byteLength(f) + 1;
-        if (used > budget - reserve && lines.length > 0) {
-          truncated = true;
-          break;
-        }
-        lines.push(heading(f));
-      }
-      rels = rels.slice(0, lines.length);
-      shownCount = lines.length;
-      body = lines.map(escapeName).join("\n");
+      const lines = rels.map((f) => escapeName(heading(f)));
+      // The first file is shown whatever its size (the runner's cut is the backstop).
+      const kept = Math.max(budget.takeLines(lines), Math.min(1, lines.length));
+      if (kept < lines.length) truncated = true;
+      rels = rels.slice(0, kept);
+      shownCount = kept;
+      body = lines.slice(0, kept).join("\n");
     } else {
-      const f = formatMatches(matches, heading, budget - reserve, args.contextLines > 0);
+      const f = formatMatches(matches, heading, budget, args.contextLines > 0);
       if (f.kept < matches.length) {
         matches = matches.slice(0, f.kept);
         truncated = true;
@@ -200,14 +201,7 @@ export const grepTool = defineTool({
     }
     if (shownCount === 0)
       body = args.offset > 0 ? `No matches after offset ${args.offset}` : "No matches found";
-    if (truncated) {
-      const what = args.filesOnly ? "files" : "matches";
-      const first = args.offset + 1;
-      const last = args.offset + shownCount;
-      body +=
-        `\n\n[mcpfs: ${what} ${first}-${last} shown; more exist. Next page: offset=${last}. ` +
-        "Or narrow: glob, a subdirectory as path, or filesOnly=true.]";
-    }
+    if (truncated) body += close(more(args.offset + shownCount));
     const files = rels.map(show);
     return textReply(body, {
       matches: matches.map((m) => ({ ...m, path: show(m.path) })),

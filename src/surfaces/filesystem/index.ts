@@ -1,17 +1,23 @@
 import type { AnyToolDef } from "../tool.js";
+import { appendFileTool } from "./append-file.js";
+import { applyPatchTool } from "./apply-patch.js";
+import { copyFileTool } from "./copy-file.js";
 import { createDirectoryTool } from "./create-directory.js";
+import { deleteDirectoryTool } from "./delete-directory.js";
+import { deleteFileTool } from "./delete-file.js";
 import { directoryTreeTool } from "./directory-tree.js";
 import { editFileTool } from "./edit-file.js";
-import { appendFileTool, copyFileTool, deleteDirectoryTool, deleteFileTool } from "./extra-tools.js";
+import { editFilesTool } from "./edit-files.js";
 import { getFileInfoTool } from "./get-file-info.js";
 import { grepTool } from "./grep.js";
 import { listAllowedDirectoriesTool } from "./list-allowed-directories.js";
-import { listDirectoryTool, listDirectoryWithSizesTool } from "./list-directory.js";
+import { listDirectoryTool } from "./list-directory.js";
+import { listDirectoryWithSizesTool } from "./list-directory-with-sizes.js";
 import { moveFileTool } from "./move-file.js";
-import { applyPatchTool, editFilesTool } from "./multi-file-tools.js";
+import { readFileTool } from "./read-file.js";
 import { readMediaFileTool } from "./read-media-file.js";
 import { readMultipleFilesTool } from "./read-multiple-files.js";
-import { readFileTool, readTextFileTool } from "./read-text-file.js";
+import { readTextFileTool } from "./read-text-file.js";
 import { searchFilesTool } from "./search-files.js";
 import { writeFileTool } from "./write-file.js";
 

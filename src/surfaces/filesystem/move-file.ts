@@ -5,7 +5,7 @@ import { moveNoReplace } from "../../core/files/move-no-replace.js";
 import { printable } from "../../core/paths.js";
 import { namesOf } from "../../core/workspace.js";
 import { defineTool, textReply } from "../tool.js";
-import { expectedSha256 } from "./extra-tools.js";
+import { expectedSha256 } from "./common.js";
 
 export const moveFileTool = defineTool({
   name: "move_file",

@@ -43,7 +43,7 @@ export const readMediaFileTool = defineTool({
   async handler(args, ctx) {
     const target = await ctx.ws.resolve(args.path, { intent: "read" });
     // base64 grows 4/3; the limit applies to the encoded text.
-    const limit = Math.floor((Math.max(ctx.config.maxOutputBytes, MEDIA_FLOOR_BYTES) * 3) / 4);
+    const limit = Math.floor((Math.max(ctx.budget.limit, MEDIA_FLOOR_BYTES) * 3) / 4);
     const m = await readMedia(target, limit);
     const data = m.data.toString("base64");
     const block: ContentBlock = m.mimeType.startsWith("image/")

@@ -1,17 +1,14 @@
 import { z } from "zod";
-import { byteLength, cutToBytes } from "../../core/budget.js";
+import { ANY_COUNT, type ReplyBudget, widest } from "../../core/budget.js";
 import { mapLimit } from "../../core/concurrency.js";
 import { toClientMessage } from "../../core/errors.js";
 import { readTextFile, type TextRead } from "../../core/files/read.js";
 import type { ResolvedPath } from "../../core/workspace.js";
-import { defineTool, textReply } from "../tool.js";
+import { defineTool, type ToolContext, textReply } from "../tool.js";
 
 /** Files read at once: enough to hide latency, bounded so 1,000 paths do not open 1,000 descriptors. */
 const CONCURRENCY = 16;
-/** Room kept for a per-file truncation note, and for the final "read on" line (besides its path). */
-const NOTE_ROOM = 160;
-const FINAL_NOTE_ROOM = 200;
-const SEPARATOR_BYTES = 5;
+const SEPARATOR = "\n---\n";
 
 const fileSchema = z.object({
   path: z.string(),
@@ -23,6 +20,93 @@ const fileSchema = z.object({
   mtime: z.string().optional().describe("last modification time of the file read, ISO 8601"),
   error: z.string().optional(),
 });
+type FileRecord = z.infer<typeof fileSchema>;
+
+const partNote = (shown: number, size: number) =>
+  `[mcpfs: output truncated: lines 1-${shown} of this file (${size} bytes) shown. ` +
+  `Read the rest with read_text_file startLine=${shown + 1}.]`;
+
+const restNote = (limit: number, paths: readonly string[], from: number, path = paths[from]) =>
+  `[mcpfs: the reply budget of ${limit} bytes is used up; ${paths.length - from} of ${paths.length} files not read. ` +
+  `Read on with read_multiple_files from paths[${from}] = ${JSON.stringify(path)}.]`;
+
+type Resolved = { target: ResolvedPath; error?: undefined } | { target?: undefined; error: string };
+
+/** Every path resolved first (cheap), so the budget can then be handed out in input order. */
+function resolveAll(ctx: ToolContext, paths: readonly string[]): Promise<Resolved[]> {
+  return mapLimit(paths, CONCURRENCY, async (p): Promise<Resolved> => {
+    try {
+      return { target: await ctx.ws.resolve(p, { intent: "read" }) };
+    } catch (err) {
+      return { error: toClientMessage(err, p) };
+    }
+  });
+}
+
+/**
+ * The reply's pieces, in input order, each charged to the budget. Only the first file shown may be shown
+ * in part (cut on a whole line, so the startLine named repeats nothing and skips nothing); from the first
+ * file that gets no room on, every path is left for the next call.
+ */
+class Pieces {
+  readonly texts: string[] = [];
+  readonly files: FileRecord[] = [];
+  /** The first path that got no room. */
+  firstSkipped: number | undefined;
+
+  constructor(
+    private readonly budget: ReplyBudget,
+    private readonly ctx: ToolContext,
+  ) {}
+
+  skip(i: number, path: string, error?: string): void {
+    this.firstSkipped ??= i;
+    this.files.push({ path, ok: !error, ...(error ? { error } : { skipped: true }) });
+  }
+
+  error(i: number, path: string, error: string): void {
+    const marker = `${path}: Error - ${error}`;
+    if (!this.budget.take(marker + SEPARATOR)) {
+      this.skip(i, path, error);
+      return;
+    }
+    this.texts.push(marker);
+    this.files.push({ path, ok: false, error });
+  }
+
+  file(i: number, path: string, read: TextRead): void {
+    const head = `${path}:\n`;
+    if (!read.truncated && this.budget.take(`${head}${read.text}\n${SEPARATOR}`)) {
+      this.shown(path, read, read.text, false);
+      return;
+    }
+    const widestNote = partNote(ANY_COUNT, ANY_COUNT);
+    if (this.texts.length > 0 || !this.budget.fits(`${head}\n${SEPARATOR}${widestNote}`)) {
+      this.skip(i, path);
+      return;
+    }
+    this.budget.take(`${head}\n${SEPARATOR}`);
+    const close = this.budget.reserve(widestNote);
+    let text = this.budget.cut(read.text).text;
+    const nl = text.lastIndexOf("\n");
+    if (nl >= 0) text = text.slice(0, nl + 1);
+    const shown = text === "" ? 0 : text.split("\n").length - 1;
+    this.shown(path, read, text + close(partNote(shown, read.size)), true);
+  }
+
+  private shown(path: string, read: TextRead, text: string, truncated: boolean): void {
+    if (read.sha256 && !truncated) this.ctx.reads.remember(read.sha256, read.text);
+    this.texts.push(`${path}:\n${text}\n`);
+    this.files.push({
+      path,
+      ok: true,
+      size: read.size,
+      truncated,
+      ...(read.sha256 && !truncated ? { sha256: read.sha256 } : {}),
+      ...(read.mtimeMs !== undefined ? { mtime: new Date(read.mtimeMs).toISOString() } : {}),
+    });
+  }
+}
 
 export const readMultipleFilesTool = defineTool({
   name: "read_multiple_files",
@@ -36,102 +120,31 @@ export const readMultipleFilesTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(args, ctx) {
-    const budget = ctx.config.maxOutputBytes;
-    // Phase 1: resolve every path (cheap), so phase 2 can hand out the budget in input order.
-    const resolved = await mapLimit(args.paths, CONCURRENCY, async (p) => {
-      try {
-        return { target: await ctx.ws.resolve(p, { intent: "read" }) };
-      } catch (err) {
-        return { error: toClientMessage(err, p) };
-      }
-    });
-    // Phase 2: read in order-preserving batches; each file gets what is left of the budget. Every piece
-    // (text, headers, markers, errors) is charged, and a final line stands for files that got no room at all.
-    // The last line names a path, so its room grows with the longest one.
-    let remaining = budget - FINAL_NOTE_ROOM - args.paths.reduce((m, p) => Math.max(m, byteLength(p)), 0);
-    const pieces: string[] = [];
-    const files: z.infer<typeof fileSchema>[] = [];
-    // The first path that got no room: it and every later one are left for the next call.
-    let firstSkipped: number | undefined;
-    const add = (piece: string) => {
-      pieces.push(piece);
-      remaining -= byteLength(piece) + SEPARATOR_BYTES;
-    };
+    const budget = ctx.budget;
+    const resolved = await resolveAll(ctx, args.paths);
+    // The last line names a path: its room is held with the widest one.
+    const closeRest = budget.reserve(restNote(budget.limit, args.paths, 0, widest(args.paths)));
+    const out = new Pieces(budget, ctx);
+    // Read in order-preserving batches; each file of a batch may read what is left of the budget.
     for (let start = 0; start < args.paths.length; start += CONCURRENCY) {
       const batch = resolved.slice(start, start + CONCURRENCY);
-      const share = firstSkipped === undefined ? Math.max(0, remaining - NOTE_ROOM) : 0;
+      const share = out.firstSkipped === undefined ? budget.remaining : 0;
       const reads = await mapLimit(batch, CONCURRENCY, async (r) =>
         r.target && share > 0 ? readOne(r.target, share) : undefined,
       );
       for (const [k, read] of reads.entries()) {
         const i = start + k;
         const p = args.paths[i]!;
-        const r = batch[k]!;
-        const error = r.error ?? (read && "error" in read ? read.error : undefined);
-        const skip = () => {
-          firstSkipped ??= i;
-          files.push({ path: p, ok: !error, ...(error ? { error } : { skipped: true }) });
-        };
-        if (firstSkipped !== undefined) {
-          skip();
-          continue;
-        }
-        if (error) {
-          const marker = `${p}: Error - ${error}`;
-          if (byteLength(marker) + SEPARATOR_BYTES > remaining) {
-            skip();
-            continue;
-          }
-          add(marker);
-          files.push({ path: p, ok: false, error });
-          continue;
-        }
-        if (!read || "error" in read || remaining - byteLength(p) - NOTE_ROOM <= 0) {
-          skip();
-          continue;
-        }
-        // Room for the header, the trailing newline and a possible note besides the text itself.
-        const overhead = byteLength(p) + 3 + NOTE_ROOM;
-        let text = read.text;
-        let truncated = read.truncated;
-        if (byteLength(text) + overhead > remaining) {
-          text = cutToBytes(text, Math.max(0, remaining - overhead)).text;
-          truncated = true;
-        }
-        // Only the first file shown may be shown in part: any later one is left whole for the next call.
-        if (truncated && pieces.length > 0) {
-          skip();
-          continue;
-        }
-        if (truncated) {
-          // Cut on a whole line, so the startLine given repeats nothing and skips nothing.
-          const nl = text.lastIndexOf("\n");
-          if (nl >= 0) text = text.slice(0, nl + 1);
-          const shown = text === "" ? 0 : text.split("\n").length - 1;
-          text +=
-            `[mcpfs: output truncated: lines 1-${shown} of this file (${read.size} bytes) shown. ` +
-            `Read the rest with read_text_file startLine=${shown + 1}.]`;
-        }
-        if (read.sha256 && !truncated) ctx.reads.remember(read.sha256, read.text);
-        add(`${p}:\n${text}\n`);
-        files.push({
-          path: p,
-          ok: true,
-          size: read.size,
-          truncated,
-          ...(read.sha256 && !truncated ? { sha256: read.sha256 } : {}),
-          ...(read.mtimeMs !== undefined ? { mtime: new Date(read.mtimeMs).toISOString() } : {}),
-        });
+        const error = batch[k]!.error ?? (read && "error" in read ? read.error : undefined);
+        if (out.firstSkipped !== undefined) out.skip(i, p, error);
+        else if (error) out.error(i, p, error);
+        else if (!read || "error" in read) out.skip(i, p);
+        else out.file(i, p, read);
       }
     }
-    if (firstSkipped !== undefined) {
-      const left = args.paths.length - firstSkipped;
-      pieces.push(
-        `[mcpfs: the reply budget of ${budget} bytes is used up; ${left} of ${args.paths.length} files not read. ` +
-          `Read on with read_multiple_files from paths[${firstSkipped}] = ${JSON.stringify(args.paths[firstSkipped])}.]`,
-      );
-    }
-    return textReply(pieces.join("\n---\n"), { files });
+    if (out.firstSkipped !== undefined)
+      out.texts.push(closeRest(restNote(budget.limit, args.paths, out.firstSkipped)));
+    return textReply(out.texts.join(SEPARATOR), { files: out.files });
   },
 });
 

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { ANY_COUNT, widest } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
 import type { ReadState } from "../../core/files/hash.js";
 import { readTextFile } from "../../core/files/read.js";
 import { readRangeWithState } from "../../core/files/read-range.js";
 import { countLines } from "../../core/files/text-lines.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
-import { truncationNote } from "./format.js";
+import { truncationNote } from "./common.js";
 
 const input = z.object({
   path: z.string(),
@@ -59,108 +60,170 @@ function stateFields(state: ReadState | undefined): Record<string, unknown> {
   };
 }
 
+/** A range read whose first line alone is longer than the budget: `shown` bytes of it are shown. */
+const longLineNote = (budget: number, start: number, shown: number) =>
+  `\n[mcpfs: line ${start} is longer than the output budget (${budget} bytes); showing its first ${shown} bytes. Read on with startLine=${start + 1}; search inside the line with grep.]`;
+
+/** A range read cut at the budget after line `last` (`of`: " of N", "; more follow" or ""). */
+const rangeCutNote = (budget: number, start: number, last: number, of: string) =>
+  `\n[mcpfs: lines ${start}-${last}${of}; output truncated at ${budget} bytes. Read on with startLine=${last + 1}.]`;
+
 /** mcpfs's line-range read: `[mcpfs: lines A-B of N]` after the lines. */
 async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
   if (args.head !== undefined || args.tail !== undefined)
     throw new ToolError("Cannot combine startLine/endLine with head or tail");
   const target = await ctx.ws.resolve(args.path, { intent: "read" });
-  const budget = ctx.config.maxOutputBytes;
+  const budget = ctx.budget.limit;
   const start = args.startLine ?? 1;
+  const close = ctx.budget.reserve(
+    widest([
+      longLineNote(budget, start, ANY_COUNT),
+      rangeCutNote(budget, start, ANY_COUNT, ` of ${ANY_COUNT}`),
+    ]),
+  );
   const r = await readRangeWithState(target, {
     start,
     end: args.endLine,
-    maxBytes: Math.max(1, budget - 400),
+    maxBytes: ctx.budget.remaining,
     hash: args.hash,
   });
-  const last = start + r.lines.length - 1;
+  const shown = args.lineNumbers ? number(r.lines, start) : r.lines;
+  // Numbers widen the lines read: the lines that still fit are kept, whole.
+  const kept = r.cutLine ? shown.length : Math.max(ctx.budget.takeLines(shown), Math.min(1, shown.length));
+  const truncated = r.truncated || kept < shown.length;
+  const last = start + kept - 1;
   const total = r.state?.totalLines;
-  let text = (args.lineNumbers ? number(r.lines, start) : r.lines).join("\n");
+  let text = shown.slice(0, kept).join("\n");
   const of = total !== undefined ? ` of ${total}` : r.more ? "; more follow" : "";
   if (r.lines.length === 0)
     text = `[mcpfs: no lines from line ${start}; the file has ${total ?? "fewer"} lines]`;
-  else if (r.cutLine)
-    text += `\n[mcpfs: line ${start} is longer than the output budget (${budget} bytes); showing its first ${Buffer.byteLength(r.lines[0]!)} bytes. Read on with startLine=${start + 1}; search inside the line with grep.]`;
-  else if (r.truncated)
-    text += `\n[mcpfs: lines ${start}-${last}${of}; output truncated at ${budget} bytes. Read on with startLine=${last + 1}.]`;
+  else if (r.cutLine) text += close(longLineNote(budget, start, ctx.budget.sizeOf(r.lines[0]!)));
+  else if (truncated) text += close(rangeCutNote(budget, start, last, of));
   else text += `\n[mcpfs: lines ${start}-${last}${of}]`;
   return textReply(text, {
     size: r.state?.size,
-    truncated: r.truncated,
-    lines: r.lines.length,
+    truncated,
+    lines: kept,
     startLine: start,
     endLine: last,
     ...stateFields(r.state),
   });
 }
 
+/** What a cut whole, head or tail read says: what it shows and the one parameter that gets the next part. */
+function readNote(
+  args: z.infer<typeof input>,
+  budget: number,
+  f: { cutLine: boolean; nl: boolean; shown: number; lines: number; total: number | undefined; size: number },
+): string {
+  const { shown, lines } = f;
+  if (f.cutLine) {
+    if (args.tail !== undefined)
+      return truncationNote(
+        `the last line is longer than the output budget (${budget} bytes); showing its last ${shown} bytes`,
+        "Read its start with head: 1; search inside it with grep.",
+      );
+    return truncationNote(
+      `line 1 is longer than the output budget (${budget} bytes); showing its first ${shown} bytes`,
+      "Read the end of the file with tail; search inside the line with grep.",
+    );
+  }
+  // A cut reply ends with the one parameter that gets the next part, with nothing skipped or repeated.
+  if (args.tail !== undefined) {
+    const total = f.total;
+    const earlier =
+      total !== undefined && total - lines >= 1
+        ? `Earlier lines: startLine=${Math.max(1, total - args.tail + 1)}, endLine=${total - lines}.`
+        : "Earlier lines: startLine/endLine.";
+    return truncationNote(
+      `only the last ${lines} of the ${args.tail} requested lines fit in ${budget} bytes`,
+      earlier,
+    );
+  }
+  return truncationNote(
+    args.head !== undefined
+      ? `only the first ${lines} of the ${args.head} requested lines fit in ${budget} bytes`
+      : `the file has ${f.size} bytes; lines 1-${lines} fit in ${budget} bytes`,
+    f.nl
+      ? `Read on with startLine=${lines + 1}.`
+      : "Line 1 alone is longer than the reply budget; find what you need in it with grep.",
+  );
+}
+
 async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
   if (args.startLine !== undefined || args.endLine !== undefined) return readRange(args, ctx);
   const target = await ctx.ws.resolve(args.path, { intent: "read" });
-  const budget = ctx.config.maxOutputBytes;
-  // Room for the truncation note.
+  const budget = ctx.budget.limit;
+  // Room for the truncation note, at its widest.
+  const close = ctx.budget.reserve(
+    widest(
+      [true, false].flatMap((cutLine) =>
+        [true, false].map((nl) =>
+          readNote(args, budget, {
+            cutLine,
+            nl,
+            shown: ANY_COUNT,
+            // Lines shown and lines before them, both at their widest.
+            lines: Math.floor(ANY_COUNT / 2),
+            total: ANY_COUNT,
+            size: ANY_COUNT,
+          }),
+        ),
+      ),
+    ),
+  );
   const r = await readTextFile(target, {
     head: args.head,
     tail: args.tail,
-    budget: Math.max(1, budget - 400),
+    budget: ctx.budget.remaining,
     withState: true,
     hash: args.hash,
     countLines: args.tail !== undefined && args.lineNumbers === true,
   });
-  // A whole read: remembered, so a later refused change can show what changed since this version.
-  if (r.sha256 && !r.truncated && args.head === undefined && args.tail === undefined)
-    ctx.reads.remember(r.sha256, r.text);
   let text = r.text;
   // A cut from the start ends on a whole line, so the next startLine repeats nothing and skips nothing.
   const cutFromStart = r.truncated && args.tail === undefined;
   const nl = cutFromStart ? text.lastIndexOf("\n") : -1;
   if (nl > 0) text = text.slice(0, nl + 1);
   const lines = countLines(text);
+  let kept: number | undefined;
   if (args.lineNumbers && text !== "") {
     const all = text.split("\n");
     const trailing = all[all.length - 1] === "" ? all.pop() !== undefined : false;
     const total = r.state?.totalLines;
     const first = args.tail !== undefined ? (total !== undefined ? total - all.length + 1 : undefined) : 1;
-    if (first !== undefined) text = number(all, first).join("\n") + (trailing ? "\n" : "");
-  }
-  if (r.cutLine) {
-    const shown = Buffer.byteLength(r.text);
-    if (args.tail !== undefined) {
-      text += truncationNote(
-        `the last line is longer than the output budget (${budget} bytes); showing its last ${shown} bytes`,
-        "Read its start with head: 1; search inside it with grep.",
-      );
-    } else
-      text += truncationNote(
-        `line 1 is longer than the output budget (${budget} bytes); showing its first ${shown} bytes`,
-        "Read the end of the file with tail; search inside the line with grep.",
-      );
-  } else if (r.truncated) {
-    // A cut reply ends with the one parameter that gets the next part, with nothing skipped or repeated.
-    if (args.tail !== undefined) {
-      const total = r.state?.totalLines;
-      const earlier =
-        total !== undefined && total - lines >= 1
-          ? `Earlier lines: startLine=${Math.max(1, total - args.tail + 1)}, endLine=${total - lines}.`
-          : "Earlier lines: startLine/endLine.";
-      text += truncationNote(
-        `only the last ${lines} of the ${args.tail} requested lines fit in ${budget} bytes`,
-        earlier,
-      );
-    } else {
-      text += truncationNote(
-        args.head !== undefined
-          ? `only the first ${lines} of the ${args.head} requested lines fit in ${budget} bytes`
-          : `the file has ${r.size} bytes; lines 1-${lines} fit in ${budget} bytes`,
-        nl > 0
-          ? `Read on with startLine=${lines + 1}.`
-          : "Line 1 alone is longer than the reply budget; find what you need in it with grep.",
-      );
+    if (first !== undefined) {
+      // Numbers widen the lines read: the lines that still fit are kept (the last ones for tail).
+      const numbered = number(all, first);
+      const fromEnd = args.tail !== undefined;
+      const fit = r.cutLine
+        ? numbered.length
+        : ctx.budget.takeLines(fromEnd ? [...numbered].reverse() : numbered);
+      kept = Math.max(fit, Math.min(1, numbered.length));
+      const shown = fromEnd ? numbered.slice(numbered.length - kept) : numbered.slice(0, kept);
+      text = shown.join("\n") + (trailing || kept < numbered.length ? "\n" : "");
     }
   }
+  const count = kept ?? lines;
+  const truncated = r.truncated || count < lines;
+  // A whole read: remembered, so a later refused change can show what changed since this version.
+  if (r.sha256 && !truncated && args.head === undefined && args.tail === undefined)
+    ctx.reads.remember(r.sha256, r.text);
+  if (r.cutLine || truncated)
+    text += close(
+      readNote(args, budget, {
+        cutLine: r.cutLine === true,
+        nl: nl > 0 || count < lines,
+        shown: ctx.budget.sizeOf(r.text),
+        lines: count,
+        total: r.state?.totalLines,
+        size: r.size,
+      }),
+    );
   return textReply(text, {
     size: r.size,
-    truncated: r.truncated,
-    lines,
+    truncated,
+    lines: count,
     ...(r.more !== undefined ? { more: r.more } : {}),
     ...stateFields(r.state),
   });
@@ -177,13 +240,5 @@ export const readTextFileTool = defineTool({
   handler,
 });
 
-export const readFileTool = defineTool({
-  name: "read_file",
-  title: "Read File (Deprecated)",
-  description: "Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.",
-  input,
-  output,
-  annotations: { readOnlyHint: true, openWorldHint: false },
-  mutating: false,
-  handler,
-});
+/** read_file (deprecated) is read_text_file under its old name. */
+export { handler as readText, input as readTextInput, output as readTextOutput };

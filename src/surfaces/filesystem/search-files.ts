@@ -1,16 +1,9 @@
 import path from "node:path";
 import { z } from "zod";
-import { byteLength } from "../../core/budget.js";
-import { comparePaths, compileExcludes } from "../../core/files/exclude.js";
-import { describeLink } from "../../core/files/listing.js";
 import { escapeName } from "../../core/paths.js";
-import { compileGlob } from "../../core/search/glob-match.js";
-import { walk } from "../../core/walk.js";
+import { searchNames } from "../../core/search/name-search.js";
 import { defineTool, textReply } from "../tool.js";
-import { truncationNote } from "./format.js";
-
-/** A walk that runs this long stops and reports what it found (a hung network volume never hangs a call). */
-export const WALK_TIME_LIMIT_MS = 60_000;
+import { truncationNote, WALK_TIME_LIMIT_MS } from "./common.js";
 
 export const searchFilesTool = defineTool({
   name: "search_files",
@@ -33,47 +26,39 @@ export const searchFilesTool = defineTool({
   mutating: false,
   async handler(args, ctx) {
     const dir = await ctx.ws.resolve(args.path, { intent: "read" });
-    const budget = ctx.config.maxOutputBytes - 512;
-    const isMatch = compileGlob(args.pattern);
+    const budget = ctx.budget;
     // Every shown path costs at least the start path plus a separator: no need to find more than fit.
-    const limit = Math.floor(budget / (dir.real.length + 2)) + 1;
-    const r = await walk({
-      root: dir.root,
-      start: dir.real,
+    const limit = budget.atMost(dir.real.length + 2) + 1;
+    const r = await searchNames(ctx.ws, dir, {
+      pattern: args.pattern,
+      excludePatterns: args.excludePatterns,
       gitignore: ctx.config.gitignore,
-      exclude: compileExcludes(args.excludePatterns),
-      include: (rel) => isMatch(rel),
       limit,
       signal: ctx.signal,
       timeLimitMs: WALK_TIME_LIMIT_MS,
       onProgress: (visited) => void ctx.progress(visited, undefined, "entries visited"),
     });
-    // As the official server does, a symlink whose target lies outside the roots is not listed (its name
-    // would point the client at a place it cannot use); one pointing inside is listed, never followed.
-    const shown = [];
-    for (const e of r.entries)
-      if (e.type !== "symlink" || (await describeLink(ctx.ws, e.real)) !== undefined) shown.push(e.rel);
-    const rels = shown.sort(comparePaths);
-    const lines: string[] = [];
-    let bytes = 0;
-    for (const rel of rels) {
-      const full = escapeName(path.join(dir.real, rel));
-      bytes += byteLength(full) + 1;
-      if (bytes > budget) break;
-      lines.push(full);
-    }
-    const truncated = r.truncated || lines.length < rels.length;
-    let text = lines.length > 0 ? lines.join("\n") : "No matches found";
-    if (truncated)
-      text += truncationNote(
-        `showing ${lines.length} matches; more exist`,
-        "Narrow the pattern or search a subdirectory to see the rest.",
-      );
-    if (r.timedOut)
-      text += truncationNote(
-        `the search stopped after ${WALK_TIME_LIMIT_MS / 1000} s (${r.visited} entries visited); results are partial`,
-        "Search a smaller directory.",
-      );
+    const rels = r.rels;
+    const timeNote = r.timedOut
+      ? truncationNote(
+          `the search stopped after ${WALK_TIME_LIMIT_MS / 1000} s (${r.visited} entries visited); results are partial`,
+          "Search a smaller directory.",
+        )
+      : "";
+    budget.take(timeNote);
+    const full = rels.map((rel) => escapeName(path.join(dir.real, rel)));
+    const fit = budget.fitLines(
+      full,
+      (n) =>
+        truncationNote(
+          `showing ${n} matches; more exist`,
+          "Narrow the pattern or search a subdirectory to see the rest.",
+        ),
+      r.truncated,
+    );
+    const lines = full.slice(0, fit.kept);
+    const truncated = fit.note !== undefined;
+    const text = (lines.length > 0 ? lines.join("\n") : "No matches found") + (fit.note ?? "") + timeNote;
     return textReply(text, {
       matches: rels.slice(0, lines.length),
       count: lines.length,

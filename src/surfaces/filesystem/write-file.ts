@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { writeText } from "../../core/files/write.js";
 import { defineTool, recordChanges, textReply } from "../tool.js";
-import { expectedSha256 } from "./extra-tools.js";
+import { expectedSha256 } from "./common.js";
 
 export const writeFileTool = defineTool({
   name: "write_file",

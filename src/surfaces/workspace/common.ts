@@ -3,7 +3,7 @@ import { ToolError } from "../../core/errors.js";
 import { hasParentSegment, printable } from "../../core/paths.js";
 import { noLocalCopyMessage } from "../../core/references.js";
 import type { Intent, ResolvedPath, Root } from "../../core/workspace.js";
-import type { ToolContext, ToolReply } from "../tool.js";
+import { plainReply, type ToolContext, type ToolReply } from "../tool.js";
 
 /** The project root of a workspace-surface connection. */
 export function projectRoot(ctx: ToolContext): Root {
@@ -147,7 +147,67 @@ export function listReply(items: string[]): ToolReply {
   };
 }
 
+/**
+ * A `dict` result held to the reply budget: while its JSON does not fit, the lists under `trim` (in that
+ * order) keep only the items that do, and `truncated` is set. The JSON stays whole and parseable.
+ */
+export function dictReplyWithin(
+  ctx: ToolContext,
+  obj: Record<string, unknown>,
+  trim: readonly string[],
+): ToolReply {
+  const json = (o: Record<string, unknown>) => JSON.stringify(o, null, 2);
+  let out = obj;
+  for (const key of trim) {
+    if (ctx.budget.fits(json(out))) break;
+    const list = out[key];
+    if (!Array.isArray(list)) continue;
+    // The most items that fit: binary search over the count.
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (ctx.budget.fits(json({ ...out, [key]: list.slice(0, mid), truncated: true }))) lo = mid;
+      else hi = mid - 1;
+    }
+    out = { ...out, [key]: list.slice(0, lo), truncated: true };
+  }
+  ctx.budget.take(json(out));
+  return dictReply(out);
+}
+
 /** A Python `dict` result: its JSON with 2-space indentation, plus the object itself. */
 export function dictReply(obj: Record<string, unknown>): ToolReply {
   return { content: [{ type: "text", text: JSON.stringify(obj, null, 2) }], structuredContent: obj };
+}
+
+/** mcp-workspace writes text with LF line breaks and refuses what UTF-8 cannot encode (lone surrogates). */
+export function contentText(content: unknown, ctx: ToolContext): string {
+  if (content === null || content === undefined) {
+    ctx.log.warn("Content is None, treating as empty string");
+    return "";
+  }
+  if (typeof content !== "string") throw new ToolError(`Content must be a string, got ${pyType(content)}`);
+  if (/\p{Surrogate}/u.test(content))
+    throw new ToolError("Content contains characters that cannot be encoded. Please check the encoding.");
+  return content.replace(/\r\n/g, "\n");
+}
+
+/** mcpfs: lost-update protection, optional so mcp-workspace's clients are unaffected. */
+export const expectedSha256 = z
+  .string()
+  .optional()
+  .describe("sha256 your read returned; refused if the file changed since");
+
+/** save_file's and append_file's parameters. */
+export const fileInput = z.object({
+  file_path: z.string().describe("Project-relative path"),
+  content: z.string().nullable(),
+  expected_sha256: expectedSha256,
+});
+
+/** A plain text reply held to the reply budget; a cut one ends with how to ask for less. */
+export function boundedReply(ctx: ToolContext, text: string): ToolReply {
+  const note = `\n[output cut at ${ctx.budget.limit} bytes; narrow the request or lower max_lines]`;
+  return plainReply(ctx.budget.fit(text, note).text);
 }

@@ -6,8 +6,7 @@ import { KeyedMutex } from "../../core/files/file-lock.js";
 import { entryKind } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
 import { defineTool, recordChanges, type ToolContext } from "../tool.js";
-import { gitignoreGate, requireFilePath, resolveIn, strOutput, strReply } from "./common.js";
-import { expectedSha256 } from "./write-tools.js";
+import { expectedSha256, gitignoreGate, requireFilePath, resolveIn, strOutput, strReply } from "./common.js";
 
 /**
  * One queue per file for the whole process: edits of the same file from concurrent calls (or connections)
@@ -113,7 +112,10 @@ async function run(args: Args, ctx: ToolContext): Promise<string> {
           seedShape ? { old: "old_text", new: "new_text" } : { old: "old_string", new: "new_string" },
         );
       if (!r.changed && seedShape) return NOTHING_CHANGED;
-      return r.diff;
+      const note =
+        `\n[mcpfs: diff cut at ${ctx.budget.limit} bytes; ${r.written ? "the edit was applied" : "nothing was written"}. ` +
+        "Read the changed lines with read_file start_line/end_line to check them.]";
+      return ctx.budget.fit(r.diff, note, true).text;
     } catch (err) {
       if (!(err instanceof EditError)) throw err;
       const old = truncated(edits[err.editIndex]?.oldText ?? "");

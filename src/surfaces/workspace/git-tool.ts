@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { runGitRead } from "../../core/git/read-command.js";
-import { defineTool, plainReply } from "../tool.js";
-import { projectRoot, referenceRoot } from "./common.js";
-import { boundReply } from "./reply-bound.js";
+import { defineTool } from "../tool.js";
+import { boundedReply, projectRoot, referenceRoot } from "./common.js";
 
 export const gitTool = defineTool({
   name: "git",
@@ -48,6 +47,6 @@ export const gitTool = defineTool({
       },
       { dir, label, signal: ctx.signal },
     );
-    return plainReply(boundReply(text, ctx.config.maxOutputBytes));
+    return boundedReply(ctx, text);
   },
 });

@@ -1,26 +1,30 @@
 import type { AnyToolDef } from "../tool.js";
-import { checkBranchStatus, getBaseBranch } from "./branch-status.js";
+import { appendFileTool } from "./append-file.js";
+import { checkBranchStatus } from "./check-branch-status.js";
 import { checkFileSizeTool } from "./check-file-size.js";
-import { deleteDirectoryTool, deleteThisFileTool } from "./delete-tools.js";
+import { deleteDirectoryTool } from "./delete-directory.js";
+import { deleteThisFileTool } from "./delete-this-file.js";
 import { editFileTool } from "./edit-file.js";
+import { getBaseBranch } from "./get-base-branch.js";
+import { getReferenceProjectsTool } from "./get-reference-projects.js";
 import { gitTool } from "./git-tool.js";
-import {
-  githubIssueComment,
-  githubIssueCreate,
-  githubIssueEdit,
-  githubIssueList,
-  githubIssueView,
-  githubLabelList,
-  githubPrCreate,
-  githubPrView,
-  githubSearch,
-} from "./github-tools.js";
-import { listDirectoryTool, listReferenceDirectoryTool } from "./list-directory.js";
+import { githubIssueComment } from "./github/issue-comment.js";
+import { githubIssueCreate } from "./github/issue-create.js";
+import { githubIssueEdit } from "./github/issue-edit.js";
+import { githubIssueList } from "./github/issue-list.js";
+import { githubIssueView } from "./github/issue-view.js";
+import { githubLabelList } from "./github/label-list.js";
+import { githubPrCreate } from "./github/pr-create.js";
+import { githubPrView } from "./github/pr-view.js";
+import { githubSearch } from "./github/search.js";
+import { listDirectoryTool } from "./list-directory.js";
+import { listReferenceDirectoryTool } from "./list-reference-directory.js";
 import { moveFileTool } from "./move-file.js";
 import { readFileTool } from "./read-file.js";
-import { getReferenceProjectsTool, readReferenceFileTool } from "./reference-tools.js";
-import { searchFilesTool, searchReferenceFilesTool } from "./search-files.js";
-import { appendFileTool, saveFileTool } from "./write-tools.js";
+import { readReferenceFileTool } from "./read-reference-file.js";
+import { saveFileTool } from "./save-file.js";
+import { searchFilesTool } from "./search-files.js";
+import { searchReferenceFilesTool } from "./search-reference-files.js";
 
 /** mcp-workspace's tools, in its registration order (the order of its tools/list). */
 export const workspaceTools: readonly AnyToolDef[] = [

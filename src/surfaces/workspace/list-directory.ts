@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
+import { filesUnder, renderTree } from "../../core/files/file-tree.js";
 import { entryKind } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
-import { walk } from "../../core/walk.js";
 import type { ResolvedPath } from "../../core/workspace.js";
 import { defineTool, type ToolContext } from "../tool.js";
-import { gitignoreGate, listOutput, listReply, referenceRoot, resolveIn } from "./common.js";
-import { renderTree } from "./tree.js";
+import { gitignoreGate, listOutput, listReply, resolveIn } from "./common.js";
 
 export const listDirectoryTool = defineTool({
   name: "list_directory",
@@ -35,15 +34,16 @@ export const listDirectoryTool = defineTool({
       throw new ToolError(`'${shown}' is a file, not a directory. Use read_file() instead.`);
     if (kind === "missing") throw new ToolError(`Directory '${shown}' does not exist`, "not_found");
     if (kind !== "dir") throw new ToolError(`Path '${shown}' is not a directory`, "not_directory");
-    const { entries } = await walk({
-      root: target.root,
-      start: target.real,
-      gitignore: true,
-      signal: ctx.signal,
-      include: (_rel, isDir) => !isDir,
-    });
-    const files = entries.filter((e) => e.type !== "dir").map((e) => e.rel);
-    return listReply(renderTree(files, target.relative, args.dirs_only === true));
+    const files = await filesUnder(target.root, target.real, ctx.signal);
+    const lines = renderTree(files, target.relative, args.dirs_only === true);
+    // Long paths can pass the budget before the 250-line cap: the lines that fit, and what is left.
+    const { kept, note } = ctx.budget.fitLines(
+      lines,
+      (n) =>
+        `... and ${lines.length - n} more lines (output capped at ${ctx.budget.limit} bytes). ` +
+        "Narrow with path=<subdir> or dirs_only=True.",
+    );
+    return listReply(note === undefined ? lines : [...lines.slice(0, kept), note]);
   },
 });
 
@@ -56,37 +56,3 @@ async function isGated(ctx: ToolContext, target: ResolvedPath, requested: string
     },
   );
 }
-
-export const listReferenceDirectoryTool = defineTool({
-  name: "list_reference_directory",
-  title: "List Reference Directory",
-  description: "List a reference project's files, relative to its root, filtered as list_directory.",
-  input: z.object({ reference_name: z.string().describe("Name of the reference project") }),
-  output: listOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
-  mutating: false,
-  async handler(args, ctx) {
-    const root = referenceRoot(ctx, args.reference_name);
-    const { entries } = await walk({
-      root,
-      start: root.real,
-      gitignore: true,
-      signal: ctx.signal,
-      include: (_rel, isDir) => !isDir,
-    });
-    const files = entries.filter((e) => e.type !== "dir").map((e) => e.rel);
-    // Bounded: one reply must stay far below a client's message limit.
-    const budget = ctx.config.maxOutputBytes;
-    let used = 0;
-    let keep = 0;
-    for (; keep < files.length; keep++) {
-      used += Buffer.byteLength(files[keep]!) + 1;
-      if (used > budget) break;
-    }
-    if (keep === files.length) return listReply(files);
-    return listReply([
-      ...files.slice(0, keep),
-      `... and ${files.length - keep} more files (output capped at ${budget} bytes; use search_reference_files with a glob to narrow)`,
-    ]);
-  },
-});

@@ -2,8 +2,7 @@ import { z } from "zod";
 import { isErrno, ToolError } from "../../core/errors.js";
 import { checkMoveSource, moveEntry } from "../../core/files/move.js";
 import { defineTool } from "../tool.js";
-import { boolOutput, boolReply, gitignoreGate, resolveEntry } from "./common.js";
-import { expectedSha256 } from "./write-tools.js";
+import { boolOutput, boolReply, expectedSha256, gitignoreGate, resolveEntry } from "./common.js";
 
 /** mcp-workspace answers move failures with a few plain words an assistant can act on. */
 export function simplifyMoveError(err: unknown): ToolError {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ANY_COUNT, widest } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
 import { InvalidTextError } from "../../core/files/line-range.js";
 import { readLines } from "../../core/files/read-lines.js";
@@ -59,6 +60,19 @@ export const readOutput = z.object({
   size: z.number().optional().describe("size of the file read in bytes (every read)"),
 });
 
+const moreNote = (limit: number, next: number) =>
+  `\n[mcpfs: output truncated at ${limit} bytes. Read on with start_line=${next} and end_line ` +
+  `(e.g. end_line=${next + 999}).]`;
+
+const cutLineNote = (limit: number, first: number, shown: number) =>
+  `\n[mcpfs: line ${first} is longer than the output budget (${limit} bytes); showing its first ` +
+  `${shown} bytes. Read on with start_line=${first + 1} and end_line ` +
+  `(e.g. end_line=${first + 1000}); search inside the line with search_files.]`;
+
+/** The wider of the two notes, with the widest numbers they can show. */
+const widestNote = (limit: number, first: number) =>
+  widest([moreNote(limit, ANY_COUNT), cutLineNote(limit, first, ANY_COUNT)]);
+
 export async function readForTool(
   ctx: ToolContext,
   args: ReadArgs,
@@ -70,14 +84,16 @@ export async function readForTool(
   if (gate) await gitignoreGate(ctx, target, filePath);
   const ranged = checkRange(args.start_line, args.end_line);
   const shown = printable(filePath);
-  const budget = ctx.config.maxOutputBytes;
+  const budget = ctx.budget;
+  const first = ranged ? args.start_line! : 1;
+  // The note that says how to read on, held at its widest.
+  const close = budget.reserve(widestNote(budget.limit, first));
   let r: Awaited<ReturnType<typeof readLines>>;
   try {
     r = await readLines(target, {
       start: ranged ? args.start_line! : 1,
       end: ranged ? args.end_line! : undefined,
-      // The note that says how to read on must fit too (the runner cuts any reply past the budget).
-      maxBytes: Math.max(1, budget - 320),
+      maxBytes: Math.max(1, budget.remaining),
       withState: true,
       hash: args.with_hash === true,
     });
@@ -96,25 +112,18 @@ export async function readForTool(
       r.state.sha256,
       r.lines.join("\n") + (r.lastNewline && r.lines.length > 0 ? "\n" : ""),
     );
-  const first = ranged ? args.start_line! : 1;
   const numbered = args.with_line_numbers ?? ranged;
   let lines = r.lines;
   if (numbered && lines.length > 0) {
     const width = String(first + lines.length - 1).length;
     lines = lines.map((line, i) => `${String(first + i).padStart(width)}→${line}`);
   }
-  let text = lines.join("\n") + (r.lastNewline && lines.length > 0 ? "\n" : "");
-  if (r.cutLine) {
-    text +=
-      `\n[mcpfs: line ${first} is longer than the output budget (${budget} bytes); showing its first ` +
-      `${Buffer.byteLength(r.lines[0]!)} bytes. Read on with start_line=${first + 1} and end_line ` +
-      `(e.g. end_line=${first + 1000}); search inside the line with search_files.]`;
-  } else if (r.truncated) {
-    const next = first + r.lines.length;
-    text +=
-      `\n[mcpfs: output truncated at ${budget} bytes. Read on with start_line=${next} and end_line ` +
-      `(e.g. end_line=${next + 999}).]`;
-  }
+  // Numbers widen the lines read: those that still fit are kept, whole.
+  const kept = r.cutLine ? lines.length : Math.max(budget.takeLines(lines), Math.min(1, lines.length));
+  const truncated = r.truncated || kept < lines.length;
+  let text = lines.slice(0, kept).join("\n") + (r.lastNewline && kept > 0 ? "\n" : "");
+  if (r.cutLine) text += close(cutLineNote(budget.limit, first, budget.sizeOf(r.lines[0]!)));
+  else if (truncated) text += close(moreNote(budget.limit, first + kept));
   // mcpfs: the version read, to pass as expected_sha256 to a later change (lost-update protection).
   const reply = strReply(text);
   if (r.state)

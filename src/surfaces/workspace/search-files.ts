@@ -1,16 +1,10 @@
-import { RE2JS } from "re2js";
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { compileGlobs } from "../../core/search/globs.js";
-import { type GrepMatch, grep } from "../../core/search/grep.js";
-import { walk } from "../../core/walk.js";
+import { filesMatching, searchContents } from "../../core/search/project-search.js";
 import type { Root } from "../../core/workspace.js";
 import { defineTool, type ToolContext, type ToolReply } from "../tool.js";
-import { dictReply, projectRoot, referenceRoot } from "./common.js";
+import { dictReplyWithin, projectRoot } from "./common.js";
 
-const MAX_LINE_CHARS = 500;
-/** Matches collected beyond max_results, so total_matches and matched_files stay meaningful. */
-const COUNT_CAP = 20_000;
 const LITERAL_NOTE =
   "Pattern treated as literal text (invalid regex). Use Python re syntax for regex search.";
 
@@ -33,7 +27,7 @@ export const searchShape = {
 };
 
 /** mcp-workspace returns a dict whose keys depend on the mode (file_search or content_search). */
-const searchOutput = z.looseObject({
+export const searchOutput = z.looseObject({
   mode: z.enum(["file_search", "content_search"]),
   truncated: z.boolean(),
 });
@@ -46,46 +40,23 @@ export interface SearchArgs {
   max_result_lines?: number;
 }
 
-/** mcp-workspace keeps the head of a long line and says how long it was (the engine's own cut is a window). */
-function cutLine(text: string): string {
-  const line = text.replace(/\r$/, "");
-  return line.length > MAX_LINE_CHARS
-    ? `${line.slice(0, MAX_LINE_CHARS)} ... [truncated, line has ${line.length} chars]`
-    : line;
-}
-
-/** Whether a pattern compiles as a regular expression for the search engine (RE2 syntax). */
-function compiles(pattern: string): boolean {
-  try {
-    RE2JS.compile(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function fileSearch(
   ctx: ToolContext,
   root: Root,
   glob: string,
   maxResults: number,
 ): Promise<ToolReply> {
-  const filter = compileGlobs([glob]);
-  const { entries } = await walk({
-    root,
-    start: root.real,
-    gitignore: true,
-    signal: ctx.signal,
-    exclude: (rel, isDir) => isDir && (filter?.prunes(rel) ?? false),
-    include: (rel, isDir) => !isDir && (filter?.file(rel) ?? true),
-  });
-  const files = entries.filter((e) => e.type === "file" || e.type === "symlink").map((e) => e.rel);
-  return dictReply({
-    mode: "file_search",
-    files: files.slice(0, Math.max(0, maxResults)),
-    total_files: files.length,
-    truncated: files.length > maxResults,
-  });
+  const files = await filesMatching(root, glob, ctx.signal);
+  return dictReplyWithin(
+    ctx,
+    {
+      mode: "file_search",
+      files: files.slice(0, Math.max(0, maxResults)),
+      total_files: files.length,
+      truncated: files.length > maxResults,
+    },
+    ["files"],
+  );
 }
 
 async function contentSearch(
@@ -94,65 +65,27 @@ async function contentSearch(
   args: SearchArgs,
   pattern: string,
 ): Promise<ToolReply> {
-  const maxResults = args.max_results ?? 50;
-  const contextLines = Math.max(0, args.context_lines ?? 0);
-  const budget = (args.max_result_lines ?? 200) * 120;
-  let literal = !compiles(pattern);
-  const run = () =>
-    grep({
-      root,
-      start: root.real,
-      pattern,
-      literal,
-      globs: args.glob ? [args.glob] : undefined,
-      contextLines,
-      maxResults: COUNT_CAP,
-      gitignore: true,
-      signal: ctx.signal,
-      formatLine: cutLine,
-      engine: ctx.config.grepEngine,
-    });
-  let result: Awaited<ReturnType<typeof grep>>;
-  try {
-    result = await run();
-  } catch (err) {
-    // The engine's own syntax may still refuse what RE2 accepted: fall back to a literal search then too.
-    if (literal || !(err instanceof ToolError) || err.code !== "invalid") throw err;
-    literal = true;
-    result = await run();
-  }
-  const details: { file: string; line: number; text: string }[] = [];
-  const byFile = new Map<string, number[]>();
-  let used = 0;
-  let truncated = false;
-  for (const m of result.matches) {
-    const lines = byFile.get(m.path) ?? [];
-    lines.push(m.line);
-    byFile.set(m.path, lines);
-    if (truncated) continue;
-    const text = contextText(m);
-    if (details.length >= maxResults || used + text.length > budget) {
-      truncated = true;
-      continue;
-    }
-    details.push({ file: m.path, line: m.line, text });
-    used += text.length;
-  }
-  if (result.truncated) truncated = true;
+  const r = await searchContents(root, {
+    pattern,
+    glob: args.glob ?? undefined,
+    contextLines: Math.max(0, args.context_lines ?? 0),
+    maxResults: args.max_results ?? 50,
+    // mcp-workspace's own bound: about 120 characters per result line.
+    maxChars: (args.max_result_lines ?? 200) * 120,
+    signal: ctx.signal,
+    engine: ctx.config.grepEngine,
+  });
   const out: Record<string, unknown> = {
     mode: "content_search",
-    details,
-    total_matches: result.matches.length,
-    truncated,
+    details: r.details,
+    total_matches: r.total,
+    truncated: r.truncated,
   };
-  if (truncated) out.matched_files = [...byFile].map(([file, lines]) => ({ file, lines }));
-  if (result.truncated) out.total_matches_capped = true;
-  if (literal) out.note = LITERAL_NOTE;
-  return dictReply(out);
-}
-
-function contextText(m: GrepMatch): string {
-  return [...m.before.map((l) => l.text), m.text, ...m.after.map((l) => l.text)].join("\n");
+  if (r.truncated) out.matched_files = r.matchedFiles;
+  if (r.capped) out.total_matches_capped = true;
+  if (r.literal) out.note = LITERAL_NOTE;
+  // Past the reply budget, the per-file line lists go first, then the details.
+  return dictReplyWithin(ctx, out, ["matched_files", "details"]);
 }
 
 /** search_files and search_reference_files: glob-only lists files, a pattern searches contents. */
@@ -165,7 +98,7 @@ export async function searchIn(ctx: ToolContext, root: Root, args: SearchArgs): 
   return fileSearch(ctx, root, glob!, args.max_results ?? 50);
 }
 
-const DESCRIPTION_TAIL =
+export const DESCRIPTION_TAIL =
   "glob finds files by path (like find), pattern searches their contents (like grep); both: contents of the matching files.";
 
 export const searchFilesTool = defineTool({
@@ -177,15 +110,4 @@ export const searchFilesTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   handler: (args, ctx) => searchIn(ctx, projectRoot(ctx), args),
-});
-
-export const searchReferenceFilesTool = defineTool({
-  name: "search_reference_files",
-  title: "Search Reference Files",
-  description: `Search a reference project: ${DESCRIPTION_TAIL}`,
-  input: z.object({ reference_name: z.string().describe("Name of the reference project"), ...searchShape }),
-  output: searchOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
-  mutating: false,
-  handler: (args, ctx) => searchIn(ctx, referenceRoot(ctx, args.reference_name), args),
 });

@@ -1,37 +1,9 @@
 import { z } from "zod";
-import { detectBaseBranch } from "../../core/github/base-branch.js";
 import { branchStatus } from "../../core/github/branch-status/report.js";
 import { describeGitHubError } from "../../core/github/errors.js";
 import { type RepoTarget, resolveTarget } from "../../core/github/target.js";
 import { defineTool, plainReply } from "../tool.js";
-import { projectRoot } from "./common.js";
-import { boundReply } from "./reply-bound.js";
-
-export const getBaseBranch = defineTool({
-  name: "get_base_branch",
-  title: "Get base branch",
-  description:
-    "The current branch's base: the linked issue's '### Base Branch' section, the open PR's base, the nearest parent branch, or the default branch.",
-  input: z.object({}),
-  annotations: { readOnlyHint: true, openWorldHint: true },
-  mutating: false,
-  async handler(_a, ctx) {
-    const project = projectRoot(ctx);
-    let target: RepoTarget | undefined;
-    try {
-      target = await resolveTarget({ roots: ctx.ws.roots, env: ctx.config.githubEnv });
-    } catch {
-      // No token or no GitHub remote: detection continues with git alone.
-    }
-    try {
-      const r = await detectBaseBranch(project.real, target);
-      for (const w of r.warnings) ctx.log.warn(w);
-      return plainReply(r.branch ?? "main");
-    } catch {
-      return plainReply("main");
-    }
-  },
-});
+import { boundedReply, projectRoot } from "./common.js";
 
 export const checkBranchStatus = defineTool({
   name: "check_branch_status",
@@ -67,7 +39,7 @@ export const checkBranchStatus = defineTool({
         failOnReviews: a.fail_on_reviews ?? ctx.config.failOnReviews,
         signal: ctx.signal,
       });
-      return plainReply(boundReply(text, ctx.config.maxOutputBytes));
+      return boundedReply(ctx, text);
     } catch (err) {
       return plainReply(`Error: ${describeGitHubError(err, target?.apiBase ?? "GitHub API")}`);
     }

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "../tool.js";
-import { dictReply, referenceRoot, referenceRoots } from "./common.js";
-import { lineRangeShape, readForTool, readOutput } from "./read-file.js";
+import { dictReply, referenceRoots } from "./common.js";
 
 const REFERENCE_USAGE =
   "Pass a name as reference_name to the reference file tools, git(), and the GitHub read tools; " +
@@ -29,24 +28,5 @@ export const getReferenceProjectsTool = defineTool({
       .map((r) => ({ name: r.name ?? "", url: r.url ?? null }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return dictReply({ count: projects.length, projects, usage: REFERENCE_USAGE });
-  },
-});
-
-export const readReferenceFileTool = defineTool({
-  name: "read_reference_file",
-  title: "Read Reference File",
-  description: "Read a reference project's file, or lines start_line..end_line of it.",
-  input: z.object({
-    reference_name: z.string().describe("Name of the reference project"),
-    file_path: z.string().describe("Path in the reference project"),
-    ...lineRangeShape,
-  }),
-  output: readOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
-  mutating: false,
-  async handler(args, ctx) {
-    const root = referenceRoot(ctx, args.reference_name);
-    // Same gate as the project: a reference's ignored files and .git/ stay hidden too.
-    return readForTool(ctx, args, root, true);
   },
 });

@@ -2,9 +2,17 @@
  * mcp-workspace's list_directory rendering: a tree built from file paths, deep directories auto-collapsed
  * into `dir/ (N files)` while the listing exceeds 250 lines, then a hard cut at 250 with a summary line.
  */
-import { escapeName } from "../../core/paths.js";
+import { escapeName } from "../paths.js";
+import { walk } from "../walk.js";
+import type { Root } from "../workspace.js";
 
 export const TREE_LINE_LIMIT = 250;
+
+/** The files below `start` (gitignore applied, `.git` never), relative to it with "/" separators. */
+export async function filesUnder(root: Root, start: string, signal: AbortSignal): Promise<string[]> {
+  const { entries } = await walk({ root, start, gitignore: true, signal, include: (_rel, isDir) => !isDir });
+  return entries.filter((e) => e.type !== "dir").map((e) => e.rel);
+}
 
 interface TreeNode {
   name: string;

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { appendToFile } from "../../core/files/append.js";
+import { defineTool, recordChanges, textReply } from "../tool.js";
+import { expectedSha256 } from "./common.js";
+
+export const appendFileTool = defineTool({
+  name: "append_file",
+  title: "Append File",
+  description:
+    "Append text verbatim to the end of a file, creating it unless mustExist (crash-safe; in a CRLF file new line breaks become CRLF).",
+  input: z.object({
+    path: z.string(),
+    content: z.string(),
+    mustExist: z.boolean().optional().describe("Refuse if the file does not exist"),
+    expectedSha256,
+  }),
+  output: z.object({ content: z.string(), sha256: z.string().optional(), bytes: z.number().optional() }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  mutating: true,
+  async handler(args, ctx) {
+    const target = await ctx.ws.resolve(args.path, { intent: "write" });
+    const r = await appendToFile(target, args.content, {
+      mustExist: args.mustExist,
+      expectedSha256: args.expectedSha256,
+    });
+    recordChanges(ctx, [r]);
+    const verb = r.kind === "create" ? "created" : "appended to";
+    return textReply(`Successfully ${verb} ${args.path}`, { sha256: r.after, bytes: r.bytes });
+  },
+});

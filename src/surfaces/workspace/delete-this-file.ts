@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { ToolError } from "../../core/errors.js";
+import { deleteFile } from "../../core/files/remove.js";
+import { printable } from "../../core/paths.js";
+import { defineTool, recordChanges } from "../tool.js";
+import {
+  boolOutput,
+  boolReply,
+  expectedSha256,
+  gitignoreGate,
+  requireFilePath,
+  resolveEntry,
+} from "./common.js";
+
+export const deleteThisFileTool = defineTool({
+  name: "delete_this_file",
+  title: "Delete This File",
+  description: "Delete a file (a symlink itself, never its target). Directories: delete_directory.",
+  input: z.object({
+    file_path: z.string().describe("Project-relative path"),
+    expected_sha256: expectedSha256,
+  }),
+  output: boolOutput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  mutating: true,
+  async handler(args, ctx) {
+    const filePath = requireFilePath(args.file_path);
+    const entry = await resolveEntry(ctx, filePath, "write");
+    await gitignoreGate(ctx, entry, filePath);
+    try {
+      recordChanges(ctx, [await deleteFile(entry, { expectedSha256: args.expected_sha256 })]);
+    } catch (err) {
+      const shown = printable(filePath);
+      if (err instanceof ToolError && err.code === "not_found")
+        throw new ToolError(`File '${shown}' does not exist`, "not_found");
+      if (err instanceof ToolError && err.code === "not_file")
+        throw new ToolError(`Path '${shown}' is not a file or is a directory`, "not_file");
+      throw err;
+    }
+    ctx.log.info(`File deleted successfully: ${filePath}`);
+    return boolReply(true);
+  },
+});

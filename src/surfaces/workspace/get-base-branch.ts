@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { detectBaseBranch } from "../../core/github/base-branch.js";
+import { type RepoTarget, resolveTarget } from "../../core/github/target.js";
+import { defineTool, plainReply } from "../tool.js";
+import { projectRoot } from "./common.js";
+
+export const getBaseBranch = defineTool({
+  name: "get_base_branch",
+  title: "Get base branch",
+  description:
+    "The current branch's base: the linked issue's '### Base Branch' section, the open PR's base, the nearest parent branch, or the default branch.",
+  input: z.object({}),
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  mutating: false,
+  async handler(_a, ctx) {
+    const project = projectRoot(ctx);
+    let target: RepoTarget | undefined;
+    try {
+      target = await resolveTarget({ roots: ctx.ws.roots, env: ctx.config.githubEnv });
+    } catch {
+      // No token or no GitHub remote: detection continues with git alone.
+    }
+    try {
+      const r = await detectBaseBranch(project.real, target);
+      for (const w of r.warnings) ctx.log.warn(w);
+      return plainReply(r.branch ?? "main");
+    } catch {
+      return plainReply("main");
+    }
+  },
+});

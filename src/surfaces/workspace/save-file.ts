@@ -1,0 +1,31 @@
+import { ensureParentDirs } from "../../core/files/mkdirs.js";
+import { writeText } from "../../core/files/write.js";
+import { defineTool, recordChanges } from "../tool.js";
+import {
+  boolOutput,
+  boolReply,
+  contentText,
+  fileInput,
+  gitignoreGate,
+  requireFilePath,
+  resolveIn,
+} from "./common.js";
+
+export const saveFileTool = defineTool({
+  name: "save_file",
+  title: "Save File",
+  description: "Create or overwrite a file atomically, creating parent directories.",
+  input: fileInput,
+  output: boolOutput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  mutating: true,
+  async handler(args, ctx) {
+    const filePath = requireFilePath(args.file_path);
+    const text = contentText(args.content, ctx);
+    const target = await resolveIn(ctx, filePath, "write");
+    await gitignoreGate(ctx, target, filePath);
+    await ensureParentDirs(target);
+    recordChanges(ctx, [await writeText(target, text, { expectedSha256: args.expected_sha256 })]);
+    return boolReply(true);
+  },
+});
