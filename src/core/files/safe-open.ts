@@ -17,6 +17,15 @@ const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
  * Always opened `O_NONBLOCK` and refused unless a regular file or a directory: opening a FIFO or a device
  * blocking would hold a thread-pool thread forever (four such calls stalled every other request).
  */
+/** What a refused `O_NOFOLLOW | O_NONBLOCK` open means for the client's path. */
+function openError(err: unknown, requested: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ELOOP") return changedError(requested);
+  // A FIFO opened for writing with no reader.
+  if (code === "ENXIO") return notRegularError(requested);
+  return err;
+}
+
 export async function openVerified(
   target: ResolvedPath,
   flags: number = constants.O_RDONLY,
@@ -26,11 +35,7 @@ export async function openVerified(
   try {
     fh = await fs.open(target.real, flags | constants.O_NOFOLLOW | O_NONBLOCK, mode);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") throw changedError(target.requested);
-    // A FIFO opened for writing with no reader.
-    if (code === "ENXIO") throw notRegularError(target.requested);
-    throw err;
+    throw openError(err, target.requested);
   }
   try {
     // The descriptor's own stat, taken by the check: no second round trip.
@@ -126,11 +131,7 @@ export function openVerifiedFile(target: ResolvedPath, flags: number = constants
   try {
     fd = fsSync.openSync(target.real, flags | constants.O_NOFOLLOW | O_NONBLOCK);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") throw changedError(target.requested);
-    // A FIFO opened for writing with no reader.
-    if (code === "ENXIO") throw notRegularError(target.requested);
-    throw err;
+    throw openError(err, target.requested);
   }
   try {
     const { root, requested, real } = target;

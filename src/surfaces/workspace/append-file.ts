@@ -2,15 +2,7 @@ import { ToolError } from "../../core/errors.js";
 import { appendText } from "../../core/files/append.js";
 import { printable } from "../../core/paths.js";
 import { defineTool, recordChanges } from "../tool.js";
-import {
-  boolOutput,
-  boolReply,
-  contentText,
-  fileInput,
-  gitignoreGate,
-  requireFilePath,
-  resolveIn,
-} from "./common.js";
+import { boolOutput, boolReply, fileInput, textWriteTarget } from "./common.js";
 
 export const appendFileTool = defineTool({
   name: "append_file",
@@ -21,10 +13,7 @@ export const appendFileTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {
-    const filePath = requireFilePath(args.file_path);
-    const text = contentText(args.content, ctx);
-    const target = await resolveIn(ctx, filePath, "write");
-    await gitignoreGate(ctx, target, filePath);
+    const { filePath, text, target } = await textWriteTarget(args, ctx);
     try {
       recordChanges(ctx, [await appendText(target, text, { expectedSha256: args.expected_sha256 })]);
     } catch (err) {

@@ -193,6 +193,18 @@ export function contentText(content: unknown, ctx: ToolContext): string {
   return content.replace(/\r\n/g, "\n");
 }
 
+/** save_file's and append_file's first steps: the path checked, the content decoded, the target gated. */
+export async function textWriteTarget(
+  args: { file_path?: unknown; content?: unknown },
+  ctx: ToolContext,
+): Promise<{ filePath: string; text: string; target: ResolvedPath }> {
+  const filePath = requireFilePath(args.file_path);
+  const text = contentText(args.content, ctx);
+  const target = await resolveIn(ctx, filePath, "write");
+  await gitignoreGate(ctx, target, filePath);
+  return { filePath, text, target };
+}
+
 /** mcpfs: lost-update protection, optional so mcp-workspace's clients are unaffected. */
 export const expectedSha256 = z
   .string()

@@ -1,15 +1,7 @@
 import { ensureParentDirs } from "../../core/files/mkdirs.js";
 import { writeText } from "../../core/files/write.js";
 import { defineTool, recordChanges } from "../tool.js";
-import {
-  boolOutput,
-  boolReply,
-  contentText,
-  fileInput,
-  gitignoreGate,
-  requireFilePath,
-  resolveIn,
-} from "./common.js";
+import { boolOutput, boolReply, fileInput, textWriteTarget } from "./common.js";
 
 export const saveFileTool = defineTool({
   name: "save_file",
@@ -20,10 +12,7 @@ export const saveFileTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {
-    const filePath = requireFilePath(args.file_path);
-    const text = contentText(args.content, ctx);
-    const target = await resolveIn(ctx, filePath, "write");
-    await gitignoreGate(ctx, target, filePath);
+    const { text, target } = await textWriteTarget(args, ctx);
     await ensureParentDirs(target);
     recordChanges(ctx, [await writeText(target, text, { expectedSha256: args.expected_sha256 })]);
     return boolReply(true);
