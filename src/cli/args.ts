@@ -61,7 +61,17 @@ function buildProgram(version: string): Command {
     .option("--audit-log <file>", "append a JSON line for every mutation to this file")
     .option(
       "--no-journal",
-      "no change journal: a multi-file change killed mid-commit may stay partly applied",
+      "no change journal: changes cannot be undone; a multi-file change killed mid-commit may stay partly applied",
+    )
+    .option(
+      "--journal-max-bytes <n>",
+      "undo journal: bytes of previous versions kept per root (default 1 GiB)",
+      integer("--journal-max-bytes"),
+    )
+    .option(
+      "--journal-max-days <n>",
+      "undo journal: days a change is kept (default 7)",
+      integer("--journal-max-days"),
     )
     .option("--http", "serve Streamable HTTP instead of stdio")
     .option("--host <host>", "HTTP bind address (default 127.0.0.1)")
@@ -185,6 +195,8 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
   config.githubTools = o.githubTools;
   config.auditLog = o.auditLog;
   config.journal = o.journal !== false;
+  config.journalMaxBytes = o.journalMaxBytes;
+  config.journalMaxDays = o.journalMaxDays;
   config.logLevel = o.logLevel ?? "INFO";
   config.logFile = o.logFile;
   config.consoleOnly = o.consoleOnly === true;

@@ -78,7 +78,12 @@ async function openJournal(
     return undefined;
   }
   const { Journal } = await import("../core/files/journal.js");
-  const journal = new Journal({ stateDir: config.stateDir, log });
+  const journal = new Journal({
+    stateDir: config.stateDir,
+    log,
+    maxBytes: config.journalMaxBytes,
+    maxDays: config.journalMaxDays,
+  });
   try {
     await journal.recoverAll(new Workspace(roots, config.surface));
   } catch (err) {

@@ -20,6 +20,8 @@ export interface AuditEntry {
   /** Duration of the whole tool call. */
   ms: number;
   ok: boolean;
+  /** The undo journal's change this call made (list_changes, undo_change). */
+  changeId?: string;
   error?: string;
 }
 

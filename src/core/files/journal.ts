@@ -31,6 +31,7 @@ import { isErrno } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { ResolvedPath, Root, Workspace } from "../workspace.js";
 import { stageWrite } from "./atomic-write.js";
+import { ChangeLog } from "./change-log.js";
 import { sha256Of } from "./hash.js";
 import { removeMadeDirs } from "./mkdirs.js";
 import { syncDir, tempPathBeside, withPinnedParent } from "./safe-open.js";
@@ -87,6 +88,9 @@ export interface JournalOptions {
   log: Logger;
   /** Tests only: never hard-link pre-images (as across devices). */
   copyPreImages?: boolean;
+  /** Undo journal caps per root (change-log.ts has the defaults). */
+  maxBytes?: number;
+  maxDays?: number;
 }
 
 /** An intent written and durable; `commit` after the last rename, `discard` after an in-memory rollback. */
@@ -107,9 +111,19 @@ export class Journal {
   /** Marks this process's intents (a pid alone can be reused, e.g. pid 1 in every container). */
   private readonly token = randomBytes(8).toString("hex");
   private readonly base: string;
+  /** The undo journal: one change per call of a mutating tool, in the same per-root directories. */
+  readonly changes: ChangeLog;
 
   constructor(private readonly opts: JournalOptions) {
     this.base = path.join(opts.stateDir, "journal");
+    this.changes = new ChangeLog({
+      log: opts.log,
+      dirOf: (real) => this.dirOf(real),
+      ensureRootDir: (root) => this.ensureRootDir(root),
+      maxBytes: opts.maxBytes,
+      maxDays: opts.maxDays,
+      copyPreImages: opts.copyPreImages,
+    });
   }
 
   /** The journal directory of a root (whether or not it exists yet). */
@@ -313,7 +327,7 @@ export class Journal {
     return kept ? "kept" : "done";
   }
 
-  private async ensureRootDir(root: Root): Promise<string> {
+  async ensureRootDir(root: Pick<Root, "real">): Promise<string> {
     const dir = this.dirOf(root.real);
     if (await exists(path.join(dir, "root"))) return dir;
     for (const d of [this.opts.stateDir, this.base, dir]) {

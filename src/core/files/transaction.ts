@@ -34,6 +34,7 @@ import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath, Workspace } from "../workspace.js";
 import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
+import { activeChange } from "./change-log.js";
 import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./hash.js";
 import type { Intent, Journal, PreparedFile } from "./journal.js";
 import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
@@ -100,6 +101,15 @@ interface Staged {
   /** Directories this change created, outermost first. */
   madeDirs: string[];
   committed: boolean;
+  /** sha256 of the new content, computed once (a 10 MB write hashes in ~25 ms). */
+  postSha256?: string;
+}
+
+function postHash(s: Staged): string | null {
+  const c = s.change;
+  if (c.kind === "delete") return null;
+  s.postSha256 ??= sha256Of(c.data);
+  return s.postSha256;
 }
 
 export interface CommitHooks {
@@ -129,12 +139,20 @@ export async function commitChanges(
   }
   const staged: Staged[] = [];
   let intent: Intent | undefined;
+  // The undo journal of this call (change-log.ts): each replaced or deleted version is linked into it
+  // before the rename that replaces it.
+  const change = activeChange();
+  const mark = change?.mark() ?? 0;
   // Leftovers of killed processes are swept while this change is staged (it only removes temps older than
   // STALE_TEMP_MS, never this change's own): the listing then costs the reply no time.
   const dirs = new Set(changes.map((c) => path.dirname(c.target.real)));
   const swept = Promise.all([...dirs].map((d) => sweepStaleTemps(d).catch(() => 0)));
   try {
-    for (const change of changes) staged.push(await stage(change));
+    for (const c of changes) staged.push(await stage(c));
+    for (const s of staged) {
+      const p = prepared(s);
+      await change?.keepFile(p.target, p.backup, { sha256: p.preSha256, data: p.preData }, p.postSha256);
+    }
     // One file changes by one rename, atomic by itself; several need the intent written first.
     if (hooks.journal && staged.length > 1)
       intent = await hooks.journal.journal.begin(staged.map(prepared), hooks.journal.ws).catch((err) => {
@@ -150,6 +168,7 @@ export async function commitChanges(
       s.committed = true;
     }
   } catch (err) {
+    await change?.rewind(mark);
     const failures = await rollBack(staged);
     await cleanUp(staged);
     for (const s of [...staged].reverse()) await removeMadeDirs(s.madeDirs, s.change.target);
@@ -177,7 +196,7 @@ function prepared(s: Staged): PreparedFile {
     backup: s.backup,
     preData: c.base?.data,
     preSha256: c.base?.sha256,
-    postSha256: c.kind === "delete" ? null : sha256Of(c.data),
+    postSha256: postHash(s),
     madeDirs: s.madeDirs,
   };
 }
@@ -192,7 +211,7 @@ function resultOf(s: Staged): ChangeResult {
     kind: s.create ? "create" : "write",
     bytes,
     before,
-    after: sha256Of(c.data),
+    after: postHash(s)!,
   };
 }
 

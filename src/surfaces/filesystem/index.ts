@@ -6,6 +6,7 @@ import { appendFileTool, copyFileTool, deleteDirectoryTool, deleteFileTool } fro
 import { getFileInfoTool } from "./get-file-info.js";
 import { grepTool } from "./grep.js";
 import { listAllowedDirectoriesTool } from "./list-allowed-directories.js";
+import { listChangesTool } from "./list-changes.js";
 import { listDirectoryTool, listDirectoryWithSizesTool } from "./list-directory.js";
 import { moveFileTool } from "./move-file.js";
 import { applyPatchTool, editFilesTool } from "./multi-file-tools.js";
@@ -13,6 +14,7 @@ import { readMediaFileTool } from "./read-media-file.js";
 import { readMultipleFilesTool } from "./read-multiple-files.js";
 import { readFileTool, readTextFileTool } from "./read-text-file.js";
 import { searchFilesTool } from "./search-files.js";
+import { undoChangeTool } from "./undo-change.js";
 import { writeFileTool } from "./write-file.js";
 
 /** The official server's tools in its registration order, then mcpfs's own additions. */
@@ -39,4 +41,6 @@ export const filesystemTools: readonly AnyToolDef[] = [
   deleteDirectoryTool,
   editFilesTool,
   applyPatchTool,
+  listChangesTool,
+  undoChangeTool,
 ];

@@ -15,11 +15,13 @@ import {
   githubPrView,
   githubSearch,
 } from "./github-tools.js";
+import { listChangesTool } from "./list-changes.js";
 import { listDirectoryTool, listReferenceDirectoryTool } from "./list-directory.js";
 import { moveFileTool } from "./move-file.js";
 import { readFileTool } from "./read-file.js";
 import { getReferenceProjectsTool, readReferenceFileTool } from "./reference-tools.js";
 import { searchFilesTool, searchReferenceFilesTool } from "./search-files.js";
+import { undoChangeTool } from "./undo-change.js";
 import { appendFileTool, saveFileTool } from "./write-tools.js";
 
 /** mcp-workspace's tools, in its registration order (the order of its tools/list). */
@@ -54,4 +56,7 @@ export const workspaceTools: readonly AnyToolDef[] = [
   // Checks: check_file_size sits between get_base_branch and check_branch_status there.
   checkFileSizeTool,
   checkBranchStatus,
+  // mcpfs's undo journal (after mcp-workspace's own tools).
+  listChangesTool,
+  undoChangeTool,
 ];
