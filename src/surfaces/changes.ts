@@ -87,6 +87,9 @@ export async function undo(
 ): Promise<{ text: string; result: UndoResult }> {
   const log = journalOf(ctx);
   const result = await undoChange(ctx.ws, log, args.id, { dryRun: args.dryRun, force: args.force });
+  if (result.applied)
+    for (const s of result.steps)
+      ctx.recordMutation({ op: "undo", path: show(ctx, s.root, s.rel), bytes: 0 });
   const steps = result.steps.map((s) => {
     const changed = s.changed ? `\n  changed since: ${s.changed.split("\n").join("\n  ")}` : "";
     return `- ${show(ctx, s.root, s.rel)}: ${s.action}${changed}`;

@@ -34,7 +34,7 @@ function seed(root: string): void {
 
 /** The change id a mutating tool's reply names (structured when it has structured content, else text). */
 function changeIdOf(r: TextResult): string {
-  const m = /Change ([0-9a-z]{9}-[0-9a-f]{12})/.exec(r.text);
+  const m = /^Change ([0-9a-z]{9}-[0-9a-f]{12})/.exec(r.change ?? "");
   expect(m, r.text).not.toBeNull();
   if (r.structured && "content" in r.structured) expect(r.structured.changeId).toBe(m![1]);
   return m![1]!;
@@ -285,7 +285,7 @@ describe("caps, --no-journal, read-only roots", () => {
       await conn.call("write_file", { path: f, content: "e".repeat(3000) });
       const big = await conn.call("write_file", { path: f, content: "f" });
       expect(big.isError).toBe(false);
-      expect(big.text).toMatch(/not undoable/);
+      expect(big.change).toMatch(/not undoable/);
       expect(big.structured).toMatchObject({ undoable: false });
       expect(fs.readFileSync(f, "utf8")).toBe("f");
       const refused = await conn.call("undo_change", { id: changeIdOf(big) });
@@ -302,7 +302,8 @@ describe("caps, --no-journal, read-only roots", () => {
     try {
       const w = await conn.call("write_file", { path: path.join(root, "n.txt"), content: "n" });
       expect(w.isError).toBe(false);
-      expect(w.text).not.toMatch(/Change /);
+      expect(w.change).toBeUndefined();
+      expect(w.structured).not.toHaveProperty("changeId");
       for (const [tool, args] of [
         ["list_changes", {}],
         ["undo_change", { id: "000000000-000000000000" }],
