@@ -24,7 +24,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
+import fsSync, { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno } from "../errors.js";
@@ -46,7 +46,16 @@ export const DEFAULT_JOURNAL_MAX_DAYS = 7;
 
 /** What was (or is) at one path. `null` in an entry: nothing was there. */
 export type EntryState =
-  | { type: "file"; sha256: string; mode: number; size: number; blob?: string }
+  | {
+      type: "file";
+      /** sha256 of the bytes; for a kept pre-image whose hash the change did not know, `held` instead. */
+      sha256?: string;
+      mode: number;
+      size: number;
+      blob?: string;
+      /** A linked pre-image's identity (inode, size, mtime): checked on undo instead of re-reading it. */
+      held?: { ino: number; size: number; mtimeMs: number };
+    }
   | { type: "link"; target: string }
   | { type: "dir"; mode: number }
   | { type: "tree"; mode: number; shape: string; size: number; blob?: string };
@@ -150,6 +159,18 @@ export class ChangeLog {
     this.maxAgeMs = (opts.maxDays ?? DEFAULT_JOURNAL_MAX_DAYS) * 24 * 3600 * 1000;
   }
 
+  private readonly madeRootDirs = new Map<string, string>();
+
+  /** The journal directory of a root, made (owner-only) on first use in this process. */
+  async rootDir(root: Pick<Root, "real">): Promise<string> {
+    let dir = this.madeRootDirs.get(root.real);
+    if (!dir) {
+      dir = await this.opts.ensureRootDir(root);
+      this.madeRootDirs.set(root.real, dir);
+    }
+    return dir;
+  }
+
   recorder(tool: string, undoOf?: string): ChangeRecorder {
     return new ChangeRecorder(this, tool, undoOf);
   }
@@ -219,17 +240,15 @@ export class ChangeLog {
     sizes = new Map();
     for (const name of await readdirOrEmpty(rootDir)) {
       const m = CHANGE_DIR.exec(name);
+      if (!m) continue;
       const dir = path.join(rootDir, name);
-      if (!m) {
-        // A change a kill left without its record: nothing refers to it.
-        if (name.endsWith(".part")) {
-          const st = await fs.stat(dir).catch(() => undefined);
-          if (st && Date.now() - st.mtimeMs > ABANDONED_MS) await removeDir(dir).catch(() => {});
-        }
-        continue;
-      }
       const body = await readRecord(dir, m[1]!);
-      sizes.set(m[1]!, body?.size ?? 0);
+      if (body) sizes.set(m[1]!, body.size);
+      else if (!(await exists(path.join(dir, "record")))) {
+        // A change a kill left without its record (or one still being made by another process).
+        const st = await fs.stat(dir).catch(() => undefined);
+        if (st && Date.now() - st.mtimeMs > ABANDONED_MS) await removeDir(dir).catch(() => {});
+      }
     }
     this.sizes.set(rootDir, sizes);
     return sizes;
@@ -256,11 +275,14 @@ export class ChangeRecorder {
   ) {}
 
   /** Where to put pre-images: this change's directory, made in the journal of the first root touched. */
-  private async blobPath(root: Root): Promise<string> {
+  private async blobPath(root: Pick<Root, "real">): Promise<string> {
     if (!this.dir) {
-      this.rootDir = await this.log.opts.ensureRootDir(root);
-      const dir = path.join(this.rootDir, `${this.id}${CHANGE_SUFFIX}.part`);
-      await fs.mkdir(dir, { mode: 0o700 });
+      this.rootDir = await this.log.rootDir(root);
+      // Its final name at once: a change directory without its record is not a change (listings skip it).
+      const dir = path.join(this.rootDir, `${this.id}${CHANGE_SUFFIX}`);
+      // The journal's own small files and directories are made synchronously: microseconds each, where
+      // every async call is a thread-pool round trip (≈0.1-0.5 ms on a loaded machine, ~10 per change).
+      fsSync.mkdirSync(dir, { mode: 0o700 });
       this.dir = dir;
     }
     return path.join(this.dir, String(this.blobs++));
@@ -307,16 +329,23 @@ export class ChangeRecorder {
           if (!isErrno(err, ...NO_LINK)) throw err;
         }
       }
-      const st = await fs.lstat(held);
+      const st = fsSync.lstatSync(dest);
       let sha256 = pre.sha256;
       if (!linked) {
         const data = pre.data ?? (await fs.readFile(held));
         sha256 ??= sha256Of(data);
         await writeOwnerOnly(dest, data);
       }
-      sha256 ??= sha256Of(await fs.readFile(dest));
       const size = Number(st.size);
-      entry.pre = { type: "file", sha256, mode: st.mode & 0o7777, size, blob: path.basename(dest) };
+      const mode = (linked ? st : fsSync.lstatSync(held)).mode & 0o7777;
+      entry.pre = {
+        type: "file",
+        // Not re-read to hash it (a 10 MB overwrite would pay ~30 ms): a linked inode is checked by identity.
+        ...(sha256 ? { sha256 } : { held: { ino: st.ino, size, mtimeMs: st.mtimeMs } }),
+        mode,
+        size,
+        blob: path.basename(dest),
+      };
       this.size += size;
     }
     if (postSha256 !== null) {
@@ -405,16 +434,13 @@ export class ChangeRecorder {
       if (this.dir) await removeDir(this.dir).catch(() => {});
       return undefined;
     }
-    if (!this.dir) {
-      this.rootDir = await this.log.opts.ensureRootDir({ real: this.entries[0]!.root });
-      this.dir = path.join(this.rootDir, `${this.id}${CHANGE_SUFFIX}.part`);
-      await fs.mkdir(this.dir, { mode: 0o700 });
-    }
+    if (!this.dir) await this.blobPath({ real: this.entries[0]!.root });
+    const dir = this.dir!;
     const undoable = this.size <= this.log.maxBytes;
     if (!undoable) {
-      for (const name of await fs.readdir(this.dir))
-        await fs.rm(path.join(this.dir, name), { recursive: true, force: true });
-    } else await ownerOnly(this.dir, this.entries);
+      for (const name of await fs.readdir(dir))
+        await fs.rm(path.join(dir, name), { recursive: true, force: true });
+    } else ownerOnly(dir, this.entries);
     const body: ChangeBody = {
       v: 1,
       id: this.id,
@@ -426,12 +452,13 @@ export class ChangeRecorder {
       entries: this.entries,
     };
     const json = JSON.stringify(body);
-    await fs.writeFile(path.join(this.dir, "record"), `${MAGIC} ${sha256Of(json)}\n${json}\n`, {
+    // Whole or absent: written beside, then renamed (a kill mid-write leaves no truncated record).
+    const record = path.join(dir, "record");
+    fsSync.writeFileSync(`${record}.tmp`, `${MAGIC} ${sha256Of(json)}\n${json}\n`, {
       mode: 0o600,
       flag: "wx",
     });
-    const final = path.join(this.rootDir!, `${this.id}${CHANGE_SUFFIX}`);
-    await fs.rename(this.dir, final);
+    fsSync.renameSync(`${record}.tmp`, record);
     await this.log.account(this.rootDir!, this.id, body.size);
     return { id: this.id, undoable, size: this.size, cap: this.log.maxBytes };
   }
@@ -460,22 +487,24 @@ async function ownerOnly(dir: string, entries: readonly ChangeEntry[]): Promise<
 export async function shapeOf(top: string): Promise<{ shape: string; size: number }> {
   const lines: string[] = [];
   let size = 0;
-  const visit = async (dir: string, rel: string): Promise<void> => {
-    for (const d of await fs.readdir(dir, { withFileTypes: true })) {
+  // Synchronous: 10,000 files take ~20 ms this way against ~500 ms of awaited lstat calls (measured), and
+  // the tree is one the journal owns or one a call is about to hand back.
+  const visit = (dir: string, rel: string): void => {
+    for (const d of fsSync.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, d.name);
       const r = rel ? `${rel}/${d.name}` : d.name;
       if (d.isDirectory()) {
         lines.push(`d ${r}`);
-        await visit(p, r);
-      } else if (d.isSymbolicLink()) lines.push(`l ${r} ${await fs.readlink(p)}`);
+        visit(p, r);
+      } else if (d.isSymbolicLink()) lines.push(`l ${r} ${fsSync.readlinkSync(p)}`);
       else {
-        const st = await fs.lstat(p);
+        const st = fsSync.lstatSync(p);
         size += st.size;
         lines.push(`f ${r} ${st.size}`);
       }
     }
   };
-  await visit(top, "");
+  visit(top, "");
   lines.sort();
   return { shape: sha256Of(lines.join("\n")), size };
 }
@@ -540,6 +569,13 @@ async function removeDir(dir: string): Promise<void> {
   const gone = `${dir}.${randomBytes(4).toString("hex")}.del`;
   await fs.rename(dir, gone);
   await fs.rm(gone, { recursive: true, force: true });
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function writeOwnerOnly(p: string, data: Uint8Array): Promise<void> {

@@ -221,6 +221,13 @@ async function checkPreImage(pre: EntryState | null, dir: string, id: string): P
   if (!pre.blob || !/^\d+$/.test(pre.blob)) throw tampered(id);
   const p = path.join(dir, pre.blob);
   if (pre.type === "file") {
+    if (pre.held) {
+      const st = await fs.lstat(p).catch(() => undefined);
+      const h = pre.held;
+      if (!st?.isFile() || st.ino !== h.ino || st.size !== h.size || st.mtimeMs !== h.mtimeMs)
+        throw tampered(id);
+      return;
+    }
     const data = await fs.readFile(p).catch(() => undefined);
     if (!data || sha256Of(data) !== pre.sha256) throw tampered(id);
     return;
