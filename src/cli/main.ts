@@ -83,6 +83,8 @@ async function openJournal(
     log,
     maxBytes: config.journalMaxBytes,
     maxDays: config.journalMaxDays,
+    // Test switch (not for users): pre-images copied, trees copied then removed, as across devices.
+    copyPreImages: process.env.MCPFS_FORCE_JOURNAL_COPY === "1",
   });
   try {
     await journal.recoverAll(new Workspace(roots, config.surface));

@@ -40,14 +40,21 @@ function changeIdOf(r: TextResult): string {
   return m![1]!;
 }
 
-describe.each(["v1", "v2"] as const)("filesystem surface, %s client", (client) => {
-  const root = area.tree(`fs-${client}`, {});
-  const state = path.join(area.base, `state-fs-${client}`);
+/** The test switches that make the journal copy what it would link or rename (another device, no links). */
+const COPIES = { MCPFS_FORCE_JOURNAL_COPY: "1", MCPFS_FORCE_NO_HARDLINKS: "1" };
+
+describe.each([
+  ["v1", "v1", {}],
+  ["v2", "v2", {}],
+  ["v1-copies", "v1", COPIES],
+] as const)("filesystem surface, %s", (name, client, extraEnv) => {
+  const root = area.tree(`fs-${name}`, {});
+  const state = path.join(area.base, `state-fs-${name}`);
   let conn: Connection;
   const p = (rel: string) => path.join(root, rel);
   beforeAll(async () => {
     seed(root);
-    conn = await startServer([root], { client, env: { MCPFS_STATE_DIR: state } });
+    conn = await startServer([root], { client, env: { MCPFS_STATE_DIR: state, ...extraEnv } });
   });
   afterAll(() => conn.close());
 
@@ -94,6 +101,9 @@ describe.each(["v1", "v2"] as const)("filesystem surface, %s client", (client) =
       const id = changeIdOf(r);
       const after = snapshotWithModes(root);
       expect(after).not.toEqual(before);
+      // Pre-images are the old inodes (linked) unless copies are forced: then no journal file shares one.
+      if (name === "v1-copies" && POSIX)
+        for (const f of journalFiles(state)) expect(fs.statSync(f).nlink, f).toBe(1);
       const u = await conn.call("undo_change", { id });
       expect(u.isError, u.text).toBe(false);
       expect(snapshotWithModes(root)).toEqual(before);
@@ -198,6 +208,19 @@ describe.each(["v1", "v2"] as const)("filesystem surface, %s client", (client) =
     expect(fs.readFileSync(p("tamper.txt"), "utf8")).toBe("two\n");
   });
 });
+
+function journalFiles(state: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const q = path.join(d, e.name);
+      if (e.isDirectory()) walk(q);
+      else if (e.isFile() && /\.change$/.test(path.basename(d))) out.push(q);
+    }
+  };
+  walk(path.join(state, "journal"));
+  return out;
+}
 
 function findRecord(state: string, id: string): string {
   const journal = path.join(state, "journal");

@@ -31,7 +31,7 @@ import { isErrno } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { ResolvedPath, Root } from "../workspace.js";
 import { sha256Of } from "./hash.js";
-import { withPinnedParent } from "./safe-open.js";
+import { hardLink, withPinnedParent } from "./safe-open.js";
 
 const MAGIC = "mcpfs-change 1";
 const POSIX = process.platform !== "win32";
@@ -323,19 +323,20 @@ export class ChangeRecorder {
       let linked = false;
       if (!this.log.opts.copyPreImages) {
         try {
-          await withPinnedParent(target, (d) => fs.link(d.at(path.basename(held)), dest));
+          // hardLink: refused at once where the root's volume has no hard links (then a copy, below).
+          await withPinnedParent(target, (d) => hardLink(target.root, d.at(path.basename(held)), dest));
           linked = true;
         } catch (err) {
           if (!isErrno(err, ...NO_LINK)) throw err;
         }
       }
-      const st = fsSync.lstatSync(dest);
       let sha256 = pre.sha256;
       if (!linked) {
         const data = pre.data ?? (await fs.readFile(held));
         sha256 ??= sha256Of(data);
         await writeOwnerOnly(dest, data);
       }
+      const st = fsSync.lstatSync(dest);
       const size = Number(st.size);
       const mode = (linked ? st : fsSync.lstatSync(held)).mode & 0o7777;
       entry.pre = {
@@ -382,12 +383,13 @@ export class ChangeRecorder {
     const dest = await this.blobPath(entry.root);
     const mode = (await fs.lstat(entry.real)).mode & 0o7777;
     let moved = false;
-    try {
-      await withPinnedParent(entry, (d, name) => fs.rename(d.at(name), dest));
-      moved = true;
-    } catch (err) {
-      if (!isErrno(err, ...NO_LINK)) throw err;
-    }
+    if (!this.log.opts.copyPreImages)
+      try {
+        await withPinnedParent(entry, (d, name) => fs.rename(d.at(name), dest));
+        moved = true;
+      } catch (err) {
+        if (!isErrno(err, ...NO_LINK)) throw err;
+      }
     if (!moved) {
       await fs.cp(entry.real, dest, {
         recursive: true,
