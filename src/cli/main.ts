@@ -4,7 +4,7 @@ import path from "node:path";
 import v8 from "node:v8";
 import type { Journal } from "../core/files/journal.js";
 import { createLogger, type LevelName, type Logger, openLogFile } from "../core/log.js";
-import { type Root, Workspace } from "../core/workspace.js";
+import { namesOf, type Root, Workspace } from "../core/workspace.js";
 import { FileWatchHub } from "../server/file-watch.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { loadTools, policyFor } from "../surfaces/index.js";
@@ -77,6 +77,14 @@ async function openJournal(
     log.warn("No user state directory is known (no home directory): multi-file changes are not journaled");
     return undefined;
   }
+  const inside = rootHolding(config.stateDir, roots);
+  if (inside) {
+    // The journal holds previous versions of files of every root: no tool may reach it.
+    log.warn(
+      `The state directory ${config.stateDir} is inside the allowed directory ${inside.path}: the change journal is off (no undo, no crash rollback). Set MCPFS_STATE_DIR to a directory outside the allowed directories.`,
+    );
+    return undefined;
+  }
   const { Journal } = await import("../core/files/journal.js");
   const journal = new Journal({
     stateDir: config.stateDir,
@@ -92,6 +100,22 @@ async function openJournal(
     log.error(`journal: recovery failed: ${(err as Error).message}`);
   }
   return journal;
+}
+
+/** The root (read-only ones too: they can be read) at or above `dir`, by its real path. */
+function rootHolding(dir: string, roots: readonly Root[]): Root | undefined {
+  let real = path.resolve(dir);
+  // The state directory may not exist yet: its deepest existing ancestor decides where it really lies.
+  for (let p = real, rest = ""; ; p = path.dirname(p)) {
+    try {
+      real = path.join(fs.realpathSync(p), rest);
+      break;
+    } catch {
+      if (path.dirname(p) === p) break;
+      rest = path.join(path.basename(p), rest);
+    }
+  }
+  return roots.find((r) => namesOf(r).isAtOrBelow(real, r.real));
 }
 
 async function main(): Promise<number | undefined> {

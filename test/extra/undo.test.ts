@@ -340,6 +340,22 @@ describe("caps, --no-journal, read-only roots", () => {
     }
   });
 
+  it("a state directory inside an allowed directory turns the journal off (no tool could reach it otherwise)", async () => {
+    const root = area.tree("state-inside", {});
+    const state = path.join(root, "home", ".local", "state", "mcpfs");
+    const conn = await startServer([root], { env: { MCPFS_STATE_DIR: state } });
+    try {
+      const w = await conn.call("write_file", { path: path.join(root, "n.txt"), content: "n" });
+      expect(w.isError).toBe(false);
+      expect(w.change).toBeUndefined();
+      expect((await conn.call("list_changes", {})).text).toMatch(/journal is off/);
+      expect(fs.existsSync(path.join(root, "home"))).toBe(false);
+      expect(conn.stderr()).toMatch(/inside the allowed directory/);
+    } finally {
+      await conn.close();
+    }
+  });
+
   it("a change made while a root was writable is not undone once it is served read-only", async () => {
     const root = area.tree("ro", { "r.txt": "old\n" });
     const state = path.join(area.base, "state-ro");
