@@ -153,6 +153,7 @@ export class ChangeLog {
   readonly maxAgeMs: number;
   /** Per root journal directory: size of each kept change (read once, then kept up to date). */
   private readonly sizes = new Map<string, Map<string, number>>();
+  private readonly totals = new Map<string, number>();
 
   constructor(readonly opts: ChangeLogOptions) {
     this.maxBytes = opts.maxBytes ?? DEFAULT_JOURNAL_MAX_BYTES;
@@ -219,10 +220,11 @@ export class ChangeLog {
   /** Adds a finished change to its root's tally and drops the oldest past the caps. */
   async account(rootDir: string, id: string, size: number, now = Date.now()): Promise<void> {
     const sizes = await this.sizesOf(rootDir);
+    // A first call loads the directory, this change's record included: counted once.
+    let total = (this.totals.get(rootDir) ?? 0) + size - (sizes.get(id) ?? 0);
     sizes.set(id, size);
-    let total = 0;
-    for (const s of sizes.values()) total += s;
-    for (const old of [...sizes.keys()].sort()) {
+    // The map is in id order (loaded sorted, then appended as time goes on): the oldest come first.
+    for (const old of sizes.keys()) {
       const tooOld = now - Number.parseInt(old.slice(0, 9), 36) > this.maxAgeMs;
       if (!tooOld && total <= this.maxBytes) break;
       if (old === id && !tooOld) break;
@@ -232,25 +234,30 @@ export class ChangeLog {
         this.opts.log.warn(`journal: could not drop change ${old}: ${err}`),
       );
     }
+    this.totals.set(rootDir, total);
   }
 
   private async sizesOf(rootDir: string): Promise<Map<string, number>> {
     let sizes = this.sizes.get(rootDir);
     if (sizes) return sizes;
     sizes = new Map();
-    for (const name of await readdirOrEmpty(rootDir)) {
+    let total = 0;
+    for (const name of (await readdirOrEmpty(rootDir)).sort()) {
       const m = CHANGE_DIR.exec(name);
       if (!m) continue;
       const dir = path.join(rootDir, name);
       const body = await readRecord(dir, m[1]!);
-      if (body) sizes.set(m[1]!, body.size);
-      else if (!(await exists(path.join(dir, "record")))) {
+      if (body) {
+        sizes.set(m[1]!, body.size);
+        total += body.size;
+      } else if (!(await exists(path.join(dir, "record")))) {
         // A change a kill left without its record (or one still being made by another process).
         const st = await fs.stat(dir).catch(() => undefined);
         if (st && Date.now() - st.mtimeMs > ABANDONED_MS) await removeDir(dir).catch(() => {});
       }
     }
     this.sizes.set(rootDir, sizes);
+    this.totals.set(rootDir, total);
     return sizes;
   }
 }
@@ -288,6 +295,14 @@ export class ChangeRecorder {
     return path.join(this.dir, String(this.blobs++));
   }
 
+  /**
+   * A name for a pre-image the caller links itself (the transaction, beside its backup). Unused names are
+   * left empty; a name is claimed only when its entry is recorded. Undefined when copies are forced.
+   */
+  async reserveBlob(root: Pick<Root, "real">): Promise<string | undefined> {
+    return this.log.opts.copyPreImages ? undefined : this.blobPath(root);
+  }
+
   /** Position to rewind to when the operation that follows fails (and changed nothing). */
   mark(): number {
     return this.entries.length;
@@ -308,7 +323,7 @@ export class ChangeRecorder {
   async keepFile(
     target: ResolvedPath,
     held: string | undefined,
-    pre: { sha256?: string; data?: Buffer },
+    pre: { sha256?: string; data?: Buffer; linkedAt?: string },
     postSha256: string | null,
   ): Promise<void> {
     const entry: PathEntry = {
@@ -319,9 +334,9 @@ export class ChangeRecorder {
       post: null,
     };
     if (held) {
-      const dest = await this.blobPath(target.root);
-      let linked = false;
-      if (!this.log.opts.copyPreImages) {
+      const dest = pre.linkedAt ?? (await this.blobPath(target.root));
+      let linked = pre.linkedAt !== undefined;
+      if (!linked && !this.log.opts.copyPreImages) {
         try {
           // hardLink: refused at once where the root's volume has no hard links (then a copy, below).
           await withPinnedParent(target, (d) => hardLink(target.root, d.at(path.basename(held)), dest));

@@ -103,6 +103,8 @@ interface Staged {
   committed: boolean;
   /** sha256 of the new content, computed once (a 10 MB write hashes in ~25 ms). */
   postSha256?: string;
+  /** The undo journal's link to the version replaced, made beside the backup while its directory is pinned. */
+  journalLink?: string;
 }
 
 function postHash(s: Staged): string | null {
@@ -151,7 +153,8 @@ export async function commitChanges(
     for (const c of changes) staged.push(await stage(c));
     for (const s of staged) {
       const p = prepared(s);
-      await change?.keepFile(p.target, p.backup, { sha256: p.preSha256, data: p.preData }, p.postSha256);
+      const pre = { sha256: p.preSha256, data: p.preData, linkedAt: s.journalLink };
+      await change?.keepFile(p.target, p.backup, pre, p.postSha256);
     }
     // One file changes by one rename, atomic by itself; several need the intent written first.
     if (hooks.journal && staged.length > 1)
@@ -169,6 +172,7 @@ export async function commitChanges(
     }
   } catch (err) {
     await change?.rewind(mark);
+    for (const s of staged) if (s.journalLink) await fs.unlink(s.journalLink).catch(() => {});
     const failures = await rollBack(staged);
     await cleanUp(staged);
     for (const s of [...staged].reverse()) await removeMadeDirs(s.madeDirs, s.change.target);
@@ -252,6 +256,7 @@ async function stage(change: Change): Promise<Staged> {
     return s;
   } catch (err) {
     await cleanUp([s]);
+    if (s.journalLink) await fs.unlink(s.journalLink).catch(() => {});
     await removeMadeDirs(s.madeDirs, s.change.target);
     throw err;
   }
@@ -261,10 +266,19 @@ async function stage(change: Change): Promise<Staged> {
 async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> {
   const { target } = s.change;
   const backup = tempPathBeside(target.real);
+  // The undo journal of the call takes the same inode too, while the parent is pinned anyway.
+  const journalDest = await activeChange()?.reserveBlob(target.root);
   try {
-    await withPinnedParent(target, (dir, name) =>
-      hardLink(target.root, dir.at(name), dir.at(path.basename(backup))),
-    );
+    await withPinnedParent(target, async (dir, name) => {
+      await hardLink(target.root, dir.at(name), dir.at(path.basename(backup)));
+      if (!journalDest) return;
+      await hardLink(target.root, dir.at(path.basename(backup)), journalDest).then(
+        () => {
+          s.journalLink = journalDest;
+        },
+        () => {}, // another device: keepFile copies it
+      );
+    });
   } catch (err) {
     if (!isErrno(err, "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "EXDEV", "ENOSYS")) throw err;
     // No hard links here: keep a copy of the snapshot's bytes instead (same content, mode, new inode).
