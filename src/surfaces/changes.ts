@@ -6,7 +6,7 @@
 import path from "node:path";
 import { ToolError } from "../core/errors.js";
 import type { ChangeSummary } from "../core/files/change-log.js";
-import { journaledRoots, type UndoResult, undoChange } from "../core/files/undo.js";
+import { journaledRoots, UndoConflictError, type UndoResult, undoChange } from "../core/files/undo.js";
 import { namesOf } from "../core/workspace.js";
 import type { ToolContext } from "./tool.js";
 
@@ -80,20 +80,32 @@ export async function listChanges(
   };
 }
 
+function stepLines(ctx: ToolContext, result: UndoResult, show: ShowPath): string[] {
+  return result.steps.map((s) => {
+    const changed = s.changed ? `\n  changed since: ${s.changed.split("\n").join("\n  ")}` : "";
+    return `- ${show(ctx, s.root, s.rel)}: ${s.action}${changed}`;
+  });
+}
+
 export async function undo(
   ctx: ToolContext,
   args: { id: string; dryRun?: boolean; force?: boolean },
   show: ShowPath,
 ): Promise<{ text: string; result: UndoResult }> {
   const log = journalOf(ctx);
-  const result = await undoChange(ctx.ws, log, args.id, { dryRun: args.dryRun, force: args.force });
+  const result = await undoChange(ctx.ws, log, args.id, { dryRun: args.dryRun, force: args.force }).catch(
+    (err) => {
+      if (!(err instanceof UndoConflictError)) throw err;
+      throw new ToolError(
+        `${err.message}:\n${stepLines(ctx, err.result, show).join("\n")}\nPass force: true to undo anyway (what is there now is kept in the journal: the undo is a change itself and can be undone).`,
+        "conflict",
+      );
+    },
+  );
   if (result.applied)
     for (const s of result.steps)
       ctx.recordMutation({ op: "undo", path: show(ctx, s.root, s.rel), bytes: 0 });
-  const steps = result.steps.map((s) => {
-    const changed = s.changed ? `\n  changed since: ${s.changed.split("\n").join("\n  ")}` : "";
-    return `- ${show(ctx, s.root, s.rel)}: ${s.action}${changed}`;
-  });
+  const steps = stepLines(ctx, result, show);
   const head = result.applied
     ? `Undid change ${result.id} (${result.tool}):`
     : `Dry run: undoing change ${result.id} (${result.tool}) would:`;

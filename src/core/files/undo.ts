@@ -7,6 +7,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import { createTwoFilesPatch } from "diff";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath, Root, Workspace } from "../workspace.js";
@@ -19,7 +20,6 @@ import {
   type MoveEntry,
   shapeOf,
 } from "./change-log.js";
-import { unifiedDiff } from "./diff.js";
 import { sha256Of } from "./hash.js";
 import { ensureParentDirs, makeDirsPinned } from "./mkdirs.js";
 import { moveEntry } from "./move.js";
@@ -101,18 +101,22 @@ export async function undoChange(
     applied,
   });
   if (opts.dryRun) return result(false);
-  if (conflicts > 0 && !opts.force) {
-    const lines = plan.filter((p) => p.step.changed).map((p) => `- ${p.step.rel}: ${p.step.changed}`);
-    throw new ToolError(
-      `Refused: ${conflicts} path(s) changed since change ${id}; nothing was undone.\n${lines.join("\n")}\nPass force: true to undo anyway (what is there now is kept in the journal: the undo is a change itself and can be undone).`,
-      "conflict",
-    );
-  }
+  if (conflicts > 0 && !opts.force) throw new UndoConflictError(result(false));
   const change = activeChange();
   if (change) change.undoOf = id;
   for (const p of plan) await p.apply();
   if (change) await log.markUndone(dir, change.id);
   return result(true);
+}
+
+/** An undo refused because paths changed since the change; the surface words it with its own paths. */
+export class UndoConflictError extends ToolError {
+  constructor(readonly result: UndoResult) {
+    super(
+      `Refused: ${result.conflicts} path(s) changed since change ${result.id}; nothing was undone`,
+      "conflict",
+    );
+  }
 }
 
 interface Planned {
@@ -266,7 +270,10 @@ async function differs(
       const a = textForDiff(now);
       const b = restored ? textForDiff(restored) : "";
       if (a === undefined || b === undefined) return "its content changed after the change";
-      return `its content changed after the change; undoing would make it:\n${cutDiff(unifiedDiff(t.requested, a, b))}`;
+      const diff = createTwoFilesPatch(`${t.requested} (now)`, `${t.requested} (after undo)`, a, b, "", "", {
+        context: 2,
+      });
+      return `its content changed after the change:\n${cutDiff(diff.replace(/^={3,}\n/m, ""))}`;
     }
     case "link":
       return st.isSymbolicLink() && (await fs.readlink(t.real)) === post.target
