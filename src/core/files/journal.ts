@@ -20,7 +20,8 @@
  * operations as writes, only inside the root the change was made in, only while it is writable. The hash
  * catches a damaged or hand-edited record; it is not a signature (whoever can write the state directory can
  * recompute it — that is the user: the directory is 0700 and outside every root, so no tool reaches it).
- * Committed changes are pruned to the newest KEEP_COMMITTED (at 2 × KEEP_COMMITTED) (the undo journal will keep more later).
+ * Committed intents are pruned to the newest KEEP_COMMITTED (at 2 × KEEP_COMMITTED); what undo needs is kept
+ * apart, one `<change id>.change` directory per tool call in the same root directory (change-log.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
