@@ -90,6 +90,40 @@ describe("filesystem surface: every long reply fits the budget by its own format
   });
 });
 
+describe("undo journal: list_changes and undo_change fit the budget", () => {
+  const work = area.tree("journaled", {});
+  const state = path.join(area.base, "state");
+  let conn: Connection;
+  beforeAll(async () => {
+    conn = await startServer(["--max-output-bytes", String(BUDGET), work], {
+      env: { MCPFS_STATE_DIR: state },
+    });
+  });
+  afterAll(() => conn?.close());
+  const long = (i: number) =>
+    path.join(work, `${deep.replace(/\//g, "-")}-${String(i).padStart(3, "0")}.txt`);
+
+  it("list_changes ends with its own note when the changes do not fit", async () => {
+    for (let i = 0; i < 40; i++)
+      expect((await conn.call("write_file", { path: long(i), content: "x" })).isError).toBe(false);
+    expectFitted(
+      await conn.call("list_changes", { limit: 200 }),
+      /older changes not shown: pass path to narrow/,
+    );
+  });
+
+  it("undo_change of a change of many files cuts its steps, not the reply", async () => {
+    const files = Array.from({ length: 40 }, (_, i) => ({
+      path: long(i),
+      edits: [{ oldText: "x", newText: "y" }],
+    }));
+    const edit = await conn.call("edit_files", { files });
+    expect(edit.isError).toBe(false);
+    const id = (edit.raw.structuredContent as { changeId: string }).changeId;
+    expectFitted(await conn.call("undo_change", { id, dryRun: true }), /more steps not shown/);
+  });
+});
+
 describe("resources/read: a file's text and its note fit the same budget", () => {
   let conn: Connection;
   beforeAll(async () => {

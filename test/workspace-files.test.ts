@@ -251,8 +251,10 @@ describe("delete_directory", () => {
   it("deletes an empty directory; refuses a non-empty one without recursive", async () => {
     fs.mkdirSync(p("empty"));
     const r = await conn.call("delete_directory", { dir_path: "empty" });
-    expect(r.raw.content).toEqual([{ type: "text", text: "empty" }]);
-    expect(r.structured).toEqual({ result: ["empty"] });
+    expect(r.raw.content.filter((c: { text: string }) => c.text !== r.change)).toEqual([
+      { type: "text", text: "empty" },
+    ]);
+    expect(r.structured).toEqual({ result: ["empty"], changeId: expect.any(String) });
     fs.mkdirSync(p("full"));
     fs.writeFileSync(p("full/x"), "x");
     expect((await conn.call("delete_directory", { dir_path: "full" })).text).toBe(
@@ -295,7 +297,7 @@ describe("delete_directory", () => {
     fs.writeFileSync(p("tree/.gitignore"), "__pycache__/\n");
     const r = await conn.call("delete_directory", { dir_path: "tree", recursive: true });
     expect(r.isError).toBe(false);
-    const lines = r.raw.content.map((c: { text: string }) => c.text);
+    const lines = r.raw.content.map((c: { text: string }) => c.text).filter((t: string) => t !== r.change);
     // tree + .gitignore + __pycache__ + c.pyc + 12 dirs + 12 files = 28 entries.
     expect(lines).toHaveLength(21);
     expect(lines.slice(0, 5)).toEqual([

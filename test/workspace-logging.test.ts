@@ -103,7 +103,7 @@ describe("command line", () => {
       expect(conn.stderr()).toContain("Ignoring unrecognized argument: --bogus-flag");
       expect(conn.stderr()).toContain("Ignoring unrecognized argument: --project");
       expect(conn.client.getServerVersion()).toMatchObject({ name: "mcpfs" });
-      // mcp-workspace's tools in its registration order (tools/list order), and nothing else.
+      // mcp-workspace's tools in its registration order (tools/list order), then mcpfs's undo journal's two.
       const names = (await conn.client.listTools()).tools.map((t: { name: string }) => t.name);
       expect(names).toEqual([
         "get_reference_projects",
@@ -132,6 +132,8 @@ describe("command line", () => {
         "get_base_branch",
         "check_file_size",
         "check_branch_status",
+        "list_changes",
+        "undo_change",
       ]);
       expect((await conn.call("read_file", { file_path: "a.txt" })).text).toBe("a\n");
     } finally {

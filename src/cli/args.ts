@@ -27,6 +27,15 @@ function integer(name: string) {
   };
 }
 
+function nonNegative(name: string) {
+  const parse = integer(name);
+  return (value: string): number => {
+    const n = parse(value);
+    if (n < 0) throw new InvalidArgumentError(`${name} must be 0 or more: ${value}`);
+    return n;
+  };
+}
+
 function buildProgram(version: string): Command {
   const program = new Command("mcpfs")
     .description(
@@ -61,7 +70,17 @@ function buildProgram(version: string): Command {
     .option("--audit-log <file>", "append a JSON line for every mutation to this file")
     .option(
       "--no-journal",
-      "no change journal: a multi-file change killed mid-commit may stay partly applied",
+      "no change journal: changes cannot be undone; a multi-file change killed mid-commit may stay partly applied",
+    )
+    .option(
+      "--journal-max-bytes <n>",
+      "undo journal: bytes of previous versions kept per root (default 1 GiB)",
+      nonNegative("--journal-max-bytes"),
+    )
+    .option(
+      "--journal-max-days <n>",
+      "undo journal: days a change is kept (default 7)",
+      nonNegative("--journal-max-days"),
     )
     .option("--http", "serve Streamable HTTP instead of stdio")
     .option("--host <host>", "HTTP bind address (default 127.0.0.1)")
@@ -206,6 +225,8 @@ function setOptions(config: Config, o: OptionValues): string | undefined {
   config.githubTools = o.githubTools;
   config.auditLog = o.auditLog;
   config.journal = o.journal !== false;
+  config.journalMaxBytes = o.journalMaxBytes;
+  config.journalMaxDays = o.journalMaxDays;
   config.logLevel = o.logLevel ?? "INFO";
   config.logFile = o.logFile;
   config.consoleOnly = o.consoleOnly === true;

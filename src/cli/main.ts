@@ -5,7 +5,7 @@ import v8 from "node:v8";
 import type { Config } from "../config/index.js";
 import type { Journal } from "../core/files/journal.js";
 import { createLogger, type LevelName, type Logger, openLogFile } from "../core/log.js";
-import { type Root, Workspace } from "../core/workspace.js";
+import { namesOf, type Root, Workspace } from "../core/workspace.js";
 import { FileWatchHub } from "../server/file-watch.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { loadTools, policyFor } from "../surfaces/index.js";
@@ -78,14 +78,45 @@ async function openJournal(
     log.warn("No user state directory is known (no home directory): multi-file changes are not journaled");
     return undefined;
   }
+  const inside = rootHolding(config.stateDir, roots);
+  if (inside) {
+    // The journal holds previous versions of files of every root: no tool may reach it.
+    log.warn(
+      `The state directory ${config.stateDir} is inside the allowed directory ${inside.path}: the change journal is off (no undo, no crash rollback). Set MCPFS_STATE_DIR to a directory outside the allowed directories.`,
+    );
+    return undefined;
+  }
   const { Journal } = await import("../core/files/journal.js");
-  const journal = new Journal({ stateDir: config.stateDir, log });
+  const journal = new Journal({
+    stateDir: config.stateDir,
+    log,
+    maxBytes: config.journalMaxBytes,
+    maxDays: config.journalMaxDays,
+    // Test switch (not for users): pre-images copied, trees copied then removed, as across devices.
+    copyPreImages: process.env.MCPFS_FORCE_JOURNAL_COPY === "1",
+  });
   try {
     await journal.recoverAll(new Workspace(roots, config.surface));
   } catch (err) {
     log.error(`journal: recovery failed: ${(err as Error).message}`);
   }
   return journal;
+}
+
+/** The root (read-only ones too: they can be read) at or above `dir`, by its real path. */
+function rootHolding(dir: string, roots: readonly Root[]): Root | undefined {
+  let real = path.resolve(dir);
+  // The state directory may not exist yet: its deepest existing ancestor decides where it really lies.
+  for (let p = real, rest = ""; ; p = path.dirname(p)) {
+    try {
+      real = path.join(fs.realpathSync(p), rest);
+      break;
+    } catch {
+      if (path.dirname(p) === p) break;
+      rest = path.join(path.basename(p), rest);
+    }
+  }
+  return roots.find((r) => namesOf(r).isAtOrBelow(real, r.real));
 }
 
 /** The Config of this start (the command line, then the environment), or the exit code of `--help` or an error. */

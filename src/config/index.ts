@@ -46,6 +46,9 @@ export interface Config {
   auditLog?: string;
   /** Multi-file changes record an intent first, so a killed process's half is rolled back (`--no-journal`: off). */
   journal: boolean;
+  /** Undo journal caps per root: bytes of previous versions kept, and days a change is kept. */
+  journalMaxBytes?: number;
+  journalMaxDays?: number;
   /** Where journals live (`MCPFS_STATE_DIR`, else the platform's user state directory); unset: no journal. */
   stateDir?: string;
   /** Arguments nobody recognised (warned about and ignored). */

@@ -11,7 +11,7 @@ export interface AuditEntry {
   path?: string;
   /** For copies and moves: the source path as the client sent it. */
   from?: string;
-  op: "write" | "create" | "delete" | "append" | "copy" | "move" | "mkdir" | "refused" | "failed";
+  op: "write" | "create" | "delete" | "append" | "copy" | "move" | "mkdir" | "undo" | "refused" | "failed";
   /** Bytes written (0 for deletes). */
   bytes?: number;
   /** sha256 of the file before and after, when known. */
@@ -20,6 +20,8 @@ export interface AuditEntry {
   /** Duration of the whole tool call. */
   ms: number;
   ok: boolean;
+  /** The undo journal's change this call made (list_changes, undo_change). */
+  changeId?: string;
   error?: string;
 }
 

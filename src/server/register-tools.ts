@@ -3,6 +3,7 @@ import type { Config } from "../config/index.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
 import { finalCut, ReplyBudget } from "../core/budget.js";
 import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
+import { inChange } from "../core/files/change-log.js";
 import type { Journal } from "../core/files/journal.js";
 import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
 import { type ReadBudget, ReadMemory } from "../core/files/read-memory.js";
@@ -194,9 +195,11 @@ async function runTool(
   let reply: ToolReply;
   let failure: unknown;
   const requested = PATH_KEYS.map((k) => args?.[k]).find((v): v is string => typeof v === "string");
+  // One change per call of a mutating tool: the core's mutators note what they do in it (undo journal).
+  const change = tool.mutating ? deps.journal?.changes.recorder(tool.name) : undefined;
   try {
     await deps.gate(req.id);
-    reply = await tool.handler(args, ctx);
+    reply = await inChange(change, () => tool.handler(args, ctx));
   } catch (err) {
     failure = err;
     // A system error on a client's path (ENOENT, EACCES, …) is an answer, not a fault: it is worded for the
@@ -211,9 +214,18 @@ async function runTool(
     };
   }
   reply = withinBudget(reply, deps.config.maxOutputBytes);
+  // Also after a failure: whatever a call did change (a copy stopped midway) can be undone.
+  const recorded = await change?.finish().catch((err) => {
+    deps.log.error(`journal: could not record change ${change.id} of ${tool.name}: ${err}`);
+    return undefined;
+  });
+  if (recorded) reply = withChangeId(reply, recorded);
   const ms = Math.round(performance.now() - started);
   const failed = reply.isError === true;
-  if (tool.mutating) await audit.write(auditEntries(tool.name, mutations, ms, failure, requested, reply));
+  if (tool.mutating) {
+    const entries = auditEntries(tool.name, mutations, ms, failure, requested, reply);
+    await audit.write(recorded ? entries.map((e) => ({ ...e, changeId: recorded.id })) : entries);
+  }
   // The surface's level for a call that succeeded. The line is only built when someone will read it: this
   // is the hot path.
   const level = failed ? "info" : deps.policy.callLogLevel;
@@ -274,6 +286,32 @@ function auditEntries(
       error: firstText(reply).slice(0, 300),
     });
   return entries;
+}
+
+/**
+ * Names the call's change in its reply: one short text block after the tool's own (whose text stays the
+ * original's), and `changeId` (with `undoable: false` when it is not) in the structured reply.
+ */
+function withChangeId(
+  reply: ToolReply,
+  c: { id: string; undoable: boolean; size: number; cap: number },
+): ToolReply {
+  const text = c.undoable
+    ? `Change ${c.id} (undo_change takes it back)`
+    : `Change ${c.id} is not undoable: its previous versions (${c.size} bytes) exceed the journal's cap of ${c.cap} bytes`;
+  return {
+    ...reply,
+    content: [...reply.content, { type: "text", text }],
+    ...(reply.structuredContent
+      ? {
+          structuredContent: {
+            ...reply.structuredContent,
+            changeId: c.id,
+            ...(c.undoable ? {} : { undoable: false }),
+          },
+        }
+      : {}),
+  };
 }
 
 /** The runner's final cut: no reply's text exceeds the budget, whatever its formatter did. */

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { Config } from "../config/index.js";
 import type { AuditEntry } from "../core/audit.js";
 import type { ReplyBudget } from "../core/budget.js";
@@ -88,8 +88,17 @@ export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
 // biome-ignore lint/suspicious/noExplicitAny: the registry erases each tool's own argument type
 export type AnyToolDef = ToolDef<any>;
 
+/**
+ * A mutating tool's structured reply may also name its change in the undo journal (the runner adds it), so
+ * its output schema says so.
+ */
 export function defineTool<S extends z.ZodObject>(def: ToolDef<S>): ToolDef<S> {
-  return def;
+  if (!def.mutating || !def.output || !("extend" in def.output)) return def;
+  const output = (def.output as z.ZodObject).extend({
+    changeId: z.string().optional().describe("this call's change in the undo journal (undo_change)"),
+    undoable: z.boolean().optional().describe("false: the change is larger than the journal's cap"),
+  });
+  return { ...def, output };
 }
 
 /** A text reply whose structuredContent carries the same text as `content` (the official shape). */

@@ -37,6 +37,16 @@ async function mutatingTools(conn: Connection): Promise<string[]> {
     .sort();
 }
 
+/** Undoes the newest change (list_changes, then undo_change) and returns its id. */
+async function undoNewest(conn: Connection): Promise<string> {
+  const listed = await conn.call("list_changes", { limit: 1 });
+  const id = /^([0-9a-z]{9}-[0-9a-f]{12}) /m.exec(listed.text)?.[1];
+  expect(id, listed.text).toBeDefined();
+  const r = await conn.call("undo_change", { id: id! });
+  expect(r.isError, r.text).toBe(false);
+  return id!;
+}
+
 describe("filesystem surface", () => {
   const root = area.tree("fs", {});
   const outside = area.tree("fs-outside", { "secret.txt": "secret\n", "dir/keep.txt": "keep\n" });
@@ -276,9 +286,18 @@ describe("filesystem surface", () => {
       ["delete_file", { path: p("au/gone.txt") }],
       ["delete_directory", { path: p("au/d") }],
     ];
-    expect(calls.map(([t]) => t).sort()).toEqual(await mutatingTools(conn));
+    expect([...calls.map(([t]) => t), "undo_change"].sort()).toEqual(await mutatingTools(conn));
     for (const [tool, args] of calls) expect((await conn.call(tool, args)).isError, tool).toBe(false);
+    const undone = await undoNewest(conn);
     const lines = auditLines(audit);
+    expect(lines.find((l) => l.tool === "undo_change" && l.ok === true)).toMatchObject({
+      op: "undo",
+      path: p("au/d"),
+      changeId: expect.stringMatching(/^[0-9a-z]{9}-[0-9a-f]{12}$/),
+    });
+    expect(lines.find((l) => l.tool === "delete_directory" && l.ok === true)).toMatchObject({
+      changeId: undone,
+    });
     for (const [tool] of calls) {
       const line = lines.find((l) => l.tool === tool && l.ok === true);
       expect(line, tool).toMatchObject({ path: expect.any(String), ms: expect.any(Number) });
@@ -413,11 +432,19 @@ describe("workspace surface", () => {
       ["delete_this_file", { file_path: "au2.txt" }],
       ["delete_directory", { dir_path: "au-dir" }],
     ];
-    expect(calls.map(([t]) => t).sort()).toEqual(await mutatingTools(conn));
+    expect([...calls.map(([t]) => t), "undo_change"].sort()).toEqual(await mutatingTools(conn));
     for (const [tool, args] of calls) expect((await conn.call(tool, args)).isError, tool).toBe(false);
+    const undone = await undoNewest(conn);
     const audits = workspaceLog()
       .map((l) => l.audit as Record<string, unknown> | undefined)
       .filter((a) => a !== undefined);
+    expect(audits.find((a) => a.tool === "undo_change" && a.ok === true)).toMatchObject({
+      op: "undo",
+      path: "au-dir",
+    });
+    expect(audits.find((a) => a.tool === "delete_directory" && a.ok === true)).toMatchObject({
+      changeId: undone,
+    });
     for (const [tool] of calls)
       expect(
         audits.find((a) => a.tool === tool && a.ok === true),

@@ -26,7 +26,10 @@ export const OFFICIAL_BIN = path.join(
 );
 
 export interface TextResult {
+  /** The tool's own text blocks, joined (a mutating tool's trailing change-id block is in `change`). */
   text: string;
+  /** The undo journal's line a mutating tool's reply ends with ("Change <id> ..."), when there is one. */
+  change?: string;
   isError: boolean;
   structured?: Record<string, unknown>;
   // biome-ignore lint/suspicious/noExplicitAny: raw result for content-type specific assertions
@@ -66,18 +69,20 @@ export interface StartOptions {
   timeoutMs?: number;
 }
 
+const CHANGE_LINE = /^Change [0-9a-z]{9}-[0-9a-f]{12}\b/;
+
 /** A tool result as the tests read it: its text blocks joined, the error flag, the structured content. */
 export function toText(raw: {
   content?: { type: string; text?: string }[];
   isError?: boolean;
   structuredContent?: unknown;
 }) {
-  const text = (raw.content ?? [])
-    .filter((c) => c.type === "text")
-    .map((c) => c.text ?? "")
-    .join("\n");
+  const blocks = (raw.content ?? []).filter((c) => c.type === "text").map((c) => c.text ?? "");
+  // The runner adds the change's line as a block of its own, after the tool's text (kept as the original's).
+  const change = blocks.length > 1 && CHANGE_LINE.test(blocks.at(-1)!) ? blocks.pop() : undefined;
   return {
-    text,
+    text: blocks.join("\n"),
+    ...(change !== undefined ? { change } : {}),
     isError: raw.isError === true,
     structured: raw.structuredContent as Record<string, unknown> | undefined,
     raw,

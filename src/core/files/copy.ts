@@ -4,6 +4,7 @@ import { isErrno, ToolError } from "../errors.js";
 import { gitDirWriteError } from "../gate.js";
 import { hasGitDirSegment, printable } from "../paths.js";
 import { namesOf, type ResolvedPath } from "../workspace.js";
+import { activeChange, outsideChanges, shapeOf } from "./change-log.js";
 import { removeTree } from "./remove.js";
 import { type PinnedDir, pinDirectory, tempPathBeside, withPinnedParent } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
@@ -116,7 +117,8 @@ export async function copyPath(
     const hiddenEntry: ResolvedPath = { ...dest, real: hidden };
     await withPinnedParent(dest, (dir) => fs.mkdir(dir.at(path.basename(hidden)), st.mode & 0o7777));
     try {
-      await fillTree(source, hidden, items, dest, result, opts);
+      // The hidden tree's files are not changes of their own: the tree is recorded whole once in place.
+      await outsideChanges(() => fillTree(source, hidden, items, dest, result, opts));
       await withPinnedParent(dest, (dir, name) =>
         fs.rename(dir.at(path.basename(hidden)), dir.at(name)),
       ).catch((err) => {
@@ -129,6 +131,11 @@ export async function copyPath(
       throw err;
     }
     result.dirs++;
+    const change = activeChange();
+    if (change) {
+      const { shape, size } = await shapeOf(dest.real);
+      change.created(dest.root, dest.real, { type: "tree", mode: st.mode & 0o7777, shape, size });
+    }
     return result;
   }
   await fillTree(source, dest.real, items, dest, result, opts);
@@ -196,16 +203,24 @@ async function fillTree(
       // Made and checked through the pinned parent: a symlink standing where a directory goes (copying
       // into an existing tree) is never followed.
       await withPinnedParent(at, async (dir, name) => {
-        await fs.mkdir(dir.at(name), s.mode & 0o7777).catch((err) => {
-          if (!isErrno(err, "EEXIST")) throw err;
-        });
-        const made = await fs.lstat(dir.at(name));
-        if (!made.isDirectory())
+        const made = await fs.mkdir(dir.at(name), s.mode & 0o7777).then(
+          () => true,
+          (err) => {
+            if (!isErrno(err, "EEXIST")) throw err;
+            return false;
+          },
+        );
+        if (made) activeChange()?.created(dest.root, to, { type: "dir", mode: s.mode & 0o7777 });
+        const there = await fs.lstat(dir.at(name));
+        if (!there.isDirectory())
           throw new ToolError(`Destination exists and is not a directory: ${printable(requested)}`, "exists");
       });
       result.dirs++;
     } else if (it.type === "symlink") {
-      await withPinnedParent(at, (dir, name) => fs.symlink(it.link!, dir.at(name))).catch((err) => {
+      await withPinnedParent(at, async (dir, name) => {
+        await fs.symlink(it.link!, dir.at(name));
+        activeChange()?.created(dest.root, to, { type: "link", target: it.link! });
+      }).catch((err) => {
         if (isErrno(err, "EEXIST"))
           throw new ToolError(`Destination already exists: ${printable(requested)}`, "exists");
         throw err;

@@ -20,7 +20,8 @@
  * operations as writes, only inside the root the change was made in, only while it is writable. The hash
  * catches a damaged or hand-edited record; it is not a signature (whoever can write the state directory can
  * recompute it — that is the user: the directory is 0700 and outside every root, so no tool reaches it).
- * Committed changes are pruned to the newest KEEP_COMMITTED (at 2 × KEEP_COMMITTED) (the undo journal will keep more later).
+ * Committed intents are pruned to the newest KEEP_COMMITTED (at 2 × KEEP_COMMITTED); what undo needs is kept
+ * apart, one `<change id>.change` directory per tool call in the same root directory (change-log.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
@@ -31,6 +32,7 @@ import { isErrno } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { ResolvedPath, Root, Workspace } from "../workspace.js";
 import { stageWrite } from "./atomic-write.js";
+import { ChangeLog } from "./change-log.js";
 import { sha256Of } from "./hash.js";
 import { removeMadeDirs } from "./mkdirs.js";
 import { syncDir, tempPathBeside, withPinnedParent } from "./safe-open.js";
@@ -87,6 +89,9 @@ export interface JournalOptions {
   log: Logger;
   /** Tests only: never hard-link pre-images (as across devices). */
   copyPreImages?: boolean;
+  /** Undo journal caps per root (change-log.ts has the defaults). */
+  maxBytes?: number;
+  maxDays?: number;
 }
 
 /** An intent written and durable; `commit` after the last rename, `discard` after an in-memory rollback. */
@@ -107,9 +112,19 @@ export class Journal {
   /** Marks this process's intents (a pid alone can be reused, e.g. pid 1 in every container). */
   private readonly token = randomBytes(8).toString("hex");
   private readonly base: string;
+  /** The undo journal: one change per call of a mutating tool, in the same per-root directories. */
+  readonly changes: ChangeLog;
 
   constructor(private readonly opts: JournalOptions) {
     this.base = path.join(opts.stateDir, "journal");
+    this.changes = new ChangeLog({
+      log: opts.log,
+      dirOf: (real) => this.dirOf(real),
+      ensureRootDir: (root) => this.ensureRootDir(root),
+      maxBytes: opts.maxBytes,
+      maxDays: opts.maxDays,
+      copyPreImages: opts.copyPreImages,
+    });
   }
 
   /** The journal directory of a root (whether or not it exists yet). */
@@ -313,7 +328,7 @@ export class Journal {
     return kept ? "kept" : "done";
   }
 
-  private async ensureRootDir(root: Root): Promise<string> {
+  async ensureRootDir(root: Pick<Root, "real">): Promise<string> {
     const dir = this.dirOf(root.real);
     if (await exists(path.join(dir, "root"))) return dir;
     for (const d of [this.opts.stateDir, this.base, dir]) {

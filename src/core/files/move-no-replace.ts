@@ -4,6 +4,7 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
+import { activeChange } from "./change-log.js";
 import { removeTree } from "./remove.js";
 import { pinParent, placeNoReplace, tempPathBeside, withPinnedParent } from "./safe-open.js";
 
@@ -36,6 +37,7 @@ export async function moveNoReplace(
   const type = st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
   if (isRespelling(src, dst)) {
     await respell(src, dst.spelled!);
+    await recordMove(src, dst, type, "fs");
     return { copied: false, type };
   }
   if (await exists(dst.real))
@@ -55,6 +57,7 @@ export async function moveNoReplace(
       const to = await pinParent(dst.real, dst.root, dst.requested);
       try {
         await renameNoReplace(src.root, from.dir.at(from.name), to.dir.at(to.name), type);
+        await recordMove(src, dst, type, "fs");
         return { copied: false, type };
       } finally {
         await to.dir.close();
@@ -89,7 +92,21 @@ export async function moveNoReplace(
     throw err;
   }
   await removeTree(src);
+  await recordMove(src, dst, type, "fs");
   return { copied: true, type };
+}
+
+/** Notes a move in the call's undo journal; a respelling lands at its new spelling in the same directory. */
+export async function recordMove(
+  src: ResolvedPath,
+  dst: ResolvedPath,
+  type: MoveNoReplaceResult["type"],
+  method: "git" | "fs",
+): Promise<void> {
+  const change = activeChange();
+  if (!change) return;
+  const to = isRespelling(src, dst) ? { ...dst, real: path.join(path.dirname(src.real), dst.spelled!) } : dst;
+  await change.moved(src, to, type, method);
 }
 
 /**

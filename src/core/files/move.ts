@@ -5,7 +5,7 @@ import { runGit } from "../git/runner.js";
 import { printable } from "../paths.js";
 import { type FileState, fileState } from "./hash.js";
 import { ensureParentDirs } from "./mkdirs.js";
-import { isRespelling, moveNoReplace, respell } from "./move-no-replace.js";
+import { isRespelling, moveNoReplace, recordMove, respell } from "./move-no-replace.js";
 import { checkExpected, DIFF_TEXT_LIMIT } from "./precondition.js";
 import { type EntryPath, entryKind } from "./remove.js";
 import { readSnapshot } from "./snapshot.js";
@@ -40,6 +40,7 @@ export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<Mov
   if (isRespelling(source, dest)) {
     // git's index follows on the next `git add -A`; a case-only `git mv` is refused by older gits.
     await respell(source, dest.spelled!);
+    await recordMove(source, dest, kind, "fs");
     return { method: "filesystem" };
   }
   if ((await entryKind(dest)) !== "missing")
@@ -56,7 +57,10 @@ export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<Mov
     }
     if (useGit) {
       const moved = await git(root, ["mv", "--", source.relative, dest.relative]);
-      if (moved.ok) return { method: "git" };
+      if (moved.ok) {
+        await recordMove(source, dest, kind, "git");
+        return { method: "git" };
+      }
     }
   }
   // Never replaces something that appeared at the destination meanwhile; copies across devices.

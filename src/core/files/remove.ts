@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
+import { activeChange } from "./change-log.js";
 import { checkExpected } from "./precondition.js";
 import { type PinnedDir, withPinnedParent } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
@@ -52,7 +53,10 @@ export async function deleteFile(entry: EntryPath, opts: DeleteFileOptions = {})
     await withPinnedParent(entry, async (dir, name) => {
       const st = await fs.lstat(dir.at(name));
       if (st.isDirectory()) throw new ToolError(`Is a directory: ${printable(entry.requested)}`, "not_file");
+      // A link is its target text: the undo journal keeps that (a special file cannot be brought back).
+      const link = st.isSymbolicLink() ? await fs.readlink(dir.at(name)) : undefined;
       await fs.unlink(dir.at(name));
+      if (link !== undefined) activeChange()?.removed(entry.root, entry.real, { type: "link", target: link });
     });
     return { requested: entry.requested, kind: "delete", bytes: 0 };
   }
@@ -142,16 +146,23 @@ export async function deleteDirectory(
   if (kind !== "dir") throw new ToolError(`Not a directory: ${printable(entry.requested)}`, "not_directory");
   if (entry.relative === "") throw new ToolError("Refusing to delete a root directory", "denied");
   const inner: TreeEntry[] = [];
+  const change = activeChange();
+  let mode = 0;
   await withPinnedParent(entry, async (parent, name) => {
     await withChild(parent, name, async (top) => {
       await listPinned(top, entry.relative, inner, signal);
       if (inner.length > 0 && !recursive)
         throw new ToolError(`Directory not empty: ${printable(entry.requested)}`, "conflict");
-      await emptyPinned(top, signal);
+      mode = (await fs.lstat(top.at(""))).mode & 0o7777;
+      // Journaled, a tree is renamed into the change whole (below) instead of emptied entry by entry.
+      if (!change || inner.length === 0) await emptyPinned(top, signal);
     });
+    if (change && inner.length > 0) return;
     await fs.rmdir(parent.at(name));
     await parent.sync();
   });
+  if (change && inner.length > 0) await change.removeTree(entry, () => removeTree(entry, signal));
+  else change?.removed(entry.root, entry.real, { type: "dir", mode });
   inner.sort((a, b) => comparePathParts(a.rel, b.rel));
   return [{ rel: entry.relative, isDir: true }, ...inner];
 }

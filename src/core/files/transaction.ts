@@ -34,6 +34,7 @@ import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath, Workspace } from "../workspace.js";
 import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
+import { activeChange } from "./change-log.js";
 import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./hash.js";
 import type { Intent, Journal, PreparedFile } from "./journal.js";
 import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
@@ -101,6 +102,17 @@ interface Staged {
   /** Directories this change created, outermost first. */
   madeDirs: string[];
   committed: boolean;
+  /** sha256 of the new content, computed once (a 10 MB write hashes in ~25 ms). */
+  postSha256?: string;
+  /** The undo journal's link to the version replaced, made beside the backup while its directory is pinned. */
+  journalLink?: string;
+}
+
+function postHash(s: Staged): string | null {
+  const c = s.change;
+  if (c.kind === "delete") return null;
+  s.postSha256 ??= sha256Of(c.data);
+  return s.postSha256;
 }
 
 export interface CommitHooks {
@@ -130,12 +142,21 @@ export async function commitChanges(
   }
   const staged: Staged[] = [];
   let intent: Intent | undefined;
+  // The undo journal of this call (change-log.ts): each replaced or deleted version is linked into it
+  // before the rename that replaces it.
+  const change = activeChange();
+  const mark = change?.mark() ?? 0;
   // Leftovers of killed processes are swept while this change is staged (it only removes temps older than
   // STALE_TEMP_MS, never this change's own): the listing then costs the reply no time.
   const dirs = new Set(changes.map((c) => path.dirname(c.target.real)));
   const swept = Promise.all([...dirs].map((d) => sweepStaleTemps(d).catch(() => 0)));
   try {
-    for (const change of changes) staged.push(await stage(change));
+    for (const c of changes) staged.push(await stage(c));
+    for (const s of staged) {
+      const p = prepared(s);
+      const pre = { sha256: p.preSha256, data: p.preData, linkedAt: s.journalLink };
+      await change?.keepFile(p.target, p.backup, pre, p.postSha256);
+    }
     // One file changes by one rename, atomic by itself; several need the intent written first.
     if (hooks.journal && staged.length > 1)
       intent = await hooks.journal.journal.begin(staged.map(prepared), hooks.journal.ws).catch((err) => {
@@ -151,6 +172,8 @@ export async function commitChanges(
       s.committed = true;
     }
   } catch (err) {
+    await change?.rewind(mark);
+    for (const s of staged) if (s.journalLink) await fs.unlink(s.journalLink).catch(() => {});
     const failures = await rollBack(staged);
     await cleanUp(staged);
     for (const s of [...staged].reverse()) await removeMadeDirs(s.madeDirs, s.change.target);
@@ -178,7 +201,7 @@ function prepared(s: Staged): PreparedFile {
     backup: s.backup,
     preData: c.base?.data,
     preSha256: c.base?.sha256,
-    postSha256: c.kind === "delete" ? null : sha256Of(c.data),
+    postSha256: postHash(s),
     madeDirs: s.madeDirs,
   };
 }
@@ -193,7 +216,7 @@ function resultOf(s: Staged): ChangeResult {
     kind: s.create ? "create" : "write",
     bytes,
     before,
-    after: sha256Of(c.data),
+    after: postHash(s)!,
   };
 }
 
@@ -234,6 +257,7 @@ async function stage(change: Change): Promise<Staged> {
     return s;
   } catch (err) {
     await cleanUp([s]);
+    if (s.journalLink) await fs.unlink(s.journalLink).catch(() => {});
     await removeMadeDirs(s.madeDirs, s.change.target);
     throw err;
   }
@@ -243,10 +267,19 @@ async function stage(change: Change): Promise<Staged> {
 async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> {
   const { target } = s.change;
   const backup = tempPathBeside(target.real);
+  // The undo journal of the call takes the same inode too, while the parent is pinned anyway.
+  const journalDest = await activeChange()?.reserveBlob(target.root);
   try {
-    await withPinnedParent(target, (dir, name) =>
-      hardLink(target.root, dir.at(name), dir.at(path.basename(backup))),
-    );
+    await withPinnedParent(target, async (dir, name) => {
+      await hardLink(target.root, dir.at(name), dir.at(path.basename(backup)));
+      if (!journalDest) return;
+      await hardLink(target.root, dir.at(path.basename(backup)), journalDest).then(
+        () => {
+          s.journalLink = journalDest;
+        },
+        () => {}, // another device: keepFile copies it
+      );
+    });
   } catch (err) {
     if (!isNoHardLinks(err) && !isErrno(err, "EXDEV")) throw err;
     // No hard links here: keep a copy of the snapshot's bytes instead (same content, mode, new inode).

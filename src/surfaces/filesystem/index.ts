@@ -11,6 +11,7 @@ import { editFilesTool } from "./edit-files.js";
 import { getFileInfoTool } from "./get-file-info.js";
 import { grepTool } from "./grep.js";
 import { listAllowedDirectoriesTool } from "./list-allowed-directories.js";
+import { listChangesTool } from "./list-changes.js";
 import { listDirectoryTool } from "./list-directory.js";
 import { listDirectoryWithSizesTool } from "./list-directory-with-sizes.js";
 import { moveFileTool } from "./move-file.js";
@@ -19,6 +20,7 @@ import { readMediaFileTool } from "./read-media-file.js";
 import { readMultipleFilesTool } from "./read-multiple-files.js";
 import { readTextFileTool } from "./read-text-file.js";
 import { searchFilesTool } from "./search-files.js";
+import { undoChangeTool } from "./undo-change.js";
 import { writeFileTool } from "./write-file.js";
 
 /** The official server's tools in its registration order, then mcpfs's own additions. */
@@ -45,4 +47,6 @@ export const filesystemTools: readonly AnyToolDef[] = [
   deleteDirectoryTool,
   editFilesTool,
   applyPatchTool,
+  listChangesTool,
+  undoChangeTool,
 ];

@@ -17,6 +17,7 @@ import { githubLabelList } from "./github/label-list.js";
 import { githubPrCreate } from "./github/pr-create.js";
 import { githubPrView } from "./github/pr-view.js";
 import { githubSearch } from "./github/search.js";
+import { listChangesTool } from "./list-changes.js";
 import { listDirectoryTool } from "./list-directory.js";
 import { listReferenceDirectoryTool } from "./list-reference-directory.js";
 import { moveFileTool } from "./move-file.js";
@@ -25,6 +26,7 @@ import { readReferenceFileTool } from "./read-reference-file.js";
 import { saveFileTool } from "./save-file.js";
 import { searchFilesTool } from "./search-files.js";
 import { searchReferenceFilesTool } from "./search-reference-files.js";
+import { undoChangeTool } from "./undo-change.js";
 
 /** mcp-workspace's tools, in its registration order (the order of its tools/list). */
 export const workspaceTools: readonly AnyToolDef[] = [
@@ -58,4 +60,7 @@ export const workspaceTools: readonly AnyToolDef[] = [
   // Checks: check_file_size sits between get_base_branch and check_branch_status there.
   checkFileSizeTool,
   checkBranchStatus,
+  // mcpfs's undo journal (after mcp-workspace's own tools).
+  listChangesTool,
+  undoChangeTool,
 ];

@@ -1,0 +1,121 @@
+/**
+ * What both surfaces' list_changes and undo_change share: the query of the undo journal and the reply text.
+ * A surface gives its parameter names and how it shows a path (absolute on the filesystem surface,
+ * project-relative on the workspace surface).
+ */
+import path from "node:path";
+import { ToolError } from "../core/errors.js";
+import type { ChangeSummary } from "../core/files/change-log.js";
+import { journaledRoots, UndoConflictError, type UndoResult, undoChange } from "../core/files/undo.js";
+import { namesOf } from "../core/workspace.js";
+import type { ToolContext } from "./tool.js";
+
+export const DEFAULT_CHANGES_SHOWN = 20;
+export const MAX_CHANGES_SHOWN = 200;
+
+/** How a surface shows a root-relative path of a change. */
+export type ShowPath = (ctx: ToolContext, rootReal: string, rel: string) => string;
+
+export interface ListedChange {
+  id: string;
+  time: string;
+  tool: string;
+  paths: string[];
+  bytes: number;
+  undoable: boolean;
+  reason?: string;
+}
+
+function journalOf(ctx: ToolContext) {
+  const journal = ctx.journal?.journal;
+  if (!journal)
+    throw new ToolError(
+      "The change journal is off (mcpfs was started with --no-journal, or no state directory is known): changes are not recorded and cannot be undone",
+      "invalid",
+    );
+  return journal.changes;
+}
+
+export async function listChanges(
+  ctx: ToolContext,
+  args: { path?: string; limit?: number },
+  show: ShowPath,
+): Promise<{ text: string; changes: ListedChange[] }> {
+  const log = journalOf(ctx);
+  const roots = journaledRoots(ctx.ws);
+  let under: { real: string; names: ReturnType<typeof namesOf> } | undefined;
+  if (args.path !== undefined) {
+    const t = await ctx.ws.resolveEntry(args.path, { intent: "read" });
+    under = { real: t.real, names: namesOf(t.root) };
+  }
+  const touches = (s: ChangeSummary) =>
+    !under ||
+    s.paths.some((p) => under.names.isAtOrBelow(path.join(p.root, ...p.rel.split("/")), under.real));
+  const limit = Math.min(args.limit ?? DEFAULT_CHANGES_SHOWN, MAX_CHANGES_SHOWN);
+  const all = (await log.list(roots)).map((c) => c.summary).filter(touches);
+  const changes: ListedChange[] = all.slice(0, limit).map((s) => ({
+    id: s.id,
+    time: s.time,
+    tool: s.tool,
+    paths: s.paths.map((p) => show(ctx, p.root, p.rel)),
+    bytes: s.size,
+    undoable: s.undoable,
+    ...(s.reason ? { reason: s.reason } : {}),
+  }));
+  if (changes.length === 0)
+    return { text: args.path ? `No recorded changes touched ${args.path}` : "No recorded changes", changes };
+  const blocks = changes.map((c) => {
+    const state = c.undoable ? "undoable" : `not undoable: ${c.reason}`;
+    const shown = c.paths.slice(0, 10).map((p) => `  ${p}`);
+    if (c.paths.length > 10) shown.push(`  ... and ${c.paths.length - 10} more`);
+    return `${c.id}  ${c.time}  ${c.tool}  ${c.bytes} bytes kept  ${state}\n${shown.join("\n")}`;
+  });
+  const head = `${changes.length} change(s), newest first (undo_change with an id):`;
+  ctx.budget.take(`${head}\n`);
+  const { kept, note } = ctx.budget.fitLines(
+    blocks,
+    (k) =>
+      `(${all.length - k} older changes not shown: ${k < changes.length ? "pass path to narrow" : "raise limit"})`,
+    all.length > changes.length,
+  );
+  const text = [head, ...blocks.slice(0, kept), ...(note ? [note] : [])].join("\n");
+  return { text, changes: changes.slice(0, kept) };
+}
+
+function stepLines(ctx: ToolContext, result: UndoResult, show: ShowPath): string[] {
+  return result.steps.map((s) => {
+    const changed = s.changed ? `\n  changed since: ${s.changed.split("\n").join("\n  ")}` : "";
+    return `- ${show(ctx, s.root, s.rel)}: ${s.action}${changed}`;
+  });
+}
+
+export async function undo(
+  ctx: ToolContext,
+  args: { id: string; dryRun?: boolean; force?: boolean },
+  show: ShowPath,
+): Promise<{ text: string; result: UndoResult }> {
+  const log = journalOf(ctx);
+  const result = await undoChange(ctx.ws, log, args.id, { dryRun: args.dryRun, force: args.force }).catch(
+    (err) => {
+      if (!(err instanceof UndoConflictError)) throw err;
+      throw new ToolError(
+        `${err.message}:\n${stepLines(ctx, err.result, show).join("\n")}\nPass force: true to undo anyway (what is there now is kept in the journal: the undo is a change itself and can be undone).`,
+        "conflict",
+      );
+    },
+  );
+  if (result.applied)
+    for (const s of result.steps)
+      ctx.recordMutation({ op: "undo", path: show(ctx, s.root, s.rel), bytes: 0 });
+  const steps = stepLines(ctx, result, show);
+  const head = result.applied
+    ? `Undid change ${result.id} (${result.tool}):`
+    : `Dry run: undoing change ${result.id} (${result.tool}) would:`;
+  const note =
+    !result.applied && result.conflicts > 0
+      ? `\n${result.conflicts} path(s) changed since the change: undo_change refuses unless forced`
+      : "";
+  // A change of many paths: the steps are cut to the budget, the outcome stays whole (it comes first).
+  const more = `\n(more steps not shown: list_changes shows the change's paths)${note}`;
+  return { text: ctx.budget.fit(`${head}\n${steps.join("\n")}${note}`, more, true).text, result };
+}
