@@ -4,6 +4,7 @@
  * project-relative on the workspace surface).
  */
 import path from "node:path";
+import { z } from "zod";
 import { ToolError } from "../core/errors.js";
 import type { ChangeSummary } from "../core/files/change-log.js";
 import { journaledRoots, UndoConflictError, type UndoResult, undoChange } from "../core/files/undo.js";
@@ -12,6 +13,15 @@ import type { ToolContext } from "./tool.js";
 
 export const DEFAULT_CHANGES_SHOWN = 20;
 export const MAX_CHANGES_SHOWN = 200;
+
+/** list_changes' `limit`, the same on both surfaces. */
+export const changesLimit = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_CHANGES_SHOWN)
+  .optional()
+  .describe("most changes shown (default 20)");
 
 /** How a surface shows a root-relative path of a change. */
 export type ShowPath = (ctx: ToolContext, rootReal: string, rel: string) => string;

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { isErrno, ToolError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { openVerified, type ReadAt } from "./safe-open.js";
+import { openVerifiedIfExists, type ReadAt } from "./safe-open.js";
 import { LineCounter } from "./text-lines.js";
 
 const CHUNK = 1024 * 1024;
@@ -64,13 +64,8 @@ export async function hashHandle(fh: FileHandle): Promise<{ sha256: string; size
 
 /** sha256, size and mtime of a file opened safely; `undefined` when it does not exist. */
 export async function fileState(target: ResolvedPath): Promise<FileState | undefined> {
-  let fh: FileHandle;
-  try {
-    fh = await openVerified(target);
-  } catch (err) {
-    if (isErrno(err, "ENOENT")) return undefined;
-    throw err;
-  }
+  const fh = await openVerifiedIfExists(target);
+  if (!fh) return undefined;
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");

@@ -48,6 +48,16 @@ export async function openVerified(
   }
 }
 
+/** `openVerified` for reading, or `undefined` when nothing is at the path. */
+export async function openVerifiedIfExists(target: ResolvedPath): Promise<FileHandle | undefined> {
+  try {
+    return await openVerified(target);
+  } catch (err) {
+    if (isErrno(err, "ENOENT")) return undefined;
+    throw err;
+  }
+}
+
 /** Checks that an open descriptor refers to a file inside `root` at the expected path. */
 export async function verifyDescriptor(
   fh: FileHandle,

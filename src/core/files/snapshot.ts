@@ -1,9 +1,9 @@
 import type { FileHandle } from "node:fs/promises";
-import { isErrno, ToolError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { type FileState, type Fingerprint, fingerprintOf, sha256Of } from "./hash.js";
-import { openVerified } from "./safe-open.js";
+import { openVerifiedIfExists } from "./safe-open.js";
 
 /**
  * One version of a file read whole: the bytes, their hash, and the fingerprint of the inode they came
@@ -26,13 +26,8 @@ export async function readSnapshot(
   target: ResolvedPath,
   opts: SnapshotOptions = {},
 ): Promise<Snapshot | undefined> {
-  let fh: FileHandle;
-  try {
-    fh = await openVerified(target);
-  } catch (err) {
-    if (isErrno(err, "ENOENT")) return undefined;
-    throw err;
-  }
+  const fh = await openVerifiedIfExists(target);
+  if (!fh) return undefined;
   try {
     const st = await fh.stat({ bigint: true });
     if (st.isDirectory())

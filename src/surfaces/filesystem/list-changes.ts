@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { listChanges, MAX_CHANGES_SHOWN, type ShowPath } from "../changes.js";
+import { changesLimit, listChanges, type ShowPath } from "../changes.js";
 import { defineTool, textReply } from "../tool.js";
 
 /** A change's path as this surface shows paths: absolute, under the root as the user named it. */
@@ -19,13 +19,7 @@ export const listChangesTool = defineTool({
       .string()
       .optional()
       .describe("only changes that touched this file, or anything below this directory"),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_CHANGES_SHOWN)
-      .optional()
-      .describe("most changes shown (default 20)"),
+    limit: changesLimit,
   }),
   output: z.object({
     content: z.string(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listChanges, MAX_CHANGES_SHOWN, type ShowPath } from "../changes.js";
+import { changesLimit, listChanges, type ShowPath } from "../changes.js";
 import { defineTool, plainReply } from "../tool.js";
 
 /** A change's path as this surface shows paths: relative to the project directory. */
@@ -15,13 +15,7 @@ export const listChangesTool = defineTool({
       .string()
       .optional()
       .describe("Project-relative path: only changes that touched it (or anything below it)"),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_CHANGES_SHOWN)
-      .optional()
-      .describe("most changes shown (default 20)"),
+    limit: changesLimit,
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
