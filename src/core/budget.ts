@@ -23,7 +23,7 @@ export function cutToLines(text: string, maxBytes: number): { text: string; trun
   const r = cutToBytes(text, maxBytes);
   if (!r.truncated) return r;
   const nl = r.text.lastIndexOf("\n");
-  return { text: nl > 0 ? r.text.slice(0, nl + 1) : r.text, truncated: true };
+  return { text: nl >= 0 ? r.text.slice(0, nl + 1) : r.text, truncated: true };
 }
 
 /** The text of `texts` with the most UTF-8 bytes (a note naming one of them is sized with it). */

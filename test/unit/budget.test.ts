@@ -97,7 +97,16 @@ describe("ReplyBudget (the one place reply sizes are counted)", () => {
           }
         },
       ),
-      { numRuns: 300 },
+      {
+        numRuns: 300,
+        examples: [
+          [
+            ["", "\u{10000}\u0800\u{10000}\u0800\u0800\u{10000}\u{10000}\u{10000}\u{10000}", "\u00a0\u0800", ""],
+            40,
+            true,
+          ],
+        ],
+      },
     );
   });
 
