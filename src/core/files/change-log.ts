@@ -37,6 +37,18 @@ const MAGIC = "mcpfs-change 1";
 const POSIX = process.platform !== "win32";
 export const CHANGE_SUFFIX = ".change";
 const CHANGE_DIR = /^([0-9a-z]{9}-[0-9a-f]{12})\.change$/;
+/** Random bytes for change ids, drawn in batches: one draw per id cost ~50 µs, more than the rest of an id. */
+let idPool = Buffer.alloc(0);
+let idAt = 0;
+function idSuffix(): string {
+  if (idAt + 6 > idPool.length) {
+    idPool = randomBytes(6 * 512);
+    idAt = 0;
+  }
+  idAt += 6;
+  return idPool.toString("hex", idAt - 6, idAt);
+}
+
 /** Errors of `link`/`rename` that mean "not here": copy instead. */
 const NO_LINK = ["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "ENOSYS", "EACCES"];
 /** A change directory without its record is a kill's leftover once this old. */
@@ -267,7 +279,7 @@ export class ChangeLog {
  * are kept in the order things happened (an undo walks them backwards).
  */
 export class ChangeRecorder {
-  readonly id = `${Date.now().toString(36).padStart(9, "0")}-${randomBytes(6).toString("hex")}`;
+  readonly id = `${Date.now().toString(36).padStart(9, "0")}-${idSuffix()}`;
   private readonly entries: ChangeEntry[] = [];
   private dir?: string;
   private rootDir?: string;
