@@ -13,12 +13,9 @@ export const listChangesTool = defineTool({
   name: "list_changes",
   title: "List Changes",
   description:
-    "List the changes mcpfs recorded (every write, edit, patch, move, copy, delete and mkdir is one change), newest first: id, time, tool, paths, bytes kept, whether it can still be undone. Take it back with undo_change.",
+    "Changes mcpfs made, newest first: id, time, tool, paths, still undoable. Each write, edit, move, copy, delete or mkdir is one; undo_change takes one back.",
   input: z.object({
-    path: z
-      .string()
-      .optional()
-      .describe("only changes that touched this file, or anything below this directory"),
+    path: z.string().optional().describe("only changes at or below this path"),
     limit: changesLimit,
   }),
   output: z.object({

@@ -7,14 +7,11 @@ export const undoChangeTool = defineTool({
   name: "undo_change",
   title: "Undo Change",
   description:
-    "Take back one change (ids from list_changes or a mutating tool's reply): exact bytes, modes and names come back (a moved tree moves back, a deleted tree returns with its links). Refused, with a diff, when a path changed since; force undoes anyway. The undo is itself a change, so it can be undone too.",
+    "Take back a change (id from list_changes or a reply): bytes, modes, names and links return. Refused with a diff if a path changed since, unless force. An undo can itself be undone.",
   input: z.object({
-    id: z.string().describe("the change's id"),
-    dryRun: z.boolean().optional().describe("only show what would be done and what changed since"),
-    force: z
-      .boolean()
-      .optional()
-      .describe("undo even where a path changed since (that version is kept in the journal)"),
+    id: z.string(),
+    dryRun: z.boolean().optional().describe("only show what it would do"),
+    force: z.boolean().optional().describe("undo even if changed since (that version is kept)"),
   }),
   output: z.object({
     content: z.string(),
