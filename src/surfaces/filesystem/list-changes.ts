@@ -13,9 +13,9 @@ export const listChangesTool = defineTool({
   name: "list_changes",
   title: "List Changes",
   description:
-    "Changes mcpfs made, newest first: id, time, tool, paths, still undoable. Each write, edit, move, copy, delete or mkdir is one; undo_change takes one back.",
+    "Changes made by tools, newest first: id, time, tool, paths, undoable. undo_change takes one back.",
   input: z.object({
-    path: z.string().optional().describe("only changes at or below this path"),
+    path: z.string().optional().describe("only at or below this path"),
     limit: changesLimit,
   }),
   output: z.object({

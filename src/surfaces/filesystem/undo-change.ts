@@ -7,11 +7,11 @@ export const undoChangeTool = defineTool({
   name: "undo_change",
   title: "Undo Change",
   description:
-    "Take back a change (id from list_changes or a reply): bytes, modes, names and links return. Refused with a diff if a path changed since, unless force. An undo can itself be undone.",
+    "Undo a change (id from list_changes or a reply): bytes, modes, names and links return. Refused with a diff if a path changed since, unless force.",
   input: z.object({
     id: z.string(),
-    dryRun: z.boolean().optional().describe("only show what it would do"),
-    force: z.boolean().optional().describe("undo even if changed since (that version is kept)"),
+    dryRun: z.boolean().optional(),
+    force: z.boolean().optional(),
   }),
   output: z.object({
     content: z.string(),
