@@ -15,7 +15,7 @@ export const DEFAULT_CHANGES_SHOWN = 20;
 export const MAX_CHANGES_SHOWN = 200;
 
 /** list_changes' `limit`, the same on both surfaces. */
-export const changesLimit = z.number().int().min(1).max(MAX_CHANGES_SHOWN).optional().describe("default 20");
+export const changesLimit = z.number().int().min(1).max(MAX_CHANGES_SHOWN).optional();
 
 /** How a surface shows a root-relative path of a change. */
 export type ShowPath = (ctx: ToolContext, rootReal: string, rel: string) => string;

@@ -12,8 +12,7 @@ export const showAbsolute: ShowPath = (ctx, rootReal, rel) => {
 export const listChangesTool = defineTool({
   name: "list_changes",
   title: "List Changes",
-  description:
-    "Changes made by tools, newest first: id, time, tool, paths, undoable. undo_change takes one back.",
+  description: "Changes made, newest first (id, time, tool, paths, undoable); undo_change takes one back.",
   input: z.object({
     path: z.string().optional().describe("only at or below this path"),
     limit: changesLimit,

@@ -7,7 +7,7 @@ export const undoChangeTool = defineTool({
   name: "undo_change",
   title: "Undo Change",
   description:
-    "Undo a change (id from list_changes or a reply): bytes, modes, names and links return. Refused with a diff if a path changed since, unless force.",
+    "Undo a change by id (see list_changes): bytes, modes, names and links return. Refused with a diff if a path changed since, unless force.",
   input: z.object({
     id: z.string(),
     dryRun: z.boolean().optional(),
