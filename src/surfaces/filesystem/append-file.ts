@@ -7,7 +7,7 @@ export const appendFileTool = defineTool({
   name: "append_file",
   title: "Append File",
   description:
-    "Append text verbatim to the end of a file, creating it unless mustExist (crash-safe; in a CRLF file new line breaks become CRLF).",
+    "Append text verbatim to the end of a file, creating it unless mustExist (a CRLF file gets CRLF line breaks).",
   input: z.object({
     path: z.string(),
     content: z.string(),

@@ -11,7 +11,7 @@ export const applyPatchTool = defineTool({
   name: "apply_patch",
   title: "Apply Patch",
   description:
-    "Apply a unified diff (git diff or diff -u; new, deleted and renamed files too) all or nothing: hunks are found by their context near their line, whatever the line endings; if one fails, nothing changes and each failure is explained. Keeps line endings, BOM and modes.",
+    "Apply a unified diff (git diff or diff -u; new, deleted and renamed files too) all or nothing: hunks match by context near their line; if one fails, nothing changes and each failure is explained. Keeps line endings, BOM and modes.",
   input: z.object({
     patch: z.string(),
     directory: z
