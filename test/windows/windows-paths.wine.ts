@@ -201,6 +201,13 @@ describe("filesystem surface under Windows", () => {
     expect(fs.existsSync(path.join(proj, "sub/c.txt"))).toBe(false);
     await ok("delete_directory", { path: `${P}/MADE`, recursive: true });
     expect(fs.existsSync(path.join(proj, "made"))).toBe(false);
+    // The undo journal under Windows (%LOCALAPPDATA%): the deleted tree comes back whole.
+    const changes = await ok("list_changes", { path: P, limit: 5 });
+    expect(changes.text).toContain("delete_directory");
+    const last = (changes.structured as { changes: { id: string }[] }).changes[0]!;
+    await ok("undo_change", { id: last.id });
+    expect(fs.readdirSync(proj)).toContain("made");
+    expect(fs.statSync(path.join(proj, "made/deep")).isDirectory()).toBe(true);
     const listed = await mcpfs.tools();
     expect(listed.filter((t) => !called.has(t))).toEqual([]);
   });
@@ -297,6 +304,13 @@ describe("workspace surface under Windows", () => {
     expect(fs.existsSync(path.join(proj, "sub/moved.txt"))).toBe(false);
     await call("delete_directory", { dir_path: "new", recursive: true });
     expect(fs.existsSync(path.join(proj, "New"))).toBe(false);
+    // Undo under Windows: the folder deleted as `new` comes back as it was named on disk, `New`.
+    const changes = await call("list_changes", { limit: 1 });
+    const id = /^(\S+)\s+\S+\s+delete_directory/m.exec(changes.text)?.[1];
+    expect(id, changes.text).toBeDefined();
+    await call("undo_change", { id });
+    expect(fs.readdirSync(proj)).toContain("New");
+    expect(fs.existsSync(path.join(proj, "New/w.txt"))).toBe(true);
     await call("check_file_size", {});
     expect((await call("get_reference_projects", {})).text).toContain("ref");
     expect((await call("list_reference_directory", { reference_name: "ref" })).text).toContain("Docs");

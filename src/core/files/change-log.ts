@@ -29,7 +29,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno } from "../errors.js";
 import type { Logger } from "../log.js";
-import type { ResolvedPath, Root } from "../workspace.js";
+import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
 import { sha256Of } from "./hash.js";
 import { hardLink, withPinnedParent } from "./safe-open.js";
 
@@ -157,6 +157,31 @@ export function outsideChanges<T>(fn: () => Promise<T>): Promise<T> {
 
 export function relOf(root: Root, real: string): string {
   return path.relative(root.real, real).split(path.sep).join("/");
+}
+
+/**
+ * `relOf` with each existing name spelled as it is on disk: on a case-insensitive volume a client may say
+ * `MADE` for `made`, and an undo must bring back `made`. Call it while the entry still exists.
+ */
+export function onDiskRelOf(root: Root, real: string): string {
+  const rel = relOf(root, real);
+  if (!namesOf(root).foldsCase || rel === "") return rel;
+  const parts = rel.split("/");
+  let dir = root.real;
+  for (let i = 0; i < parts.length; i++) {
+    let names: string[];
+    try {
+      names = fsSync.readdirSync(dir);
+    } catch {
+      break;
+    }
+    const want = parts[i]!;
+    const hit = names.includes(want) ? want : names.find((n) => namesOf(root).equal(n, want));
+    if (hit === undefined) break;
+    parts[i] = hit;
+    dir = path.join(dir, hit);
+  }
+  return parts.join("/");
 }
 
 /** The changes of one process: recorders for calls, listing, caps. One per Journal. */
@@ -341,7 +366,7 @@ export class ChangeRecorder {
     const entry: PathEntry = {
       op: "path",
       root: target.root.real,
-      rel: relOf(target.root, target.real),
+      rel: held ? onDiskRelOf(target.root, target.real) : relOf(target.root, target.real),
       pre: null,
       post: null,
     };
@@ -407,6 +432,7 @@ export class ChangeRecorder {
    * copied here first and then removed by `removeInPlace`). Returns the tree's shape.
    */
   async removeTree(entry: ResolvedPath, removeInPlace: () => Promise<void>): Promise<void> {
+    const rel = onDiskRelOf(entry.root, entry.real);
     const dest = await this.blobPath(entry.root);
     const mode = (await fs.lstat(entry.real)).mode & 0o7777;
     let moved = false;
@@ -430,13 +456,7 @@ export class ChangeRecorder {
     const { shape, size } = await shapeOf(dest);
     this.size += size;
     const pre: EntryState = { type: "tree", mode, shape, size, blob: path.basename(dest) };
-    this.entries.push({
-      op: "path",
-      root: entry.root.real,
-      rel: relOf(entry.root, entry.real),
-      pre,
-      post: null,
-    });
+    this.entries.push({ op: "path", root: entry.root.real, rel, pre, post: null });
   }
 
   /** An entry renamed from `from` to `to` (by rename, copy + remove, or `git mv`). */
