@@ -31,7 +31,7 @@ import { isErrno } from "../errors.js";
 import type { Logger } from "../log.js";
 import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
 import { sha256Of } from "./hash.js";
-import { hardLink, withPinnedParent } from "./safe-open.js";
+import { hardLink, isLinkRefused, withPinnedParent } from "./safe-open.js";
 
 const MAGIC = "mcpfs-change 1";
 const POSIX = process.platform !== "win32";
@@ -49,8 +49,6 @@ function idSuffix(): string {
   return idPool.toString("hex", idAt - 6, idAt);
 }
 
-/** Errors of `link`/`rename` that mean "not here": copy instead. */
-const NO_LINK = ["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "ENOSYS", "EACCES"];
 /** A change directory without its record is a kill's leftover once this old. */
 const ABANDONED_MS = 15 * 60 * 1000;
 export const DEFAULT_JOURNAL_MAX_BYTES = 1024 ** 3;
@@ -379,7 +377,7 @@ export class ChangeRecorder {
           await withPinnedParent(target, (d) => hardLink(target.root, d.at(path.basename(held)), dest));
           linked = true;
         } catch (err) {
-          if (!isErrno(err, ...NO_LINK)) throw err;
+          if (!isLinkRefused(err)) throw err;
         }
       }
       let sha256 = pre.sha256;
@@ -441,7 +439,7 @@ export class ChangeRecorder {
         await withPinnedParent(entry, (d, name) => fs.rename(d.at(name), dest));
         moved = true;
       } catch (err) {
-        if (!isErrno(err, ...NO_LINK)) throw err;
+        if (!isLinkRefused(err)) throw err;
       }
     if (!moved) {
       await fs.cp(entry.real, dest, {

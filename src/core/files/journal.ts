@@ -35,7 +35,7 @@ import { stageWrite } from "./atomic-write.js";
 import { ChangeLog } from "./change-log.js";
 import { sha256Of } from "./hash.js";
 import { removeMadeDirs } from "./mkdirs.js";
-import { syncDir, tempPathBeside, withPinnedParent } from "./safe-open.js";
+import { isLinkRefused, syncDir, tempPathBeside, withPinnedParent } from "./safe-open.js";
 
 /** Committed changes kept per root (each holds its pre-images); up to twice as many between prunes. */
 const KEEP_COMMITTED = 8;
@@ -44,8 +44,6 @@ const ABANDONED_MS = 15 * 60 * 1000;
 const MAGIC = "mcpfs-intent 1";
 const ID = /^[0-9a-z]{9}-[0-9a-f]{12}$/;
 const POSIX = process.platform !== "win32";
-/** Errors of `link` that mean "no hard link here": copy instead. */
-const NO_LINK = ["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "ENOSYS", "EACCES"];
 
 /** One file of a change, as the intent records it. */
 interface JournalFile {
@@ -359,7 +357,7 @@ export class Journal {
         await withPinnedParent(target, (d) => fs.link(d.at(backupName), dest));
         linked = true;
       } catch (err) {
-        if (!isErrno(err, ...NO_LINK)) throw err;
+        if (!isLinkRefused(err)) throw err;
       }
     }
     const st = await fs.lstat(f.backup);
@@ -446,7 +444,7 @@ async function restoreFile(t: ResolvedPath, blob: string, mode: number, replace:
   try {
     await withPinnedParent(t, (d) => fs.link(blob, d.at(tempName)));
   } catch (err) {
-    if (!isErrno(err, ...NO_LINK)) throw err;
+    if (!isLinkRefused(err)) throw err;
     tempName = (await stageWrite(t, await fs.readFile(blob), { mode })).tempName;
   }
   await withPinnedParent(t, async (d, name) => {

@@ -353,6 +353,14 @@ export function isNoHardLinks(err: unknown): boolean {
   return err instanceof NoHardLinks || isErrno(err, ...NO_HARD_LINKS);
 }
 
+/**
+ * Whether a link or rename into the journal failed for a reason a copy gets around: no hard links on the
+ * volume (known or answered), another device, or a refusal to link (EACCES: e.g. protected_hardlinks).
+ */
+export function isLinkRefused(err: unknown): boolean {
+  return isNoHardLinks(err) || isErrno(err, "EXDEV", "EACCES");
+}
+
 /** link(2), or at once a `NoHardLinks` when `root`'s volume has none. */
 export async function hardLink(root: Root, from: string, to: string): Promise<void> {
   if (!hardLinksOf(root)) throw new NoHardLinks(to);
