@@ -95,7 +95,31 @@ describe("grep: every engine choice against the shipped rg binary", () => {
           fs.rmSync(tree, { recursive: true, force: true });
         }
       }),
-      { numRuns: 60 },
+      {
+        numRuns: 60,
+        // Found by this property: a file named `src` matched the glob `src/**` in the in-process engine.
+        examples: [
+          [
+            {
+              shape: "files",
+              entries: [
+                { path: ["src"], node: { t: "file", file: { kind: "text", lines: ["needle"], nulAt: 0 } } },
+              ],
+              ignores: [],
+              exclude: null,
+              nested: null,
+              bulk: 0,
+            },
+            {
+              pat: { pattern: "needle", literal: true, caseSensitive: true },
+              contextLines: 0,
+              globs: ["src/**"],
+              filesOnly: false,
+              start: undefined,
+            },
+          ],
+        ],
+      },
     );
   }, 120_000);
 

@@ -15,7 +15,10 @@ export interface GlobFilter {
 
 interface Compiled {
   negated: boolean;
+  /** Whether a file matches. */
   test: (rel: string) => boolean;
+  /** Whether a directory matches, or everything below it would: what a negated glob prunes. */
+  testDir: (rel: string) => boolean;
 }
 
 function compileOne(glob: string): Compiled {
@@ -24,7 +27,20 @@ function compileOne(glob: string): Compiled {
   if (body.endsWith("/")) body = body.slice(0, -1);
   const anchored = body.includes("/");
   if (body.startsWith("/")) body = body.slice(1);
-  return { negated, test: compileGlob(anchored ? body : `**/${body}`) };
+  const full = anchored ? body : `**/${body}`;
+  const parentGlob = full.endsWith("/**") ? full.slice(0, -3) : "";
+  if (parentGlob !== "" && parentGlob !== "**" && !parentGlob.endsWith("/**")) {
+    // `X/**` is what lies below X, not X itself (git and ripgrep; picomatch would also match X).
+    const parent = compileGlob(parentGlob);
+    const below = (rel: string) => {
+      for (let i = rel.indexOf("/"); i > 0; i = rel.indexOf("/", i + 1))
+        if (parent(rel.slice(0, i))) return true;
+      return false;
+    };
+    return { negated, test: below, testDir: (rel) => parent(rel) || below(rel) };
+  }
+  const test = compileGlob(full);
+  return { negated, test, testDir: test };
 }
 
 export function compileGlobs(globs: readonly string[] | undefined): GlobFilter | undefined {
@@ -32,13 +48,16 @@ export function compileGlobs(globs: readonly string[] | undefined): GlobFilter |
   const list = (globs ?? []).filter((g) => g !== "" && g !== "!").map(compileOne);
   if (list.length === 0) return undefined;
   const anyPositive = list.some((g) => !g.negated);
-  const decide = (rel: string): boolean | undefined => {
-    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.test(rel)) return !list[i]!.negated;
+  const decide = (rel: string, dir: boolean): boolean | undefined => {
+    for (let i = list.length - 1; i >= 0; i--) {
+      const g = list[i]!;
+      if (dir ? g.testDir(rel) : g.test(rel)) return !g.negated;
+    }
     return undefined;
   };
   return {
-    file: (rel) => decide(rel) ?? !anyPositive,
-    prunes: (rel) => decide(rel) === false,
+    file: (rel) => decide(rel, false) ?? !anyPositive,
+    prunes: (rel) => decide(rel, true) === false,
   };
 }
 
