@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// Before any module builds a zod schema: every schema (the SDK's too) is compiled to a fast parser on first use.
+import "zod/compile";
 import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";

@@ -194,7 +194,6 @@ async function runTool(
   };
   let reply: ToolReply;
   let failure: unknown;
-  const requested = PATH_KEYS.map((k) => args?.[k]).find((v): v is string => typeof v === "string");
   // One change per call of a mutating tool: the core's mutators note what they do in it (undo journal).
   const change = tool.mutating ? deps.journal?.changes.recorder(tool.name) : undefined;
   try {
@@ -207,7 +206,7 @@ async function runTool(
     const systemError = typeof (err as NodeJS.ErrnoException)?.code === "string";
     if (!(err instanceof ToolError) && !systemError)
       deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
-    const message = withReadDiffs(err, reads) ?? toClientMessage(err, requested);
+    const message = withReadDiffs(err, reads) ?? toClientMessage(err, requestedPath(args));
     reply = {
       content: [{ type: "text", text: deps.policy.errorText(tool.name, err, message) }],
       isError: true,
@@ -223,7 +222,7 @@ async function runTool(
   const ms = Math.round(performance.now() - started);
   const failed = reply.isError === true;
   if (tool.mutating) {
-    const entries = auditEntries(tool.name, mutations, ms, failure, requested, reply);
+    const entries = auditEntries(tool.name, mutations, ms, failure, requestedPath(args), reply);
     await audit.write(recorded ? entries.map((e) => ({ ...e, changeId: recorded.id })) : entries);
   }
   // The surface's level for a call that succeeded. The line is only built when someone will read it: this
@@ -247,6 +246,11 @@ async function runTool(
       ...line,
     });
   return reply;
+}
+
+/** The path a call named (for error wording and the audit line): the first path-like argument. */
+function requestedPath(args: Record<string, unknown>): string | undefined {
+  return PATH_KEYS.map((k) => args?.[k]).find((v): v is string => typeof v === "string");
 }
 
 /**
