@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { connect } from "../lib/client.mjs";
 import { median } from "../lib/measure.mjs";
 import { isNum, servers } from "../lib/tool.mjs";
@@ -39,6 +40,31 @@ async function batches(servers, files, runs) {
   }
 }
 
+const floorDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "lib", "floor");
+const us = (x) => (isNum(x) ? `${(x * 1000).toFixed(0)} µs` : "n/a");
+
+/**
+ * What the SDK alone costs per call: a one-tool server of each SDK generation (the official server's v1,
+ * mcpfs's v2 through serveStdio), same reply text, measured the same way. mcpfs's own work per call is its
+ * CPU above the v2 floor; the official's, its CPU above the v1 floor.
+ */
+async function sdkFloorRow(dir, files, runs, m, o) {
+  const floor = (v) => ({ bin: path.join(floorDir, `sdk-${v}.mjs`), args: [dir], env: {} });
+  const [f1, f2] = await batches([floor("v1"), floor("v2")], files, runs);
+  const above = (x, base) => (isNum(x) && isNum(base) ? us(x - base) : "n/a");
+  return {
+    label:
+      "SDK floor: 200 × get_file_info on a one-tool server (mcpfs column: SDK v2, official column: SDK v1)",
+    mcpfs: f2.ms,
+    official: f1.ms,
+    rssMcpfs: f2.hwm,
+    rssOfficial: f1.hwm,
+    note:
+      `server CPU per call: SDK v2 ${us(f2.cpuPerCall)}, SDK v1 ${us(f1.cpuPerCall)}; ` +
+      `above its SDK's floor: mcpfs ${above(m.cpuPerCall, f2.cpuPerCall)}, official ${above(o.cpuPerCall, f1.cpuPerCall)}`,
+  };
+}
+
 export default {
   id: "calls_200",
   title: "200 sequential get_file_info calls",
@@ -56,7 +82,6 @@ export default {
     const or = rate(o);
     const mc = m.cpuPerCall;
     const oc = o.cpuPerCall;
-    const us = (x) => (isNum(x) ? `${(x * 1000).toFixed(0)} µs` : "n/a");
     return [
       {
         label: "200 × get_file_info (one batch; batches alternate between the servers)",
@@ -71,6 +96,7 @@ export default {
           (isNum(mc) && isNum(oc) ? ` (÷ ${(mc / oc).toFixed(2)})` : "") +
           `; calls/s: mcpfs ${isNum(mr) ? mr.toFixed(0) : mr}, official ${isNum(or) ? or.toFixed(0) : or}`,
       },
+      await sdkFloorRow(dir, files, ctx.runs, m, o),
     ];
   },
 };
