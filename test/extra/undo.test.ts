@@ -180,10 +180,13 @@ describe.each([
     walk(state);
     expect(files.length).toBeGreaterThan(0);
     if (POSIX) {
-      const journalDirs = dirs.filter((d) => /(journal|[0-9a-f]{32}|\.change)$/.test(d));
-      expect(journalDirs.length).toBeGreaterThan(2);
+      const journalDirs = dirs.filter((d) => /(journal|[0-9a-f]{32})$/.test(d));
+      expect(journalDirs.length).toBe(2);
       for (const d of journalDirs) expect((fs.statSync(d).mode & 0o777).toString(8), d).toBe("700");
-      for (const f of files.filter((f) => /\.change[\\/]record$/.test(f)))
+      // Records, and pre-images the journal holds the only link of, are owner-only.
+      const records = files.filter((f) => f.endsWith(".change"));
+      expect(records.length).toBeGreaterThan(1);
+      for (const f of journalFiles(state).filter((f) => f.endsWith(".change") || fs.statSync(f).nlink === 1))
         expect((fs.statSync(f).mode & 0o777).toString(8), f).toBe("600");
     }
     for (const f of [state, files[0]!]) {
@@ -209,13 +212,14 @@ describe.each([
   });
 });
 
+/** The files of every change in the journal (records, pre-images, undone marks; not a root's `root` file). */
 function journalFiles(state: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const q = path.join(d, e.name);
       if (e.isDirectory()) walk(q);
-      else if (e.isFile() && /\.change$/.test(path.basename(d))) out.push(q);
+      else if (e.isFile() && /^[0-9a-z]{9}-[0-9a-f]{12}\./.test(e.name)) out.push(q);
     }
   };
   walk(path.join(state, "journal"));
@@ -225,7 +229,7 @@ function journalFiles(state: string): string[] {
 function findRecord(state: string, id: string): string {
   const journal = path.join(state, "journal");
   for (const d of fs.readdirSync(journal)) {
-    const r = path.join(journal, d, `${id}.change`, "record");
+    const r = path.join(journal, d, `${id}.change`);
     if (fs.existsSync(r)) return r;
   }
   throw new Error(`no record of ${id}`);

@@ -1,0 +1,51 @@
+/**
+ * The names of the change journal's files. One flat, owner-only directory per root (journal.ts says where)
+ * holds every file of every change, named by the change's id:
+ *
+ *     <id>.change   the change's record (change-log.ts), written once, last: no record, no change
+ *     <id>.<n>      its pre-images (n = 0, 1, ...): a file's old inode hard-linked, a copy, or a deleted tree
+ *     <id>.undone   the id of the change that undid it
+ *     <id>.intent   the crash intent of its multi-file commit (journal.ts): fsynced before the first rename,
+ *                   removed after the last; `.intent.refused` / `.intent.kept` when recovery set it aside
+ *
+ * Why flat: a directory per change cost a mkdir (the dearest syscall of a small write), a record written
+ * beside and renamed, and for a multi-file change a second directory with a second set of links. Here a
+ * change is its blobs and one record, and the intent of a multi-file change reuses the change's blobs.
+ * Ids sort by time (base-36 milliseconds, then 12 random hex digits); a name of any other shape (a leftover
+ * of an older layout, a stray file) is ignored, never read or removed.
+ */
+import { randomBytes } from "node:crypto";
+
+const NAME = /^([0-9a-z]{9}-[0-9a-f]{12})\.(change|undone|intent|\d+)(?:\.(refused|kept))?$/;
+export const CHANGE_ID = /^[0-9a-z]{9}-[0-9a-f]{12}$/;
+
+/** Random bytes for ids, drawn in batches: one draw per id cost ~50 µs, more than the rest of an id. */
+let idPool = Buffer.alloc(0);
+let idAt = 0;
+
+/** A new change id: its time first, so ids (and the journal's names) sort by time. */
+export function newChangeId(now = Date.now()): string {
+  if (idAt + 6 > idPool.length) {
+    idPool = randomBytes(6 * 512);
+    idAt = 0;
+  }
+  idAt += 6;
+  return `${now.toString(36).padStart(9, "0")}-${idPool.toString("hex", idAt - 6, idAt)}`;
+}
+
+/** The time (ms) a change id was made at. */
+export function idTime(id: string): number {
+  return Number.parseInt(id.slice(0, 9), 36);
+}
+
+/** What a name in a root's journal directory is; undefined for a name the journal does not own. */
+export function parseJournalName(
+  name: string,
+): { id: string; kind: "change" | "undone" | "intent" | "set-aside" | "blob" } | undefined {
+  const m = NAME.exec(name);
+  if (!m) return undefined;
+  const part = m[2]!;
+  if (m[3]) return part === "intent" ? { id: m[1]!, kind: "set-aside" } : undefined;
+  const kind = part === "change" || part === "undone" || part === "intent" ? part : "blob";
+  return { id: m[1]!, kind };
+}
