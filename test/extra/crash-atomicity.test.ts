@@ -261,7 +261,9 @@ describe("the journal's rules", () => {
       if (!journal) expect(fs.existsSync(stateDir)).toBe(false);
       else {
         // Both changes recorded, both intents committed (removed).
-        const records = walkAll(stateDir).filter((e) => e.p.endsWith(".change"));
+        const records = walkAll(stateDir)
+          .filter((e) => e.p.endsWith(".log"))
+          .flatMap((e) => fs.readFileSync(e.p, "utf8").split("\n").filter(Boolean));
         expect(records).toHaveLength(2);
         expect(pending(stateDir)).toEqual([]);
         // Nothing of the journal is inside the root.

@@ -183,10 +183,10 @@ describe.each([
       const journalDirs = dirs.filter((d) => /(journal|[0-9a-f]{32})$/.test(d));
       expect(journalDirs.length).toBe(2);
       for (const d of journalDirs) expect((fs.statSync(d).mode & 0o777).toString(8), d).toBe("700");
-      // Records, and pre-images the journal holds the only link of, are owner-only.
-      const records = files.filter((f) => f.endsWith(".change"));
-      expect(records.length).toBeGreaterThan(1);
-      for (const f of journalFiles(state).filter((f) => f.endsWith(".change") || fs.statSync(f).nlink === 1))
+      // Record segments, and pre-images the journal holds the only link of, are owner-only.
+      const segments = files.filter((f) => f.endsWith(".log"));
+      expect(segments.length).toBeGreaterThan(0);
+      for (const f of journalFiles(state).filter((f) => f.endsWith(".log") || fs.statSync(f).nlink === 1))
         expect((fs.statSync(f).mode & 0o777).toString(8), f).toBe("600");
     }
     for (const f of [state, files[0]!]) {
@@ -200,11 +200,12 @@ describe.each([
     const w = await conn.call("write_file", { path: p("tamper.txt"), content: "one\n" });
     await conn.call("write_file", { path: p("tamper.txt"), content: "two\n" });
     const id = changeIdOf(w);
-    const record = findRecord(state, id);
-    fs.writeFileSync(
-      record,
-      fs.readFileSync(record, "utf8").replace('"tool":"write_file"', '"tool":"edit_file"'),
-    );
+    // Its line in the record segment, edited (the other changes' lines stay as they were).
+    const segment = findRecord(state, id);
+    const lines = fs.readFileSync(segment, "utf8").split("\n");
+    const i = lines.findIndex((l) => l.includes(`"id":"${id}"`));
+    lines[i] = lines[i]!.replace('"tool":"write_file"', '"tool":"edit_file"');
+    fs.writeFileSync(segment, lines.join("\n"));
     const r = await conn.call("undo_change", { id });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/does not match/);
@@ -212,7 +213,7 @@ describe.each([
   });
 });
 
-/** The files of every change in the journal (records, pre-images, undone marks; not a root's `root` file). */
+/** The files of every change in the journal (record segments, pre-images, undone marks; not `root`). */
 function journalFiles(state: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
@@ -226,13 +227,13 @@ function journalFiles(state: string): string[] {
   return out;
 }
 
+/** The record segment that holds the record of change `id`. */
 function findRecord(state: string, id: string): string {
-  const journal = path.join(state, "journal");
-  for (const d of fs.readdirSync(journal)) {
-    const r = path.join(journal, d, `${id}.change`);
-    if (fs.existsSync(r)) return r;
-  }
-  throw new Error(`no record of ${id}`);
+  const found = journalFiles(state).find(
+    (f) => f.endsWith(".log") && fs.readFileSync(f, "utf8").includes(`"id":"${id}"`),
+  );
+  if (!found) throw new Error(`no record of ${id}`);
+  return found;
 }
 
 describe("workspace surface", () => {

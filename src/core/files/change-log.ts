@@ -9,8 +9,9 @@
  *     <id>.0, <id>.1, ...  pre-images: a replaced or deleted file's old inode hard-linked here before the
  *                          rename that replaces it (a copy across devices or without hard links); a deleted
  *                          tree renamed here whole (one rename; copied then removed across devices)
- *     <id>.change          "mcpfs-change 1 <sha256 of the body>\n<body JSON>", written once ('wx'), last: no
- *                          record, no change. A record whose hash fails (torn or edited) is never applied.
+ *     <seg>.log            the records: one line per change, "mcpfs-change 1 <sha256> <body JSON>", appended
+ *                          last (change-records.ts): no record, no change; a line that fails its hash (cut
+ *                          short or edited) is never applied
  *     <id>.undone          the id of the change that undid this one
  *
  * Why a context and not a parameter: a change belongs to one tool call, and every core mutator (the
@@ -29,11 +30,11 @@ import path from "node:path";
 import { isErrno } from "../errors.js";
 import type { Logger } from "../log.js";
 import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
+import { type RecordSet, RecordWriter, readRecords, TAMPERED } from "./change-records.js";
 import { sha256Of } from "./hash.js";
 import { CHANGE_ID, idTime, newChangeId, parseJournalName } from "./journal-names.js";
 import { hardLink, isLinkRefused, withPinnedParent } from "./safe-open.js";
 
-const MAGIC = "mcpfs-change 1";
 const POSIX = process.platform !== "win32";
 
 /** Pre-images without a record (or an intent) are a kill's leftover once their change is this old. */
@@ -184,6 +185,10 @@ export class ChangeLog {
   readonly maxAgeMs: number;
   /** Per root journal directory: each kept change (read once, then kept up to date). */
   private readonly sizes = new Map<string, Map<string, Kept>>();
+  /** Per root journal directory: the record segments known, with the newest id in each. */
+  private readonly segments = new Map<string, Map<string, string>>();
+  /** Per root journal directory: this process's record segment. */
+  private readonly writers = new Map<string, RecordWriter>();
   private readonly totals = new Map<string, number>();
 
   constructor(readonly opts: ChangeLogOptions) {
@@ -217,13 +222,11 @@ export class ChangeLog {
       seen.add(rootDir);
       const names = await readdirOrEmpty(rootDir);
       const undone = new Set(names.filter((n) => parseJournalName(n)?.kind === "undone"));
-      for (const name of names) {
-        const p = parseJournalName(name);
-        if (p?.kind !== "change") continue;
-        const base = path.join(rootDir, p.id);
-        const body = decode(await readRecord(base), p.id);
+      for (const [id, json] of (await readRecords(rootDir, names)).records) {
+        const body = decode(json, id);
         if (!body) continue;
-        const by = undone.has(`${p.id}.undone`) ? await readUndone(base) : undefined;
+        const base = path.join(rootDir, id);
+        const by = undone.has(`${id}.undone`) ? await readUndone(base) : undefined;
         out.push({ body, summary: summarize(body, by) });
       }
     }
@@ -240,19 +243,31 @@ export class ChangeLog {
   ): Promise<{ body: ChangeBody; base: string; undoneBy?: string } | "tampered" | undefined> {
     if (!CHANGE_ID.test(id)) return undefined;
     for (const r of roots) {
-      const base = path.join(this.opts.dirOf(r.real), id);
-      const text = await readRecord(base);
-      // Absent, or created but killed before its bytes were written: no change.
-      if (!text) continue;
-      const body = decode(text, id);
+      const rootDir = this.opts.dirOf(r.real);
+      const json = (await readRecords(rootDir, await readdirOrEmpty(rootDir))).records.get(id);
+      if (json === undefined) continue;
+      const body = decode(json, id);
+      const base = path.join(rootDir, id);
       return body ? { body, base, undoneBy: await readUndone(base) } : "tampered";
     }
     return undefined;
   }
 
+  /** Whether change `id` has a record (any, even one that fails its hash) in a root's journal directory. */
+  async isRecorded(rootDir: string, id: string): Promise<boolean> {
+    return (await readRecords(rootDir, await readdirOrEmpty(rootDir))).records.has(id);
+  }
+
   /** Notes that the change at `base` was undone by change `by` (not undone twice without `force`). */
   async markUndone(base: string, by: string): Promise<void> {
     await fs.writeFile(`${base}.undone`, `${by}\n`, { mode: 0o600 }).catch(() => {});
+  }
+
+  /** Appends a finished change's record to its root's journal (the last step: no record, no change). */
+  append(rootDir: string, id: string, json: string): void {
+    const segment = this.writerOf(rootDir).append(id, json);
+    const segments = this.segments.get(rootDir);
+    if (segments) segments.set(segment, id);
   }
 
   /** Adds a finished change (its size and pre-images) to its root's tally; drops the oldest past the caps. */
@@ -262,46 +277,95 @@ export class ChangeLog {
     let total = (this.totals.get(rootDir) ?? 0) + kept.size - (changes.get(id)?.size ?? 0);
     changes.set(id, kept);
     // The map is in id order (loaded sorted, then appended as time goes on): the oldest come first.
+    const drop: [string, Kept][] = [];
     for (const [old, k] of changes) {
       const tooOld = now - idTime(old) > this.maxAgeMs;
       if (!tooOld && total <= this.maxBytes) break;
       if (old === id && !tooOld) break;
       total -= k.size;
-      changes.delete(old);
-      await dropChange(path.join(rootDir, old), k.blobs).catch((err) =>
-        this.opts.log.warn(`journal: could not drop change ${old}: ${err}`),
-      );
+      drop.push([old, k]);
     }
     this.totals.set(rootDir, total);
+    if (drop.length > 0) await this.drop(rootDir, drop);
   }
 
   /**
-   * The kept changes of a root's journal, read once per process. Pre-images that no record or intent
-   * claims, of a change older than ABANDONED_MS, are a kill's leftovers: removed. Names of other shapes
-   * (and records that fail their hash) are left as they are.
+   * Drops the oldest changes: the watermark first (they are gone as changes at once), then their files, then
+   * the segments that hold only dropped records. A kill midway leaves files that the next load sweeps.
+   */
+  private async drop(rootDir: string, drop: readonly [string, Kept][]): Promise<void> {
+    const changes = this.sizes.get(rootDir)!;
+    const newest = drop.at(-1)![0];
+    try {
+      this.writerOf(rootDir).markDropped(newest);
+    } catch (err) {
+      this.opts.log.warn(`journal: could not drop changes up to ${newest}: ${err}`);
+      return;
+    }
+    for (const [old, k] of drop) {
+      changes.delete(old);
+      await removeFiles(path.join(rootDir, old), k.blobs).catch((err) =>
+        this.opts.log.warn(`journal: could not remove the files of dropped change ${old}: ${err}`),
+      );
+    }
+    await this.removeDroppedSegments(rootDir, newest);
+  }
+
+  private writerOf(rootDir: string): RecordWriter {
+    let w = this.writers.get(rootDir);
+    if (!w) {
+      w = new RecordWriter(rootDir);
+      this.writers.set(rootDir, w);
+    }
+    return w;
+  }
+
+  private async removeDroppedSegments(rootDir: string, dropped: string): Promise<void> {
+    const segments = this.segments.get(rootDir);
+    if (!segments) return;
+    for (const [name, newest] of segments) {
+      if (newest > dropped || name === this.writers.get(rootDir)?.current) continue;
+      segments.delete(name);
+      await fs.rm(path.join(rootDir, name), { force: true }).catch(() => {});
+    }
+  }
+
+  /**
+   * The kept changes of a root's journal, read once per process. Pre-images no record or intent claims —
+   * of a dropped change, or of a change older than ABANDONED_MS — are a kill's leftovers: removed, as are
+   * segments that hold only dropped records. Names of other shapes are left as they are.
    */
   private async keptIn(rootDir: string): Promise<Map<string, Kept>> {
     let changes = this.sizes.get(rootDir);
     if (changes) return changes;
     changes = new Map();
     let total = 0;
-    const byId = new Map<string, string[]>();
-    for (const name of (await readdirOrEmpty(rootDir)).sort()) {
-      const p = parseJournalName(name);
-      if (p) byId.set(p.id, [...(byId.get(p.id) ?? []), name]);
-    }
-    for (const [id, names] of byId) {
-      const base = path.join(rootDir, id);
-      if (names.includes(`${id}.change`)) {
-        const body = decode(await readRecord(base), id);
-        if (body) changes.set(id, { size: body.size, blobs: blobsOf(body) });
-        total += body?.size ?? 0;
-      } else if (!names.some((n) => n.includes(".intent")) && Date.now() - idTime(id) > ABANDONED_MS)
-        for (const n of names) await fs.rm(path.join(rootDir, n), { recursive: true, force: true });
+    const names = (await readdirOrEmpty(rootDir)).sort();
+    const set = await readRecords(rootDir, names);
+    for (const id of [...set.records.keys()].sort()) {
+      const body = decode(set.records.get(id), id);
+      if (body) changes.set(id, { size: body.size, blobs: blobsOf(body) });
+      total += body?.size ?? 0;
     }
     this.sizes.set(rootDir, changes);
     this.totals.set(rootDir, total);
+    this.segments.set(rootDir, set.segments);
+    await this.sweep(rootDir, names, set);
+    await this.removeDroppedSegments(rootDir, set.dropped);
     return changes;
+  }
+
+  private async sweep(rootDir: string, names: readonly string[], set: RecordSet): Promise<void> {
+    const byId = new Map<string, string[]>();
+    for (const name of names) {
+      const p = parseJournalName(name);
+      if (p && p.kind !== "log") byId.set(p.id, [...(byId.get(p.id) ?? []), name]);
+    }
+    for (const [id, files] of byId) {
+      if (set.records.has(id) || files.some((n) => n.includes(".intent"))) continue;
+      if (id > set.dropped && Date.now() - idTime(id) <= ABANDONED_MS) continue;
+      for (const n of files) await fs.rm(path.join(rootDir, n), { recursive: true, force: true });
+    }
   }
 }
 
@@ -526,13 +590,8 @@ export class ChangeRecorder {
       ...(this.undoOf ? { undoOf: this.undoOf } : {}),
       entries: this.entries,
     };
-    const json = JSON.stringify(body);
-    // Written once, in place (one open, one write): a kill between the two leaves an empty record, read as
-    // no change; a record cut short otherwise fails its hash and is never applied.
-    fsSync.writeFileSync(`${base}.change`, `${MAGIC} ${sha256Of(json)}\n${json}\n`, {
-      mode: 0o600,
-      flag: "wx",
-    });
+    // Appended in one write (change-records.ts): the change exists from here on.
+    this.log.append(this.rootDir!, this.id, JSON.stringify(body));
     const blobs = undoable ? blobsOf(body) : [];
     await this.log.account(this.rootDir!, this.id, { size: body.size, blobs });
     return { id: this.id, undoable, size: this.size, cap: this.log.maxBytes };
@@ -618,22 +677,13 @@ function summarize(body: ChangeBody, undoneBy: string | undefined): ChangeSummar
   };
 }
 
-/** The text of the record of the change at `base`; undefined when there is none (or it is not a file). */
-async function readRecord(base: string): Promise<string | undefined> {
-  return fs.readFile(`${base}.change`, "utf8").catch(() => undefined);
-}
-
 async function readUndone(base: string): Promise<string | undefined> {
   return (await fs.readFile(`${base}.undone`, "utf8").catch(() => "")).trim() || undefined;
 }
 
-/** The record's body, or undefined when its hash (or shape) does not hold. */
-function decode(text: string | undefined, id: string): ChangeBody | undefined {
-  if (text === undefined) return undefined;
-  const nl = text.indexOf("\n");
-  if (nl < 0) return undefined;
-  const json = text.slice(nl + 1).replace(/\n$/, "");
-  if (text.slice(0, nl) !== `${MAGIC} ${sha256Of(json)}`) return undefined;
+/** A record's body, or undefined when its hash (checked as it was read) or its shape does not hold. */
+function decode(json: string | undefined, id: string): ChangeBody | undefined {
+  if (json === undefined || json === TAMPERED) return undefined;
   try {
     const body = JSON.parse(json) as ChangeBody;
     if (body.v !== 1 || body.id !== id || !Array.isArray(body.entries)) return undefined;
@@ -652,14 +702,8 @@ async function readdirOrEmpty(dir: string): Promise<string[]> {
   }
 }
 
-/**
- * Removes a kept change: its record first (so it is gone as a change at once), then what marks it undone,
- * then its pre-images. A kill midway leaves pre-images without a record, removed as leftovers later.
- */
-async function dropChange(base: string, blobs: readonly string[]): Promise<void> {
-  await fs.unlink(`${base}.change`).catch((err) => {
-    if (!isErrno(err, "ENOENT")) throw err;
-  });
+/** Removes a dropped change's files: what marks it undone, then its pre-images. */
+async function removeFiles(base: string, blobs: readonly string[]): Promise<void> {
   await fs.rm(`${base}.undone`, { force: true });
   for (const b of blobs) await fs.rm(`${base}.${b}`, { recursive: true, force: true });
 }

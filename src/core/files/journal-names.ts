@@ -2,21 +2,23 @@
  * The names of the change journal's files. One flat, owner-only directory per root (journal.ts says where)
  * holds every file of every change, named by the change's id:
  *
- *     <id>.change   the change's record (change-log.ts), written once, last: no record, no change
  *     <id>.<n>      its pre-images (n = 0, 1, ...): a file's old inode hard-linked, a copy, or a deleted tree
  *     <id>.undone   the id of the change that undid it
  *     <id>.intent   the crash intent of its multi-file commit (journal.ts): fsynced before the first rename,
  *                   removed after the last; `.intent.refused` / `.intent.kept` when recovery set it aside
+ *     <id>.log      a segment of change records (change-records.ts): one line per change, appended last —
+ *                   no record, no change; named by an id of its own
+ *     dropped       the newest change the caps dropped (change-records.ts)
  *
- * Why flat: a directory per change cost a mkdir (the dearest syscall of a small write), a record written
- * beside and renamed, and for a multi-file change a second directory with a second set of links. Here a
- * change is its blobs and one record, and the intent of a multi-file change reuses the change's blobs.
- * Ids sort by time (base-36 milliseconds, then 12 random hex digits); a name of any other shape (a leftover
- * of an older layout, a stray file) is ignored, never read or removed.
+ * Why flat: a directory per change cost a mkdir and a record file (each a new inode: the dearest syscalls
+ * of a small write), and for a multi-file change a second directory with a second set of links. Here a
+ * change is its pre-images (links: no new inode) and one appended line, and the intent of a multi-file
+ * change reuses the change's pre-images. Ids sort by time (base-36 milliseconds, then 12 random hex digits);
+ * a name of any other shape (a leftover of an older layout, a stray file) is ignored, never read or removed.
  */
 import { randomBytes } from "node:crypto";
 
-const NAME = /^([0-9a-z]{9}-[0-9a-f]{12})\.(change|undone|intent|\d+)(?:\.(refused|kept))?$/;
+const NAME = /^([0-9a-z]{9}-[0-9a-f]{12})\.(log|undone|intent|\d+)(?:\.(refused|kept))?$/;
 export const CHANGE_ID = /^[0-9a-z]{9}-[0-9a-f]{12}$/;
 
 /** Random bytes for ids, drawn in batches: one draw per id cost ~50 µs, more than the rest of an id. */
@@ -41,11 +43,11 @@ export function idTime(id: string): number {
 /** What a name in a root's journal directory is; undefined for a name the journal does not own. */
 export function parseJournalName(
   name: string,
-): { id: string; kind: "change" | "undone" | "intent" | "set-aside" | "blob" } | undefined {
+): { id: string; kind: "log" | "undone" | "intent" | "set-aside" | "blob" } | undefined {
   const m = NAME.exec(name);
   if (!m) return undefined;
   const part = m[2]!;
   if (m[3]) return part === "intent" ? { id: m[1]!, kind: "set-aside" } : undefined;
-  const kind = part === "change" || part === "undone" || part === "intent" ? part : "blob";
+  const kind = part === "log" || part === "undone" || part === "intent" ? part : "blob";
   return { id: m[1]!, kind };
 }

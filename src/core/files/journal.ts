@@ -18,8 +18,8 @@
  * An intent whose process is gone is rolled back from its pre-images (at startup, and before the next
  * journaled change to the same root): a file that is its new version gets its old bytes and mode back, a
  * created file is removed; a file that is neither (someone changed it after the crash) is left alone and
- * logged, and the record is kept as `.intent.kept`. An intent whose call went on to write its change record
- * is complete (only the removal was lost): removed. Restores go through the same pinned-directory operations
+ * logged, and the record is kept as `.intent.kept`. An intent whose call went on to record its change is
+ * complete (only the removal was lost): removed. Restores go through the same pinned-directory operations
  * as writes, only inside the root the change was made in, only while it is writable. The hash catches a
  * damaged or hand-edited record; it is not a signature (whoever can write the state directory can recompute
  * it — that is the user: the directory is 0700 and outside every root, so no tool reaches it).
@@ -241,7 +241,7 @@ export class Journal {
     }
     if (!this.abandoned(body)) return undefined;
     // Its call went on to record the change: complete, only the intent's removal was lost.
-    if (await exists(`${base}.change`)) {
+    if (await this.changes.isRecorded(path.dirname(base), id)) {
       await removeIntent(base, []);
       return undefined;
     }
