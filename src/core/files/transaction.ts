@@ -41,6 +41,7 @@ import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
 import { checkExpected } from "./precondition.js";
 import {
   hardLink,
+  hardLinkSync,
   isNoHardLinks,
   placeNoReplace,
   syncDir,
@@ -279,12 +280,13 @@ async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> 
     await withPinnedParent(target, async (dir, name) => {
       await hardLink(target.root, dir.at(name), dir.at(path.basename(backup)));
       if (!journalDest) return;
-      await hardLink(target.root, dir.at(path.basename(backup)), journalDest).then(
-        () => {
-          s.journalLink = journalDest;
-        },
-        () => {}, // another device: keepFile copies it
-      );
+      try {
+        // Synchronously: the journal's own link, without a second thread-pool round trip per file.
+        hardLinkSync(target.root, dir.at(path.basename(backup)), journalDest);
+        s.journalLink = journalDest;
+      } catch {
+        // Another device (or no links): keepFile copies it.
+      }
     });
   } catch (err) {
     if (!isNoHardLinks(err) && !isErrno(err, "EXDEV")) throw err;
