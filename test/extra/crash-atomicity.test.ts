@@ -217,7 +217,9 @@ describe("the journal's rules", () => {
     // Its old version stays in the journal (the record is kept aside, not retried).
     const kept = walkAll(stateDir).filter((e) => e.p.endsWith(".kept"));
     expect(kept).toHaveLength(1);
-    const blob0 = fs.readFileSync(kept[0]!.p.replace(/\.intent\.kept$/, ".0"), "utf8");
+    // intents/<id>.intent.kept names the pre-images <id>.0, ... beside intents/.
+    const id = path.basename(kept[0]!.p).replace(/\.intent\.kept$/, "");
+    const blob0 = fs.readFileSync(path.join(path.dirname(kept[0]!.p), "..", `${id}.0`), "utf8");
     expect(blob0).toBe(`v0\n${BODY}`);
   });
 

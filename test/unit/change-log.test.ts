@@ -103,8 +103,12 @@ describe("a root's journal directory read the first time", () => {
     const young = idAt(now - 1000, 9);
     put(dir, old(1), "0", "1", "undone"); // a kill between pre-images and record: swept
     put(dir, young, "0"); // maybe a change another process is making now: kept
-    put(dir, old(2), "intent", "0"); // an intent recovery has not rolled back yet: kept
-    put(dir, old(3), "intent.kept", "0"); // set aside by recovery: kept
+    // Pre-images of an intent recovery has not rolled back yet, and of one it set aside: kept.
+    put(dir, old(2), "0");
+    put(dir, old(3), "0");
+    fs.mkdirSync(path.join(dir, "intents"));
+    put(path.join(dir, "intents"), old(2), "intent");
+    put(path.join(dir, "intents"), old(3), "intent.kept");
     put(dir, old(6), "0"); // recorded: kept
     new RecordWriter(dir).append(old(6), body(old(6), 5));
     // Names of another shape: an older layout's change directory, a stray file.

@@ -32,7 +32,7 @@ import type { Logger } from "../log.js";
 import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
 import { type RecordSet, RecordWriter, readRecords, TAMPERED } from "./change-records.js";
 import { sha256Of } from "./hash.js";
-import { CHANGE_ID, idTime, newChangeId, parseJournalName } from "./journal-names.js";
+import { CHANGE_ID, idTime, intentsDirOf, newChangeId, parseJournalName } from "./journal-names.js";
 import { hardLink, isLinkRefused, withPinnedParent } from "./safe-open.js";
 
 const POSIX = process.platform !== "win32";
@@ -361,8 +361,12 @@ export class ChangeLog {
       const p = parseJournalName(name);
       if (p && p.kind !== "log") byId.set(p.id, [...(byId.get(p.id) ?? []), name]);
     }
+    // Pre-images an intent names (pending, or set aside by recovery) are recovery's.
+    const intents = new Set(
+      (await readdirOrEmpty(intentsDirOf(rootDir))).map((n) => parseJournalName(n)?.id),
+    );
     for (const [id, files] of byId) {
-      if (set.records.has(id) || files.some((n) => n.includes(".intent"))) continue;
+      if (set.records.has(id) || intents.has(id)) continue;
       if (id > set.dropped && Date.now() - idTime(id) <= ABANDONED_MS) continue;
       for (const n of files) await fs.rm(path.join(rootDir, n), { recursive: true, force: true });
     }

@@ -4,8 +4,10 @@
  *
  *     <id>.<n>      its pre-images (n = 0, 1, ...): a file's old inode hard-linked, a copy, or a deleted tree
  *     <id>.undone   the id of the change that undid it
- *     <id>.intent   the crash intent of its multi-file commit (journal.ts): fsynced before the first rename,
- *                   removed after the last; `.intent.refused` / `.intent.kept` when recovery set it aside
+ *     intents/<id>.intent  the crash intent of its multi-file commit (journal.ts): fsynced before the first
+ *                   rename, removed after the last; `.intent.refused` / `.intent.kept` when recovery set it
+ *                   aside. A directory of its own, so the check before every multi-file change lists only
+ *                   the few intents, not the whole journal
  *     <id>.log      a segment of change records (change-records.ts): one line per change, appended last —
  *                   no record, no change; named by an id of its own
  *     dropped       the newest change the caps dropped (change-records.ts)
@@ -17,6 +19,7 @@
  * a name of any other shape (a leftover of an older layout, a stray file) is ignored, never read or removed.
  */
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 
 const NAME = /^([0-9a-z]{9}-[0-9a-f]{12})\.(log|undone|intent|\d+)(?:\.(refused|kept))?$/;
 export const CHANGE_ID = /^[0-9a-z]{9}-[0-9a-f]{12}$/;
@@ -40,7 +43,17 @@ export function idTime(id: string): number {
   return Number.parseInt(id.slice(0, 9), 36);
 }
 
-/** What a name in a root's journal directory is; undefined for a name the journal does not own. */
+/** Where a root journal's crash intents are. */
+export function intentsDirOf(rootDir: string): string {
+  return path.join(rootDir, "intents");
+}
+
+/** The crash intent of change `<base>` (`<root journal dir>/<id>`). */
+export function intentPathOf(base: string): string {
+  return path.join(intentsDirOf(path.dirname(base)), `${path.basename(base)}.intent`);
+}
+
+/** What a name in a root's journal directory (or its `intents/`) is; undefined for a name the journal does not own. */
 export function parseJournalName(
   name: string,
 ): { id: string; kind: "log" | "undone" | "intent" | "set-aside" | "blob" } | undefined {

@@ -6,14 +6,15 @@
  *
  *     <state dir>/journal/<sha256(root real path), 32 hex>/
  *         root                 the root's real path (for people; the records carry it too)
- *         <id>.intent          "mcpfs-intent 1 <sha256 of the body>\n<body JSON>": which files the change
- *                              replaces, each with its pre-image and the hashes before and after; written
- *                              and fsynced (with the directory) before the first rename, removed after the
+ *         <id>.0, <id>.1, ...  the pre-images an intent names: the undo journal's own (change-log.ts; the
+ *                              intent takes the id of the tool call's change), or its own when no call
+ *                              records one
+ *         intents/<id>.intent  "mcpfs-intent 1 <sha256 of the body>\n<body JSON>": which files the change
+ *                              replaces, each with its pre-image and the hashes before and after; written and
+ *                              fsynced (with both directories) before the first rename, removed after the
  *                              last (its removal is the commit)
- *         <id>.0, <id>.1, ...  the pre-images it names: the undo journal's own (change-log.ts; the intent
- *                              takes the id of the tool call's change), or its own when no call records one
- *         <id>.intent.refused  a record whose hash did not match (kept for inspection, never applied)
- *         <id>.intent.kept     a rollback that left a file alone because it changed after the crash
+ *         intents/<id>.intent.refused  a record whose hash did not match (kept for inspection, never applied)
+ *         intents/<id>.intent.kept     a rollback that left a file alone because it changed after the crash
  *
  * An intent whose process is gone is rolled back from its pre-images (at startup, and before the next
  * journaled change to the same root): a file that is its new version gets its old bytes and mode back, a
@@ -36,7 +37,7 @@ import type { ResolvedPath, Root, Workspace } from "../workspace.js";
 import { stageWrite } from "./atomic-write.js";
 import { ChangeLog, type ChangeRecorder, type KeptFile } from "./change-log.js";
 import { sha256Of } from "./hash.js";
-import { idTime, newChangeId, parseJournalName } from "./journal-names.js";
+import { idTime, intentPathOf, intentsDirOf, newChangeId, parseJournalName } from "./journal-names.js";
 import { removeMadeDirs } from "./mkdirs.js";
 import { isLinkRefused, syncDir, tempPathBeside, withPinnedParent } from "./safe-open.js";
 
@@ -200,7 +201,7 @@ export class Journal {
     const rootDir = this.dirOf(root.real);
     let names: string[];
     try {
-      names = await fs.readdir(rootDir);
+      names = await fs.readdir(intentsDirOf(rootDir));
     } catch (err) {
       if (isErrno(err, "ENOENT", "ENOTDIR")) return report;
       throw err;
@@ -221,7 +222,8 @@ export class Journal {
     ws: Workspace,
   ): Promise<keyof RecoveryReport | undefined> {
     const id = path.basename(base);
-    const text = await fs.readFile(`${base}.intent`, "utf8").catch((err) => {
+    const intent = intentPathOf(base);
+    const text = await fs.readFile(intent, "utf8").catch((err) => {
       if (isErrno(err, "ENOENT")) return undefined; // committed meanwhile by its own process
       throw err;
     });
@@ -236,7 +238,7 @@ export class Journal {
       this.opts.log.error(
         `journal: the record of change ${id} for ${root.path} does not match its hash; not applied (kept as ${id}.intent.refused)`,
       );
-      await fs.rename(`${base}.intent`, `${base}.intent.refused`).catch(() => {});
+      await fs.rename(intent, `${intent}.refused`).catch(() => {});
       return "refused";
     }
     if (!this.abandoned(body)) return undefined;
@@ -248,7 +250,7 @@ export class Journal {
     const outcome = await this.rollBack(base, body, ws);
     if (outcome === "later") return undefined;
     if (outcome === "kept") {
-      await fs.rename(`${base}.intent`, `${base}.intent.kept`).catch(() => {});
+      await fs.rename(intent, `${intent}.kept`).catch(() => {});
       return "kept";
     }
     // The pre-images go too: no record will ever claim them.
@@ -391,19 +393,25 @@ export class Journal {
 }
 
 /**
- * Writes the intent as `<base>.intent` (a new 0600 file) and makes it durable together with what it names:
- * its bytes, the `copies` (pre-images copied, not linked) and the names in the journal directory, all
- * fsynced at once (the directory holds the intent and every pre-image, so one directory fsync covers all).
+ * Writes the intent (a new 0600 file in `intents/`) and makes it durable together with what it names: its
+ * bytes, the `copies` (pre-images copied, not linked) and the names of the intent and of every pre-image in
+ * the two directories, all fsynced at once.
  */
 async function writeIntent(base: string, text: string, copies: readonly string[]): Promise<void> {
-  const fd = fsSync.openSync(
-    `${base}.intent`,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-    0o600,
-  );
+  const p = intentPathOf(base);
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+  let fd: number;
+  try {
+    fd = fsSync.openSync(p, flags, 0o600);
+  } catch (err) {
+    if (!isErrno(err, "ENOENT")) throw err;
+    fsSync.mkdirSync(path.dirname(p), { mode: 0o700 });
+    fd = fsSync.openSync(p, flags, 0o600);
+  }
   try {
     fsSync.writeFileSync(fd, text);
-    await Promise.all([fsyncFd(fd), syncDir(path.dirname(base)), ...copies.map(syncFile)]);
+    const dirs = [path.dirname(p), path.dirname(base)].map(syncDir);
+    await Promise.all([fsyncFd(fd), ...dirs, ...copies.map(syncFile)]);
   } finally {
     fsSync.closeSync(fd);
   }
@@ -420,7 +428,7 @@ async function syncFile(p: string): Promise<void> {
 
 /** Removes an intent, then the pre-images of its own (`<base>.<blob>`); a missing one is no error. */
 async function removeIntent(base: string, ownBlobs: readonly string[]): Promise<void> {
-  await fs.rm(`${base}.intent`, { force: true });
+  await fs.rm(intentPathOf(base), { force: true });
   for (const b of ownBlobs) await fs.rm(`${base}.${b}`, { force: true });
 }
 
