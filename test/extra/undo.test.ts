@@ -381,3 +381,39 @@ describe("caps, --no-journal, read-only roots", () => {
     }
   });
 });
+
+describe("what a change costs the journal", () => {
+  it("an overwrite adds one hard link of the replaced inode and one appended record line: no new file", async () => {
+    const root = area.tree("cost", { "f.txt": "v0\n" });
+    const state = path.join(area.base, "state-cost");
+    const conn = await startServer([root], { env: { MCPFS_STATE_DIR: state } });
+    try {
+      const f = path.join(root, "f.txt");
+      const replaced: number[] = [];
+      const ids: string[] = [];
+      for (let i = 1; i <= 20; i++) {
+        replaced.push(fs.statSync(f).ino);
+        ids.push(changeIdOf(await conn.call("write_file", { path: f, content: `v${i}\n` })));
+      }
+      const [dir] = fs.readdirSync(path.join(state, "journal"));
+      const journal = path.join(state, "journal", dir!);
+      const names = fs.readdirSync(journal).sort();
+      const segments = names.filter((n) => n.endsWith(".log"));
+      // One segment (made once per process), the root's `root` file, and per change its pre-image only.
+      expect(segments).toHaveLength(1);
+      expect(names.filter((n) => !segments.includes(n)).sort()).toEqual(
+        ["root", ...ids.map((id) => `${id}.0`)].sort(),
+      );
+      // Each pre-image is the replaced file's own inode, not a copy.
+      expect(ids.map((id) => fs.statSync(path.join(journal, `${id}.0`)).ino)).toEqual(replaced);
+      const lines = fs.readFileSync(path.join(journal, segments[0]!), "utf8").trimEnd().split("\n");
+      expect(lines.map((l) => /"id":"([^"]+)"/.exec(l)?.[1])).toEqual(ids);
+      // Still undoable, the oldest first as well as the newest.
+      const u = await conn.call("undo_change", { id: ids[0]!, force: true });
+      expect(u.isError, u.text).toBe(false);
+      expect(fs.readFileSync(f, "utf8")).toBe("v0\n");
+    } finally {
+      await conn.close();
+    }
+  });
+});
