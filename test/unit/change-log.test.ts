@@ -95,6 +95,21 @@ describe("ChangeLog.account", () => {
   });
 });
 
+describe("the drop watermark", () => {
+  it("never goes back: a process with an older view cannot bring dropped changes back", async () => {
+    const dir = fs.mkdtempSync(path.join(base, "watermark-"));
+    const now = Date.now();
+    const [a, b] = [idAt(now - 2000, 1), idAt(now - 1000, 2)];
+    const w = new RecordWriter(dir);
+    w.append(a!, body(a!));
+    w.append(b!, body(b!));
+    new RecordWriter(dir).markDropped(b!);
+    new RecordWriter(dir).markDropped(a!);
+    const cl = new ChangeLog({ log, dirOf: () => dir, ensureRootDir: async () => dir });
+    expect(await cl.list([{ real: "/somewhere" } as Root])).toEqual([]);
+  });
+});
+
 describe("a root's journal directory read the first time", () => {
   it("sweeps pre-images no record or intent claims once old; leaves young ones, intents and names it does not own", async () => {
     const dir = fs.mkdtempSync(path.join(base, "sweep-"));

@@ -185,6 +185,7 @@ export class ChangeLog {
   readonly maxAgeMs: number;
   /** Per root journal directory: each kept change (read once, then kept up to date). */
   private readonly sizes = new Map<string, Map<string, Kept>>();
+  private readonly loads = new Map<string, Promise<Map<string, Kept>>>();
   /** Per root journal directory: the record segments known, with the newest id in each. */
   private readonly segments = new Map<string, Map<string, string>>();
   /** Per root journal directory: this process's record segment. */
@@ -335,10 +336,19 @@ export class ChangeLog {
    * of a dropped change, or of a change older than ABANDONED_MS — are a kill's leftovers: removed, as are
    * segments that hold only dropped records. Names of other shapes are left as they are.
    */
-  private async keptIn(rootDir: string): Promise<Map<string, Kept>> {
-    let changes = this.sizes.get(rootDir);
-    if (changes) return changes;
-    changes = new Map();
+  private keptIn(rootDir: string): Promise<Map<string, Kept>> {
+    // One load per directory, also when two calls finish at once.
+    let loading = this.loads.get(rootDir);
+    if (!loading) {
+      loading = this.load(rootDir);
+      this.loads.set(rootDir, loading);
+      loading.catch(() => this.loads.delete(rootDir));
+    }
+    return loading;
+  }
+
+  private async load(rootDir: string): Promise<Map<string, Kept>> {
+    const changes = new Map<string, Kept>();
     let total = 0;
     const names = (await readdirOrEmpty(rootDir)).sort();
     const set = await readRecords(rootDir, names);

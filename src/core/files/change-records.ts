@@ -84,8 +84,14 @@ export class RecordWriter {
   append(id: string, json: string): string {
     if (this.fd === undefined || this.bytes >= SEGMENT_BYTES) this.openSegment();
     const line = Buffer.from(`${MAGIC} ${sha256Of(json)} ${json}\n`);
-    if (fsSync.writeSync(this.fd!, line) !== line.length)
-      throw new Error(`short write of the record of ${id}`);
+    let written = 0;
+    try {
+      written = fsSync.writeSync(this.fd!, line);
+    } finally {
+      // A failed or short write (a full disk) leaves a cut line: the next record starts a new segment.
+      if (written !== line.length) this.bytes = SEGMENT_BYTES;
+    }
+    if (written !== line.length) throw new Error(`short write of the record of ${id}`);
     this.bytes += line.length;
     return this.segment!;
   }
@@ -100,8 +106,13 @@ export class RecordWriter {
     this.bytes = 0;
   }
 
-  /** Records that every change up to `id` is dropped (in place: the file is rewritten, not replaced). */
+  /**
+   * Records that every change up to `id` is dropped (in place: the file is rewritten, not replaced). Never
+   * backwards: another process may have dropped newer ones meanwhile.
+   */
   markDropped(id: string): void {
-    fsSync.writeFileSync(path.join(this.dir, DROPPED), `${id}\n`, { mode: 0o600 });
+    const p = path.join(this.dir, DROPPED);
+    const now = fsSync.existsSync(p) ? fsSync.readFileSync(p, "utf8").trim() : "";
+    if (id > now) fsSync.writeFileSync(p, `${id}\n`, { mode: 0o600 });
   }
 }
