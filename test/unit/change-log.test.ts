@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { ChangeLog } from "../../src/core/files/change-log.js";
 import { RecordWriter } from "../../src/core/files/change-records.js";
 import type { Root } from "../../src/core/workspace.js";
@@ -139,6 +139,19 @@ describe("a root's journal directory read the first time", () => {
     const swept = ["0", "1", "undone"].map((s) => `${old(1)}.${s}`);
     expect(fs.readdirSync(dir).sort()).toEqual(before.filter((n) => !swept.includes(n)));
     expect(await cl.find([{ real: "/somewhere" } as Root], old(4))).toBeUndefined();
+  });
+
+  it("never sweeps the pre-images of a call of this process still recording, however long it runs", async () => {
+    const dir = fs.mkdtempSync(path.join(base, "live-"));
+    const cl = new ChangeLog({ log, dirOf: () => dir, ensureRootDir: async () => dir });
+    vi.setSystemTime(Date.now() - 3600 * 1000);
+    const long = cl.recorder("copy_file");
+    vi.useRealTimers();
+    put(dir, long.id, "0");
+    const other = cl.recorder("write_file");
+    cl.append(dir, other.id, body(other.id));
+    await cl.account(dir, other.id, { size: 0, blobs: [] });
+    expect(fs.existsSync(path.join(dir, `${long.id}.0`))).toBe(true);
   });
 
   it("a record line cut short is no change; a line that fails its hash is refused", async () => {

@@ -186,6 +186,8 @@ export class ChangeLog {
   /** Per root journal directory: each kept change (read once, then kept up to date). */
   private readonly sizes = new Map<string, Map<string, Kept>>();
   private readonly loads = new Map<string, Promise<Map<string, Kept>>>();
+  /** Ids of this process's calls still recording (their pre-images are never leftovers, however old). */
+  private readonly live = new Set<string>();
   /** Per root journal directory: the record segments known, with the newest id in each. */
   private readonly segments = new Map<string, Map<string, string>>();
   /** Per root journal directory: this process's record segment. */
@@ -210,7 +212,14 @@ export class ChangeLog {
   }
 
   recorder(tool: string, undoOf?: string): ChangeRecorder {
-    return new ChangeRecorder(this, tool, undoOf);
+    const rec = new ChangeRecorder(this, tool, undoOf);
+    this.live.add(rec.id);
+    return rec;
+  }
+
+  /** A recorder is finished (recorded or not): its files are no longer in the making. */
+  finished(id: string): void {
+    this.live.delete(id);
   }
 
   /** The kept changes of these roots, newest first (records that fail their hash are skipped). */
@@ -376,7 +385,7 @@ export class ChangeLog {
       (await readdirOrEmpty(intentsDirOf(rootDir))).map((n) => parseJournalName(n)?.id),
     );
     for (const [id, files] of byId) {
-      if (set.records.has(id) || intents.has(id)) continue;
+      if (set.records.has(id) || intents.has(id) || this.live.has(id)) continue;
       if (id > set.dropped && Date.now() - idTime(id) <= ABANDONED_MS) continue;
       for (const n of files) await fs.rm(path.join(rootDir, n), { recursive: true, force: true });
     }
@@ -589,6 +598,14 @@ export class ChangeRecorder {
    * its record, marked not undoable, and drops its pre-images at once.
    */
   async finish(): Promise<{ id: string; undoable: boolean; size: number; cap: number } | undefined> {
+    try {
+      return await this.record();
+    } finally {
+      this.log.finished(this.id);
+    }
+  }
+
+  private async record(): Promise<{ id: string; undoable: boolean; size: number; cap: number } | undefined> {
     const undoable = this.size <= this.log.maxBytes;
     if (this.entries.length === 0 || !undoable) await this.dropBlobs();
     if (this.entries.length === 0) return undefined;

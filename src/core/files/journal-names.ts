@@ -4,9 +4,9 @@
  *
  *     <id>.<n>      its pre-images (n = 0, 1, ...): a file's old inode hard-linked, a copy, or a deleted tree
  *     <id>.undone   the id of the change that undid it
- *     intents/<id>.intent  the crash intent of its multi-file commit (journal.ts): fsynced before the first
- *                   rename, removed after the last; `.intent.refused` / `.intent.kept` when recovery set it
- *                   aside. A directory of its own, so the check before every multi-file change lists only
+ *     intents/<id>.intent  the crash intent of its multi-file commit (journal.ts): written as `.intent.tmp`,
+ *                   renamed, fsynced before the first rename, removed after the last; `.intent.refused` /
+ *                   `.intent.kept` when recovery set it aside. A directory of its own, so the check before every multi-file change lists only
  *                   the few intents, not the whole journal
  *     <id>.log      a segment of change records (change-records.ts): one line per change, appended last —
  *                   no record, no change; named by an id of its own
@@ -21,7 +21,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 
-const NAME = /^([0-9a-z]{9}-[0-9a-f]{12})\.(log|undone|intent|\d+)(?:\.(refused|kept))?$/;
+const NAME = /^([0-9a-z]{9}-[0-9a-f]{12})\.(log|undone|intent|\d+)(?:\.(refused|kept|tmp))?$/;
 export const CHANGE_ID = /^[0-9a-z]{9}-[0-9a-f]{12}$/;
 
 /** Random bytes for ids, drawn in batches: one draw per id cost ~50 µs, more than the rest of an id. */
@@ -56,11 +56,12 @@ export function intentPathOf(base: string): string {
 /** What a name in a root's journal directory (or its `intents/`) is; undefined for a name the journal does not own. */
 export function parseJournalName(
   name: string,
-): { id: string; kind: "log" | "undone" | "intent" | "set-aside" | "blob" } | undefined {
+): { id: string; kind: "log" | "undone" | "intent" | "partial" | "set-aside" | "blob" } | undefined {
   const m = NAME.exec(name);
   if (!m) return undefined;
   const part = m[2]!;
-  if (m[3]) return part === "intent" ? { id: m[1]!, kind: "set-aside" } : undefined;
+  if (m[3])
+    return part !== "intent" ? undefined : { id: m[1]!, kind: m[3] === "tmp" ? "partial" : "set-aside" };
   const kind = part === "log" || part === "undone" || part === "intent" ? part : "blob";
   return { id: m[1]!, kind };
 }

@@ -163,6 +163,7 @@ export class Journal {
       const copies = change ? files.filter((f) => f.kept?.copied).map((f) => `${base}.${f.kept!.blob}`) : [];
       await writeIntent(base, encodeRecord(body), copies);
     } catch (err) {
+      await fs.rm(`${intentPathOf(base)}.tmp`, { force: true }).catch(() => {});
       await removeIntent(base, own).catch(() => {});
       throw err;
     }
@@ -208,6 +209,9 @@ export class Journal {
     }
     for (const name of names.sort()) {
       const p = parseJournalName(name);
+      // Killed before its rename: nothing was touched; removed once surely abandoned.
+      if (p?.kind === "partial" && Date.now() - idTime(p.id) > ABANDONED_MS)
+        await fs.rm(path.join(intentsDirOf(rootDir), name), { force: true });
       if (p?.kind !== "intent") continue;
       const outcome = await this.recoverIntent(root, path.join(rootDir, p.id), ws);
       if (outcome) report[outcome].push(p.id);
@@ -229,7 +233,7 @@ export class Journal {
     });
     if (text === undefined) return undefined;
     if (text === "") {
-      // Killed between its create and its write: no target was touched. Removed once surely abandoned.
+      // Its bytes lost to a power loss before the fsync: no target was touched. Removed once surely abandoned.
       if (Date.now() - idTime(id) > ABANDONED_MS) await removeIntent(base, []);
       return undefined;
     }
@@ -399,17 +403,20 @@ export class Journal {
  */
 async function writeIntent(base: string, text: string, copies: readonly string[]): Promise<void> {
   const p = intentPathOf(base);
+  // Whole or absent: written beside and renamed (a kill between create and write must not leave an empty
+  // intent, which could not say whose it is). A rename makes no new inode, unlike the create.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
   let fd: number;
   try {
-    fd = fsSync.openSync(p, flags, 0o600);
+    fd = fsSync.openSync(`${p}.tmp`, flags, 0o600);
   } catch (err) {
     if (!isErrno(err, "ENOENT")) throw err;
     fsSync.mkdirSync(path.dirname(p), { mode: 0o700 });
-    fd = fsSync.openSync(p, flags, 0o600);
+    fd = fsSync.openSync(`${p}.tmp`, flags, 0o600);
   }
   try {
     fsSync.writeFileSync(fd, text);
+    fsSync.renameSync(`${p}.tmp`, p);
     const dirs = [path.dirname(p), path.dirname(base)].map(syncDir);
     await Promise.all([fsyncFd(fd), ...dirs, ...copies.map(syncFile)]);
   } finally {
