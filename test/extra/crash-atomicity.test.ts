@@ -93,10 +93,8 @@ function walkAll(dir: string): { p: string; st: fs.Stats }[] {
   return out;
 }
 
-const pending = (stateDir: string) =>
-  walkAll(stateDir).filter(
-    (e) => e.p.endsWith(`${path.sep}intent`) && !fs.existsSync(path.join(path.dirname(e.p), "commit")),
-  );
+/** Intents not yet committed (a commit removes its intent). */
+const pending = (stateDir: string) => walkAll(stateDir).filter((e) => e.p.endsWith(".intent"));
 
 describe("SIGKILL during a 5-file change, then a restart", () => {
   const totals = { kills: 0, partialBeforeRestart: 0, mixedAfterRestart: 0, progressed: 0 };
@@ -143,11 +141,13 @@ describe("SIGKILL during a 5-file change, then a restart", () => {
 
 describe("the journal's rules", () => {
   it.each([
-    ["hard-linked", {}],
-    ["copied (as across devices)", { CRASH_COPY: "1" }],
-  ])("a change killed after 3 of 5 files is rolled back from %s pre-images", async (_, env) => {
-    const dir = fiveFiles(`partial-${Object.keys(env).length}`);
-    const stateDir = area.tree(`partial-${Object.keys(env).length}-state`);
+    ["hard-linked", "linked", {}],
+    ["copied (as across devices)", "copied", { CRASH_COPY: "1" }],
+    ["its own (no change recorded)", "own", { CRASH_NO_UNDO: "1" }],
+    ["its own copied", "own-copied", { CRASH_NO_UNDO: "1", CRASH_COPY: "1" }],
+  ])("a change killed after 3 of 5 files is rolled back from %s pre-images", async (_, name, env) => {
+    const dir = fiveFiles(`partial-${name}`);
+    const stateDir = area.tree(`partial-${name}-state`);
     if (POSIX) fs.chmodSync(path.join(dir, "b.txt"), 0o640);
     await runWorker(dir, "partial5", stateDir, 0, env);
     expect(versions(dir).versions).toEqual([1, 1, 1, 0, 0]);
@@ -165,6 +165,9 @@ describe("the journal's rules", () => {
     if (POSIX) expect((fs.statSync(path.join(dir, "b.txt")).mode & 0o777).toString(8)).toBe("640");
     expect(pending(stateDir)).toEqual([]);
     expect(log).toMatch(/rolled back change/);
+    // The rolled-back change's pre-images went with its intent: the journal holds only its `root` file.
+    const journal = walkAll(stateDir).filter((e) => e.st.isFile());
+    expect(journal.map((e) => path.basename(e.p))).toEqual(["root"]);
   });
 
   it("a created file and the directories made for it go again", async () => {
@@ -214,7 +217,9 @@ describe("the journal's rules", () => {
     // Its old version stays in the journal (the record is kept aside, not retried).
     const kept = walkAll(stateDir).filter((e) => e.p.endsWith(".kept"));
     expect(kept).toHaveLength(1);
-    const blob0 = fs.readFileSync(path.join(kept[0]!.p, "0"), "utf8");
+    // intents/<id>.intent.kept names the pre-images <id>.0, ... beside intents/.
+    const id = path.basename(kept[0]!.p).replace(/\.intent\.kept$/, "");
+    const blob0 = fs.readFileSync(path.join(path.dirname(kept[0]!.p), "..", `${id}.0`), "utf8");
     expect(blob0).toBe(`v0\n${BODY}`);
   });
 
@@ -257,8 +262,12 @@ describe("the journal's rules", () => {
       expect(fs.readFileSync(path.join(dir, "x.txt"), "utf8")).toBe("1\n");
       if (!journal) expect(fs.existsSync(stateDir)).toBe(false);
       else {
-        const commits = walkAll(stateDir).filter((e) => path.basename(e.p) === "commit");
-        expect(commits).toHaveLength(2);
+        // Both changes recorded, both intents committed (removed).
+        const records = walkAll(stateDir)
+          .filter((e) => e.p.endsWith(".log"))
+          .flatMap((e) => fs.readFileSync(e.p, "utf8").split("\n").filter(Boolean));
+        expect(records).toHaveLength(2);
+        expect(pending(stateDir)).toEqual([]);
         // Nothing of the journal is inside the root.
         expect(fs.readdirSync(dir).sort()).toEqual(["x.txt", "y.txt"]);
       }

@@ -1,7 +1,9 @@
 // Crash-test worker: imports the BUILT core and changes files in a loop until it is killed.
 // argv: <dist dir> <work dir> <operation: write|edit|edit_files|patch|edit_files5|patch5> [state dir]
-// The *5 operations change five files at once through the change journal kept in <state dir>; `partial5`
-// does one such change and kills itself after its third file (CRASH_COPY=1: pre-images copied, as across devices).
+// The *5 operations change five files at once through the change journal kept in <state dir>, each inside a
+// recorded change as the server's tool calls are (the crash intent names the undo journal's pre-images;
+// CRASH_NO_UNDO=1: no change is recorded, the intent keeps pre-images of its own); `partial5` does one such
+// change and kills itself after its third file (CRASH_COPY=1: pre-images copied, as across devices).
 import path from "node:path";
 
 const [dist, dir, op, stateDir] = process.argv.slice(2);
@@ -14,6 +16,7 @@ const { applyEdits } = await core("core/files/edit.js");
 const { planPatch } = await core("core/files/patch.js");
 const { commitChanges } = await core("core/files/transaction.js");
 const { Journal } = await core("core/files/journal.js");
+const { inChange } = await core("core/files/change-log.js");
 const { silentLogger } = await core("core/log.js");
 const { body } = await import(path.join(dir, "..", "body.mjs"));
 
@@ -23,6 +26,13 @@ const copyPreImages = process.env.CRASH_COPY === "1";
 const journal = stateDir
   ? { journal: new Journal({ stateDir, log: silentLogger(), copyPreImages }), ws }
   : undefined;
+/** Runs `fn` as one recorded change (the server's runner does this for every mutating call). */
+const recorded = async (tool, fn) => {
+  const rec =
+    journal && process.env.CRASH_NO_UNDO !== "1" ? journal.journal.changes.recorder(tool) : undefined;
+  await inChange(rec, fn);
+  await rec?.finish();
+};
 const names = /5/.test(op) ? ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"] : ["a.txt", "b.txt"];
 const version = (text) => Number(/^v(\d+)\r?\n/.exec(text)?.[1]);
 const fs = await import("node:fs");
@@ -42,12 +52,14 @@ if (op === "partial5" || op === "partial5new") {
   const create = "--- /dev/null\n+++ b/new/dir/f.txt\n@@ -0,0 +1 @@\n+created\n";
   const text = op === "partial5new" ? create + patchOf() : patchOf();
   const plan = await planPatch(text, { resolve: (p) => w(p) });
-  await commitChanges(plan.changes, {
-    journal,
-    beforeCommit: (i) => {
-      if (i === 3) process.kill(process.pid, "SIGKILL");
-    },
-  });
+  await recorded("apply_patch", () =>
+    commitChanges(plan.changes, {
+      journal,
+      beforeCommit: (i) => {
+        if (i === 3) process.kill(process.pid, "SIGKILL");
+      },
+    }),
+  );
 }
 process.stdout.write("ready\n");
 for (;;) {
@@ -64,9 +76,11 @@ for (;;) {
         target: await w(name),
         edits: [{ oldText: `v${current(name)}\n`, newText: `v${current(name) + 1}\n` }],
       });
-    await editFiles(files, (text, edits) => applyEdits(text, edits).text, { journal });
+    await recorded("edit_files", () =>
+      editFiles(files, (text, edits) => applyEdits(text, edits).text, { journal }),
+    );
   } else {
     const plan = await planPatch(patchOf(), { resolve: (p) => w(p) });
-    await commitChanges(plan.changes, { journal });
+    await recorded("apply_patch", () => commitChanges(plan.changes, { journal }));
   }
 }

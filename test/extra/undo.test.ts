@@ -180,10 +180,13 @@ describe.each([
     walk(state);
     expect(files.length).toBeGreaterThan(0);
     if (POSIX) {
-      const journalDirs = dirs.filter((d) => /(journal|[0-9a-f]{32}|\.change)$/.test(d));
-      expect(journalDirs.length).toBeGreaterThan(2);
+      const journalDirs = dirs.filter((d) => /(journal|[0-9a-f]{32})$/.test(d));
+      expect(journalDirs.length).toBe(2);
       for (const d of journalDirs) expect((fs.statSync(d).mode & 0o777).toString(8), d).toBe("700");
-      for (const f of files.filter((f) => /\.change[\\/]record$/.test(f)))
+      // Record segments, and pre-images the journal holds the only link of, are owner-only.
+      const segments = files.filter((f) => f.endsWith(".log"));
+      expect(segments.length).toBeGreaterThan(0);
+      for (const f of journalFiles(state).filter((f) => f.endsWith(".log") || fs.statSync(f).nlink === 1))
         expect((fs.statSync(f).mode & 0o777).toString(8), f).toBe("600");
     }
     for (const f of [state, files[0]!]) {
@@ -197,11 +200,12 @@ describe.each([
     const w = await conn.call("write_file", { path: p("tamper.txt"), content: "one\n" });
     await conn.call("write_file", { path: p("tamper.txt"), content: "two\n" });
     const id = changeIdOf(w);
-    const record = findRecord(state, id);
-    fs.writeFileSync(
-      record,
-      fs.readFileSync(record, "utf8").replace('"tool":"write_file"', '"tool":"edit_file"'),
-    );
+    // Its line in the record segment, edited (the other changes' lines stay as they were).
+    const segment = findRecord(state, id);
+    const lines = fs.readFileSync(segment, "utf8").split("\n");
+    const i = lines.findIndex((l) => l.includes(`"id":"${id}"`));
+    lines[i] = lines[i]!.replace('"tool":"write_file"', '"tool":"edit_file"');
+    fs.writeFileSync(segment, lines.join("\n"));
     const r = await conn.call("undo_change", { id });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/does not match/);
@@ -209,26 +213,27 @@ describe.each([
   });
 });
 
+/** The files of every change in the journal (record segments, pre-images, undone marks; not `root`). */
 function journalFiles(state: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const q = path.join(d, e.name);
       if (e.isDirectory()) walk(q);
-      else if (e.isFile() && /\.change$/.test(path.basename(d))) out.push(q);
+      else if (e.isFile() && /^[0-9a-z]{9}-[0-9a-f]{12}\./.test(e.name)) out.push(q);
     }
   };
   walk(path.join(state, "journal"));
   return out;
 }
 
+/** The record segment that holds the record of change `id`. */
 function findRecord(state: string, id: string): string {
-  const journal = path.join(state, "journal");
-  for (const d of fs.readdirSync(journal)) {
-    const r = path.join(journal, d, `${id}.change`, "record");
-    if (fs.existsSync(r)) return r;
-  }
-  throw new Error(`no record of ${id}`);
+  const found = journalFiles(state).find(
+    (f) => f.endsWith(".log") && fs.readFileSync(f, "utf8").includes(`"id":"${id}"`),
+  );
+  if (!found) throw new Error(`no record of ${id}`);
+  return found;
 }
 
 describe("workspace surface", () => {
@@ -373,6 +378,42 @@ describe("caps, --no-journal, read-only roots", () => {
       expect(snapshotWithModes(root)).toEqual(before);
     } finally {
       await ro.close();
+    }
+  });
+});
+
+describe("what a change costs the journal", () => {
+  it("an overwrite adds one hard link of the replaced inode and one appended record line: no new file", async () => {
+    const root = area.tree("cost", { "f.txt": "v0\n" });
+    const state = path.join(area.base, "state-cost");
+    const conn = await startServer([root], { env: { MCPFS_STATE_DIR: state } });
+    try {
+      const f = path.join(root, "f.txt");
+      const replaced: number[] = [];
+      const ids: string[] = [];
+      for (let i = 1; i <= 20; i++) {
+        replaced.push(fs.statSync(f).ino);
+        ids.push(changeIdOf(await conn.call("write_file", { path: f, content: `v${i}\n` })));
+      }
+      const [dir] = fs.readdirSync(path.join(state, "journal"));
+      const journal = path.join(state, "journal", dir!);
+      const names = fs.readdirSync(journal).sort();
+      const segments = names.filter((n) => n.endsWith(".log"));
+      // One segment (made once per process), the root's `root` file, and per change its pre-image only.
+      expect(segments).toHaveLength(1);
+      expect(names.filter((n) => !segments.includes(n)).sort()).toEqual(
+        ["root", ...ids.map((id) => `${id}.0`)].sort(),
+      );
+      // Each pre-image is the replaced file's own inode, not a copy.
+      expect(ids.map((id) => fs.statSync(path.join(journal, `${id}.0`)).ino)).toEqual(replaced);
+      const lines = fs.readFileSync(path.join(journal, segments[0]!), "utf8").trimEnd().split("\n");
+      expect(lines.map((l) => /"id":"([^"]+)"/.exec(l)?.[1])).toEqual(ids);
+      // Still undoable, the oldest first as well as the newest.
+      const u = await conn.call("undo_change", { id: ids[0]!, force: true });
+      expect(u.isError, u.text).toBe(false);
+      expect(fs.readFileSync(f, "utf8")).toBe("v0\n");
+    } finally {
+      await conn.close();
     }
   });
 });

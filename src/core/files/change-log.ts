@@ -3,15 +3,16 @@
  * each what was there before (the pre-image) and what it left (the post-image) — so `undo_change` can put
  * the tree back exactly.
  *
- * Layout, beside the crash journal of each root (journal.ts; same 0700 directory in the user's state dir,
- * outside every root):
+ * Layout: flat, in the journal directory of the root the change first kept a pre-image in (journal.ts; 0700,
+ * in the user's state dir, outside every root), every file named by the change's id (journal-names.ts):
  *
- *     <state dir>/journal/<root hash>/<change id>.change/
- *         record     "mcpfs-change 1 <sha256 of the body>\n<body JSON>" (written last: no record, no change)
- *         0, 1, ...  pre-images: a replaced or deleted file's old inode hard-linked here before the rename
- *                    that replaces it (a copy across devices or without hard links); a deleted tree renamed
- *                    here whole (one rename; copied then removed across devices)
- *         undone     the id of the change that undid this one
+ *     <id>.0, <id>.1, ...  pre-images: a replaced or deleted file's old inode hard-linked here before the
+ *                          rename that replaces it (a copy across devices or without hard links); a deleted
+ *                          tree renamed here whole (one rename; copied then removed across devices)
+ *     <seg>.log            the records: one line per change, "mcpfs-change 1 <sha256> <body JSON>", appended
+ *                          last (change-records.ts): no record, no change; a line that fails its hash (cut
+ *                          short or edited) is never applied
+ *     <id>.undone          the id of the change that undid this one
  *
  * Why a context and not a parameter: a change belongs to one tool call, and every core mutator (the
  * transaction, mkdir, move, tree delete, copy) notes what it did in the call's recorder. An
@@ -23,33 +24,20 @@
  * sizes, link targets), files by sha256; a moved entry by its identity (device, inode, size, mtime).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { randomBytes } from "node:crypto";
 import fsSync, { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno } from "../errors.js";
 import type { Logger } from "../log.js";
 import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
+import { type RecordSet, RecordWriter, readRecords, TAMPERED } from "./change-records.js";
 import { sha256Of } from "./hash.js";
+import { CHANGE_ID, idTime, intentsDirOf, newChangeId, parseJournalName } from "./journal-names.js";
 import { hardLink, isLinkRefused, withPinnedParent } from "./safe-open.js";
 
-const MAGIC = "mcpfs-change 1";
 const POSIX = process.platform !== "win32";
-export const CHANGE_SUFFIX = ".change";
-const CHANGE_DIR = /^([0-9a-z]{9}-[0-9a-f]{12})\.change$/;
-/** Random bytes for change ids, drawn in batches: one draw per id cost ~50 µs, more than the rest of an id. */
-let idPool = Buffer.alloc(0);
-let idAt = 0;
-function idSuffix(): string {
-  if (idAt + 6 > idPool.length) {
-    idPool = randomBytes(6 * 512);
-    idAt = 0;
-  }
-  idAt += 6;
-  return idPool.toString("hex", idAt - 6, idAt);
-}
 
-/** A change directory without its record is a kill's leftover once this old. */
+/** Pre-images without a record (or an intent) are a kill's leftover once their change is this old. */
 const ABANDONED_MS = 15 * 60 * 1000;
 export const DEFAULT_JOURNAL_MAX_BYTES = 1024 ** 3;
 export const DEFAULT_JOURNAL_MAX_DAYS = 7;
@@ -121,6 +109,15 @@ export interface ChangeLogOptions {
   copyPreImages?: boolean;
 }
 
+/** A file's pre-image as the recorder kept it: `<base>.<blob>`; `copied`: not the old inode itself. */
+export interface KeptFile {
+  blob: string;
+  sha256?: string;
+  mode: number;
+  size: number;
+  copied: boolean;
+}
+
 /** A change as `list_changes` shows it. */
 export interface ChangeSummary {
   id: string;
@@ -186,8 +183,15 @@ export function onDiskRelOf(root: Root, real: string): string {
 export class ChangeLog {
   readonly maxBytes: number;
   readonly maxAgeMs: number;
-  /** Per root journal directory: size of each kept change (read once, then kept up to date). */
-  private readonly sizes = new Map<string, Map<string, number>>();
+  /** Per root journal directory: each kept change (read once, then kept up to date). */
+  private readonly sizes = new Map<string, Map<string, Kept>>();
+  private readonly loads = new Map<string, Promise<Map<string, Kept>>>();
+  /** Ids of this process's calls still recording (their pre-images are never leftovers, however old). */
+  private readonly live = new Set<string>();
+  /** Per root journal directory: the record segments known, with the newest id in each. */
+  private readonly segments = new Map<string, Map<string, string>>();
+  /** Per root journal directory: this process's record segment. */
+  private readonly writers = new Map<string, RecordWriter>();
   private readonly totals = new Map<string, number>();
 
   constructor(readonly opts: ChangeLogOptions) {
@@ -208,93 +212,197 @@ export class ChangeLog {
   }
 
   recorder(tool: string, undoOf?: string): ChangeRecorder {
-    return new ChangeRecorder(this, tool, undoOf);
+    const rec = new ChangeRecorder(this, tool, undoOf);
+    this.live.add(rec.id);
+    return rec;
+  }
+
+  /** A recorder is finished (recorded or not): its files are no longer in the making. */
+  finished(id: string): void {
+    this.live.delete(id);
   }
 
   /** The kept changes of these roots, newest first (records that fail their hash are skipped). */
-  async list(roots: readonly Root[]): Promise<{ body: ChangeBody; summary: ChangeSummary; dir: string }[]> {
-    const out: { body: ChangeBody; summary: ChangeSummary; dir: string }[] = [];
+  async list(roots: readonly Root[]): Promise<{ body: ChangeBody; summary: ChangeSummary }[]> {
+    const out: { body: ChangeBody; summary: ChangeSummary }[] = [];
     const seen = new Set<string>();
     for (const r of roots) {
       const rootDir = this.opts.dirOf(r.real);
       if (seen.has(rootDir)) continue;
       seen.add(rootDir);
-      for (const name of await readdirOrEmpty(rootDir)) {
-        const m = CHANGE_DIR.exec(name);
-        if (!m) continue;
-        const dir = path.join(rootDir, name);
-        const body = await readRecord(dir, m[1]!);
+      const names = await readdirOrEmpty(rootDir);
+      const undone = new Set(names.filter((n) => parseJournalName(n)?.kind === "undone"));
+      for (const [id, json] of (await readRecords(rootDir, names)).records) {
+        const body = decode(json, id);
         if (!body) continue;
-        out.push({ body, summary: await summarize(dir, body), dir });
+        const base = path.join(rootDir, id);
+        const by = undone.has(`${id}.undone`) ? await readUndone(base) : undefined;
+        out.push({ body, summary: summarize(body, by) });
       }
     }
     return out.sort((a, b) => (a.body.id < b.body.id ? 1 : a.body.id > b.body.id ? -1 : 0));
   }
 
-  /** One change by id in these roots' journals: its record (`tampered` when the hash fails). */
+  /**
+   * One change by id in these roots' journals: its record and `base` (its files are `<base>.<suffix>`);
+   * `tampered` when the hash fails.
+   */
   async find(
     roots: readonly Root[],
     id: string,
-  ): Promise<{ body: ChangeBody; dir: string } | "tampered" | undefined> {
-    if (!/^[0-9a-z]{9}-[0-9a-f]{12}$/.test(id)) return undefined;
+  ): Promise<{ body: ChangeBody; base: string; undoneBy?: string } | "tampered" | undefined> {
+    if (!CHANGE_ID.test(id)) return undefined;
     for (const r of roots) {
-      const dir = path.join(this.opts.dirOf(r.real), `${id}${CHANGE_SUFFIX}`);
-      const text = await fs.readFile(path.join(dir, "record"), "utf8").catch(() => undefined);
-      if (text === undefined) continue;
-      const body = decode(text, id);
-      return body ? { body, dir } : "tampered";
+      const rootDir = this.opts.dirOf(r.real);
+      const json = (await readRecords(rootDir, await readdirOrEmpty(rootDir))).records.get(id);
+      if (json === undefined) continue;
+      const body = decode(json, id);
+      const base = path.join(rootDir, id);
+      return body ? { body, base, undoneBy: await readUndone(base) } : "tampered";
     }
     return undefined;
   }
 
-  /** Notes that change `dir` was undone by change `by` (not undone twice without `force`). */
-  async markUndone(dir: string, by: string): Promise<void> {
-    await fs.writeFile(path.join(dir, "undone"), `${by}\n`, { mode: 0o600 }).catch(() => {});
+  /** Whether change `id` has a record (any, even one that fails its hash) in a root's journal directory. */
+  async isRecorded(rootDir: string, id: string): Promise<boolean> {
+    return (await readRecords(rootDir, await readdirOrEmpty(rootDir))).records.has(id);
   }
 
-  /** Adds a finished change to its root's tally and drops the oldest past the caps. */
-  async account(rootDir: string, id: string, size: number, now = Date.now()): Promise<void> {
-    const sizes = await this.sizesOf(rootDir);
+  /** Notes that the change at `base` was undone by change `by` (not undone twice without `force`). */
+  async markUndone(base: string, by: string): Promise<void> {
+    await fs.writeFile(`${base}.undone`, `${by}\n`, { mode: 0o600 }).catch(() => {});
+  }
+
+  /** Appends a finished change's record to its root's journal (the last step: no record, no change). */
+  append(rootDir: string, id: string, json: string): void {
+    const segment = this.writerOf(rootDir).append(id, json);
+    const segments = this.segments.get(rootDir);
+    if (segments) segments.set(segment, id);
+  }
+
+  /** Adds a finished change (its size and pre-images) to its root's tally; drops the oldest past the caps. */
+  async account(rootDir: string, id: string, kept: Kept, now = Date.now()): Promise<void> {
+    const changes = await this.keptIn(rootDir);
     // A first call loads the directory, this change's record included: counted once.
-    let total = (this.totals.get(rootDir) ?? 0) + size - (sizes.get(id) ?? 0);
-    sizes.set(id, size);
+    let total = (this.totals.get(rootDir) ?? 0) + kept.size - (changes.get(id)?.size ?? 0);
+    changes.set(id, kept);
     // The map is in id order (loaded sorted, then appended as time goes on): the oldest come first.
-    for (const old of sizes.keys()) {
-      const tooOld = now - Number.parseInt(old.slice(0, 9), 36) > this.maxAgeMs;
+    const drop: [string, Kept][] = [];
+    for (const [old, k] of changes) {
+      const tooOld = now - idTime(old) > this.maxAgeMs;
       if (!tooOld && total <= this.maxBytes) break;
       if (old === id && !tooOld) break;
-      total -= sizes.get(old)!;
-      sizes.delete(old);
-      await removeDir(path.join(rootDir, `${old}${CHANGE_SUFFIX}`)).catch((err) =>
-        this.opts.log.warn(`journal: could not drop change ${old}: ${err}`),
-      );
+      total -= k.size;
+      drop.push([old, k]);
     }
     this.totals.set(rootDir, total);
+    if (drop.length > 0) await this.drop(rootDir, drop);
   }
 
-  private async sizesOf(rootDir: string): Promise<Map<string, number>> {
-    let sizes = this.sizes.get(rootDir);
-    if (sizes) return sizes;
-    sizes = new Map();
-    let total = 0;
-    for (const name of (await readdirOrEmpty(rootDir)).sort()) {
-      const m = CHANGE_DIR.exec(name);
-      if (!m) continue;
-      const dir = path.join(rootDir, name);
-      const body = await readRecord(dir, m[1]!);
-      if (body) {
-        sizes.set(m[1]!, body.size);
-        total += body.size;
-      } else if (!(await exists(path.join(dir, "record")))) {
-        // A change a kill left without its record (or one still being made by another process).
-        const st = await fs.stat(dir).catch(() => undefined);
-        if (st && Date.now() - st.mtimeMs > ABANDONED_MS) await removeDir(dir).catch(() => {});
-      }
+  /**
+   * Drops the oldest changes: the watermark first (they are gone as changes at once), then their files, then
+   * the segments that hold only dropped records. A kill midway leaves files that the next load sweeps.
+   */
+  private async drop(rootDir: string, drop: readonly [string, Kept][]): Promise<void> {
+    const changes = this.sizes.get(rootDir)!;
+    const newest = drop.at(-1)![0];
+    try {
+      this.writerOf(rootDir).markDropped(newest);
+    } catch (err) {
+      this.opts.log.warn(`journal: could not drop changes up to ${newest}: ${err}`);
+      return;
     }
-    this.sizes.set(rootDir, sizes);
-    this.totals.set(rootDir, total);
-    return sizes;
+    for (const [old, k] of drop) {
+      changes.delete(old);
+      await removeFiles(path.join(rootDir, old), k.blobs).catch((err) =>
+        this.opts.log.warn(`journal: could not remove the files of dropped change ${old}: ${err}`),
+      );
+    }
+    await this.removeDroppedSegments(rootDir, newest);
   }
+
+  private writerOf(rootDir: string): RecordWriter {
+    let w = this.writers.get(rootDir);
+    if (!w) {
+      w = new RecordWriter(rootDir);
+      this.writers.set(rootDir, w);
+    }
+    return w;
+  }
+
+  private async removeDroppedSegments(rootDir: string, dropped: string): Promise<void> {
+    const segments = this.segments.get(rootDir);
+    if (!segments) return;
+    for (const [name, newest] of segments) {
+      if (newest > dropped || name === this.writers.get(rootDir)?.current) continue;
+      segments.delete(name);
+      await fs.rm(path.join(rootDir, name), { force: true }).catch(() => {});
+    }
+  }
+
+  /**
+   * The kept changes of a root's journal, read once per process. Pre-images no record or intent claims —
+   * of a dropped change, or of a change older than ABANDONED_MS — are a kill's leftovers: removed, as are
+   * segments that hold only dropped records. Names of other shapes are left as they are.
+   */
+  private keptIn(rootDir: string): Promise<Map<string, Kept>> {
+    // One load per directory, also when two calls finish at once.
+    let loading = this.loads.get(rootDir);
+    if (!loading) {
+      loading = this.load(rootDir);
+      this.loads.set(rootDir, loading);
+      loading.catch(() => this.loads.delete(rootDir));
+    }
+    return loading;
+  }
+
+  private async load(rootDir: string): Promise<Map<string, Kept>> {
+    const changes = new Map<string, Kept>();
+    let total = 0;
+    const names = (await readdirOrEmpty(rootDir)).sort();
+    const set = await readRecords(rootDir, names);
+    for (const id of [...set.records.keys()].sort()) {
+      const body = decode(set.records.get(id), id);
+      if (body) changes.set(id, { size: body.size, blobs: blobsOf(body) });
+      total += body?.size ?? 0;
+    }
+    this.sizes.set(rootDir, changes);
+    this.totals.set(rootDir, total);
+    this.segments.set(rootDir, set.segments);
+    await this.sweep(rootDir, names, set);
+    await this.removeDroppedSegments(rootDir, set.dropped);
+    return changes;
+  }
+
+  private async sweep(rootDir: string, names: readonly string[], set: RecordSet): Promise<void> {
+    const byId = new Map<string, string[]>();
+    for (const name of names) {
+      const p = parseJournalName(name);
+      if (p && p.kind !== "log") byId.set(p.id, [...(byId.get(p.id) ?? []), name]);
+    }
+    // Pre-images an intent names (pending, or set aside by recovery) are recovery's.
+    const intents = new Set(
+      (await readdirOrEmpty(intentsDirOf(rootDir))).map((n) => parseJournalName(n)?.id),
+    );
+    for (const [id, files] of byId) {
+      if (set.records.has(id) || intents.has(id) || this.live.has(id)) continue;
+      if (id > set.dropped && Date.now() - idTime(id) <= ABANDONED_MS) continue;
+      for (const n of files) await fs.rm(path.join(rootDir, n), { recursive: true, force: true });
+    }
+  }
+}
+
+/** What the caps need of a kept change: its bytes and its pre-images' names. */
+interface Kept {
+  size: number;
+  blobs: string[];
+}
+
+function blobsOf(body: ChangeBody): string[] {
+  const out: string[] = [];
+  for (const e of body.entries)
+    if (e.op === "path" && e.pre && "blob" in e.pre && e.pre.blob) out.push(e.pre.blob);
+  return out;
 }
 
 /**
@@ -302,9 +410,10 @@ export class ChangeLog {
  * are kept in the order things happened (an undo walks them backwards).
  */
 export class ChangeRecorder {
-  readonly id = `${Date.now().toString(36).padStart(9, "0")}-${idSuffix()}`;
+  readonly id = newChangeId();
   private readonly entries: ChangeEntry[] = [];
-  private dir?: string;
+  /** `<journal dir of the first root that needed one>/<id>`: the change's files are `<base>.<suffix>`. */
+  private base?: string;
   private rootDir?: string;
   private blobs = 0;
   private size = 0;
@@ -316,18 +425,26 @@ export class ChangeRecorder {
     public undoOf?: string,
   ) {}
 
-  /** Where to put pre-images: this change's directory, made in the journal of the first root touched. */
-  private async blobPath(root: Pick<Root, "real">): Promise<string> {
-    if (!this.dir) {
+  /**
+   * Where this change's files go (`<base>.<suffix>`): the journal of the first root it keeps something of.
+   * Nothing is made for it: a pre-image is one name in the root's journal directory.
+   */
+  async place(root: Pick<Root, "real">): Promise<string> {
+    if (!this.base) {
       this.rootDir = await this.log.rootDir(root);
-      // Its final name at once: a change directory without its record is not a change (listings skip it).
-      const dir = path.join(this.rootDir, `${this.id}${CHANGE_SUFFIX}`);
-      // The journal's own small files and directories are made synchronously: microseconds each, where
-      // every async call is a thread-pool round trip (≈0.1-0.5 ms on a loaded machine, ~10 per change).
-      fsSync.mkdirSync(dir, { mode: 0o700 });
-      this.dir = dir;
+      this.base = path.join(this.rootDir, this.id);
     }
-    return path.join(this.dir, String(this.blobs++));
+    return this.base;
+  }
+
+  /** Where the next pre-image goes. */
+  private async blobPath(root: Pick<Root, "real">): Promise<string> {
+    return `${await this.place(root)}.${this.blobs++}`;
+  }
+
+  /** A pre-image's name in the record (`n` of `<base>.<n>`). */
+  private blobName(p: string): string {
+    return p.slice(this.base!.length + 1);
   }
 
   /**
@@ -345,22 +462,23 @@ export class ChangeRecorder {
 
   async rewind(mark: number): Promise<void> {
     for (const e of this.entries.splice(mark)) {
-      if (e.op !== "path" || !e.pre || !("blob" in e.pre) || !e.pre.blob || !this.dir) continue;
+      if (e.op !== "path" || !e.pre || !("blob" in e.pre) || !e.pre.blob || !this.base) continue;
       this.size -= e.pre.size;
-      await fs.rm(path.join(this.dir, e.pre.blob), { recursive: true, force: true }).catch(() => {});
+      await fs.rm(`${this.base}.${e.pre.blob}`, { recursive: true, force: true }).catch(() => {});
     }
   }
 
   /**
    * The version of a file about to be replaced or deleted: `held` is a hidden link (or copy) of it beside the
-   * target, made by the transaction, so the journal takes that inode by one more link.
+   * target, made by the transaction, so the journal takes that inode by one more link. Returns the
+   * pre-image kept (a multi-file commit's crash intent names it instead of keeping a second one).
    */
   async keepFile(
     target: ResolvedPath,
     held: string | undefined,
     pre: { sha256?: string; data?: Buffer; linkedAt?: string },
     postSha256: string | null,
-  ): Promise<void> {
+  ): Promise<KeptFile | undefined> {
     const entry: PathEntry = {
       op: "path",
       root: target.root.real,
@@ -368,6 +486,7 @@ export class ChangeRecorder {
       pre: null,
       post: null,
     };
+    let kept: KeptFile | undefined;
     if (held) {
       const dest = pre.linkedAt ?? (await this.blobPath(target.root));
       let linked = pre.linkedAt !== undefined;
@@ -395,8 +514,9 @@ export class ChangeRecorder {
         ...(sha256 ? { sha256 } : { held: { ino: st.ino, size, mtimeMs: st.mtimeMs } }),
         mode,
         size,
-        blob: path.basename(dest),
+        blob: this.blobName(dest),
       };
+      kept = { blob: this.blobName(dest), sha256, mode, size, copied: !linked };
       this.size += size;
     }
     if (postSha256 !== null) {
@@ -404,6 +524,7 @@ export class ChangeRecorder {
       entry.post = { type: "file", sha256: postSha256, mode, size: 0 };
     }
     this.entries.push(entry);
+    return kept;
   }
 
   /** Something now exists at `real` that did not (a directory made, a link or tree copied in). */
@@ -453,7 +574,7 @@ export class ChangeRecorder {
     }
     const { shape, size } = await shapeOf(dest);
     this.size += size;
-    const pre: EntryState = { type: "tree", mode, shape, size, blob: path.basename(dest) };
+    const pre: EntryState = { type: "tree", mode, shape, size, blob: this.blobName(dest) };
     this.entries.push({ op: "path", root: entry.root.real, rel, pre, post: null });
   }
 
@@ -477,17 +598,19 @@ export class ChangeRecorder {
    * its record, marked not undoable, and drops its pre-images at once.
    */
   async finish(): Promise<{ id: string; undoable: boolean; size: number; cap: number } | undefined> {
-    if (this.entries.length === 0) {
-      if (this.dir) await removeDir(this.dir).catch(() => {});
-      return undefined;
+    try {
+      return await this.record();
+    } finally {
+      this.log.finished(this.id);
     }
-    if (!this.dir) await this.blobPath({ real: this.entries[0]!.root });
-    const dir = this.dir!;
+  }
+
+  private async record(): Promise<{ id: string; undoable: boolean; size: number; cap: number } | undefined> {
     const undoable = this.size <= this.log.maxBytes;
-    if (!undoable) {
-      for (const name of await fs.readdir(dir))
-        await fs.rm(path.join(dir, name), { recursive: true, force: true });
-    } else ownerOnly(dir, this.entries);
+    if (this.entries.length === 0 || !undoable) await this.dropBlobs();
+    if (this.entries.length === 0) return undefined;
+    const base = await this.place({ real: this.entries[0]!.root });
+    if (undoable) ownerOnly(base, this.entries);
     const body: ChangeBody = {
       v: 1,
       id: this.id,
@@ -498,32 +621,36 @@ export class ChangeRecorder {
       ...(this.undoOf ? { undoOf: this.undoOf } : {}),
       entries: this.entries,
     };
-    const json = JSON.stringify(body);
-    // Whole or absent: written beside, then renamed (a kill mid-write leaves no truncated record).
-    const record = path.join(dir, "record");
-    fsSync.writeFileSync(`${record}.tmp`, `${MAGIC} ${sha256Of(json)}\n${json}\n`, {
-      mode: 0o600,
-      flag: "wx",
-    });
-    fsSync.renameSync(`${record}.tmp`, record);
-    await this.log.account(this.rootDir!, this.id, body.size);
+    // Appended in one write (change-records.ts): the change exists from here on.
+    this.log.append(this.rootDir!, this.id, JSON.stringify(body));
+    const blobs = undoable ? blobsOf(body) : [];
+    await this.log.account(this.rootDir!, this.id, { size: body.size, blobs });
     return { id: this.id, undoable, size: this.size, cap: this.log.maxBytes };
+  }
+
+  /** Removes every pre-image this change kept (or reserved a name for). */
+  private async dropBlobs(): Promise<void> {
+    for (let n = 0; n < this.blobs; n++)
+      await fs.rm(`${this.base}.${n}`, { recursive: true, force: true }).catch(() => {});
   }
 }
 
 /**
  * A linked pre-image is the old inode with its own mode; once the journal holds its only link it is made
  * owner-only (an inode with other links — the user's own hard links — keeps its mode: the 0700 directory
- * guards it). The mode to restore is in the record.
+ * guards it). The mode to restore is in the record. Synchronous: two syscalls of microseconds per file.
  */
-async function ownerOnly(dir: string, entries: readonly ChangeEntry[]): Promise<void> {
+function ownerOnly(base: string, entries: readonly ChangeEntry[]): void {
   if (!POSIX) return;
   for (const e of entries) {
-    if (e.op !== "path" || e.pre?.type !== "file" || !e.pre.blob) continue;
-    const p = path.join(dir, e.pre.blob);
-    const st = await fs.lstat(p).catch(() => undefined);
-    if (st?.isFile() && st.nlink === 1 && (st.mode & 0o777) !== 0o600)
-      await fs.chmod(p, 0o600).catch(() => {});
+    if (e.op !== "path" || e.pre?.type !== "file" || !e.pre.blob || (e.pre.mode & 0o777) === 0o600) continue;
+    try {
+      const p = `${base}.${e.pre.blob}`;
+      const st = fsSync.lstatSync(p);
+      if (st.isFile() && st.nlink === 1 && (st.mode & 0o777) !== 0o600) fsSync.chmodSync(p, 0o600);
+    } catch {
+      // Best effort: the 0700 directory guards it.
+    }
   }
 }
 
@@ -556,14 +683,13 @@ export async function shapeOf(top: string): Promise<{ shape: string; size: numbe
   return { shape: sha256Of(lines.join("\n")), size };
 }
 
-async function summarize(dir: string, body: ChangeBody): Promise<ChangeSummary> {
+function summarize(body: ChangeBody, undoneBy: string | undefined): ChangeSummary {
   const paths: { root: string; rel: string }[] = [];
   for (const e of body.entries) {
     if (e.op === "move") paths.push({ root: e.root, rel: e.from }, { root: e.toRoot, rel: e.to });
     else if (!paths.some((p) => p.root === e.root && p.rel === e.rel))
       paths.push({ root: e.root, rel: e.rel });
   }
-  const undoneBy = (await fs.readFile(path.join(dir, "undone"), "utf8").catch(() => "")).trim() || undefined;
   const reason = !body.undoable
     ? "larger than the journal's size cap: its previous versions were not kept"
     : undoneBy
@@ -582,17 +708,13 @@ async function summarize(dir: string, body: ChangeBody): Promise<ChangeSummary> 
   };
 }
 
-async function readRecord(dir: string, id: string): Promise<ChangeBody | undefined> {
-  const text = await fs.readFile(path.join(dir, "record"), "utf8").catch(() => undefined);
-  return text === undefined ? undefined : decode(text, id);
+async function readUndone(base: string): Promise<string | undefined> {
+  return (await fs.readFile(`${base}.undone`, "utf8").catch(() => "")).trim() || undefined;
 }
 
-/** The record's body, or undefined when its hash (or shape) does not hold. */
-function decode(text: string, id: string): ChangeBody | undefined {
-  const nl = text.indexOf("\n");
-  if (nl < 0) return undefined;
-  const json = text.slice(nl + 1).replace(/\n$/, "");
-  if (text.slice(0, nl) !== `${MAGIC} ${sha256Of(json)}`) return undefined;
+/** A record's body, or undefined when its hash (checked as it was read) or its shape does not hold. */
+function decode(json: string | undefined, id: string): ChangeBody | undefined {
+  if (json === undefined || json === TAMPERED) return undefined;
   try {
     const body = JSON.parse(json) as ChangeBody;
     if (body.v !== 1 || body.id !== id || !Array.isArray(body.entries)) return undefined;
@@ -611,18 +733,10 @@ async function readdirOrEmpty(dir: string): Promise<string[]> {
   }
 }
 
-/** Removes a change directory: renamed out of the namespace first, so a kill midway leaves no half record. */
-async function removeDir(dir: string): Promise<void> {
-  const gone = `${dir}.${randomBytes(4).toString("hex")}.del`;
-  await fs.rename(dir, gone);
-  await fs.rm(gone, { recursive: true, force: true });
-}
-
-async function exists(p: string): Promise<boolean> {
-  return fs.lstat(p).then(
-    () => true,
-    () => false,
-  );
+/** Removes a dropped change's files: what marks it undone, then its pre-images. */
+async function removeFiles(base: string, blobs: readonly string[]): Promise<void> {
+  await fs.rm(`${base}.undone`, { force: true });
+  for (const b of blobs) await fs.rm(`${base}.${b}`, { recursive: true, force: true });
 }
 
 async function writeOwnerOnly(p: string, data: Uint8Array): Promise<void> {

@@ -1,56 +1,58 @@
 /**
  * The change journal, first piece: multi-file changes that survive a killed process.
  *
- * Layout (one journal per root, outside every root, in the user's state directory, owner-only):
+ * Layout (one journal per root, outside every root, in the user's state directory, owner-only; the names
+ * are journal-names.ts's):
  *
  *     <state dir>/journal/<sha256(root real path), 32 hex>/
- *         root                the root's real path (for people; the records carry it too)
- *         <change id>/        one change: ids sort by time
- *             intent          "mcpfs-intent 1 <sha256 of the body>\n<body JSON>", fsynced before the first rename
- *             0, 1, ...       pre-images: the old inode hard-linked (same device), else an owner-only copy
- *             commit          written after the last rename: the change is complete (then the directory
- *                             is renamed <change id>.done, so listing the journal tells what is finished)
- *         <change id>.refused a record whose hash did not match (kept for inspection, never applied)
- *         <change id>.kept    a rollback that left a file alone because it changed after the crash
+ *         root                 the root's real path (for people; the records carry it too)
+ *         <id>.0, <id>.1, ...  the pre-images an intent names: the undo journal's own (change-log.ts; the
+ *                              intent takes the id of the tool call's change), or its own when no call
+ *                              records one
+ *         intents/<id>.intent  "mcpfs-intent 1 <sha256 of the body>\n<body JSON>": which files the change
+ *                              replaces, each with its pre-image and the hashes before and after; written and
+ *                              fsynced (with both directories) before the first rename, removed after the
+ *                              last (its removal is the commit)
+ *         intents/<id>.intent.refused  a record whose hash did not match (kept for inspection, never applied)
+ *         intents/<id>.intent.kept     a rollback that left a file alone because it changed after the crash
  *
- * A change without `commit` whose process is gone is rolled back from its pre-images (at startup, and
- * before the next journaled change to the same root): a file that is its new version gets its old bytes and
- * mode back, a created file is removed; a file that is neither (someone changed it after the crash) is left
- * alone and logged, and the record is kept as `.kept`. Restores go through the same pinned-directory
- * operations as writes, only inside the root the change was made in, only while it is writable. The hash
- * catches a damaged or hand-edited record; it is not a signature (whoever can write the state directory can
- * recompute it — that is the user: the directory is 0700 and outside every root, so no tool reaches it).
- * Committed intents are pruned to the newest KEEP_COMMITTED (at 2 × KEEP_COMMITTED); what undo needs is kept
- * apart, one `<change id>.change` directory per tool call in the same root directory (change-log.ts).
+ * An intent whose process is gone is rolled back from its pre-images (at startup, and before the next
+ * journaled change to the same root): a file that is its new version gets its old bytes and mode back, a
+ * created file is removed; a file that is neither (someone changed it after the crash) is left alone and
+ * logged, and the record is kept as `.intent.kept`. An intent whose call went on to record its change is
+ * complete (only the removal was lost): removed. Restores go through the same pinned-directory operations
+ * as writes, only inside the root the change was made in, only while it is writable. The hash catches a
+ * damaged or hand-edited record; it is not a signature (whoever can write the state directory can recompute
+ * it — that is the user: the directory is 0700 and outside every root, so no tool reaches it).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { constants } from "node:fs";
+import fsSync, { constants } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { isErrno } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { ResolvedPath, Root, Workspace } from "../workspace.js";
 import { stageWrite } from "./atomic-write.js";
-import { ChangeLog } from "./change-log.js";
+import { ChangeLog, type ChangeRecorder, type KeptFile } from "./change-log.js";
 import { sha256Of } from "./hash.js";
+import { idTime, intentPathOf, intentsDirOf, newChangeId, parseJournalName } from "./journal-names.js";
 import { removeMadeDirs } from "./mkdirs.js";
 import { isLinkRefused, syncDir, tempPathBeside, withPinnedParent } from "./safe-open.js";
 
-/** Committed changes kept per root (each holds its pre-images); up to twice as many between prunes. */
-const KEEP_COMMITTED = 8;
-/** An intent of another host, or a half-made change directory, is abandoned after this long. */
+/** An intent of another host, or an empty one (killed before its bytes), is abandoned after this long. */
 const ABANDONED_MS = 15 * 60 * 1000;
 const MAGIC = "mcpfs-intent 1";
-const ID = /^[0-9a-z]{9}-[0-9a-f]{12}$/;
 const POSIX = process.platform !== "win32";
+const fsyncFd = promisify(fsSync.fsync);
 
 /** One file of a change, as the intent records it. */
 interface JournalFile {
   /** Real path of the root the file is in, and the file's path inside it (`/` separators). */
   root: string;
   rel: string;
-  /** The version being replaced: its pre-image's name in the change directory; `null`: did not exist. */
+  /** The version being replaced: its pre-image (`<id>.<blob>` beside the intent); `null`: did not exist. */
   pre: { blob: string; sha256: string; mode: number; size: number } | null;
   /** The version being committed; `null`: the file is deleted. */
   post: { sha256: string } | null;
@@ -77,6 +79,8 @@ export interface PreparedFile {
   preSha256?: string;
   /** sha256 of the new content; `null` for a delete. */
   postSha256: string | null;
+  /** The undo journal's pre-image of the version replaced, when the call records a change. */
+  kept?: KeptFile;
   /** Real paths of the parent directories created for it, outermost first. */
   madeDirs?: readonly string[];
 }
@@ -131,20 +135,23 @@ export class Journal {
   }
 
   /**
-   * Records the intent of a change to `files` (all staged, no target touched yet) durably: pre-images into
-   * the first file's root journal, then the record, fsynced. Before that, rolls back what an earlier,
+   * Records the intent of a change to `files` (all staged, no target touched yet) durably, before its first
+   * rename: beside the pre-images of the call's `change` (named by its id, naming those pre-images), else
+   * with pre-images of its own in the first file's root journal. Before that, rolls back what an earlier,
    * killed process left uncommitted in the journals of the roots involved.
    */
-  async begin(files: readonly PreparedFile[], ws: Workspace): Promise<Intent> {
+  async begin(files: readonly PreparedFile[], ws: Workspace, change?: ChangeRecorder): Promise<Intent> {
     const roots = [...new Set(files.map((f) => f.target.root))];
     for (const r of roots) await this.recoverRoot(r, ws);
-    const rootDir = await this.ensureRootDir(files[0]!.target.root);
-    const id = `${Date.now().toString(36).padStart(9, "0")}-${randomBytes(6).toString("hex")}`;
-    const dir = path.join(rootDir, id);
-    await fs.mkdir(dir, { mode: 0o700 });
+    const first = files[0]!.target.root;
+    const base = change
+      ? await change.place(first)
+      : path.join(await this.changes.rootDir(first), newChangeId());
+    const id = path.basename(base);
+    const own = change ? [] : files.map((_, i) => String(i)).filter((_, i) => files[i]!.backup);
     const recorded: JournalFile[] = [];
     try {
-      for (const [i, f] of files.entries()) recorded.push(await this.keepPreImage(dir, String(i), f));
+      for (const [i, f] of files.entries()) recorded.push(await this.preImageOf(base, String(i), f, !change));
       const body: IntentBody = {
         v: 1,
         id,
@@ -152,38 +159,27 @@ export class Journal {
         owner: { host: os.hostname(), pid: process.pid, token: this.token },
         files: recorded,
       };
-      // Whole or absent: a kill mid-write must not leave a truncated record (it would read as tampered).
-      await writeDurable(path.join(dir, "intent.tmp"), encodeRecord(body));
-      await fs.rename(path.join(dir, "intent.tmp"), path.join(dir, "intent"));
-      // The record's name and the pre-images' links (dir), the change directory's own entry (rootDir).
-      await Promise.all([syncDir(dir), syncDir(rootDir)]);
+      // Copies the undo journal made are not fsynced by it: they are, with the intent, before a rename.
+      const copies = change ? files.filter((f) => f.kept?.copied).map((f) => `${base}.${f.kept!.blob}`) : [];
+      await writeIntent(base, encodeRecord(body), copies);
     } catch (err) {
-      await removeChange(dir).catch(() => {});
+      await fs.rm(`${intentPathOf(base)}.tmp`, { force: true }).catch(() => {});
+      await removeIntent(base, own).catch(() => {});
       throw err;
     }
     return {
       id,
-      // Never throws: the files are already new. Without a commit record the intent must go, or the next
-      // start would roll a finished change back.
+      // Never throws: the files are already new. The intent must go, or the next start would roll a
+      // finished change back (a call that records a change is also known complete by its record).
       commit: async () => {
-        try {
-          // Not fsynced (2 of the 5 fsyncs a journaled change would cost, ~3 ms each here): a kill cannot
-          // lose it, and a power loss that does only rolls a finished change back whole.
-          await fs.writeFile(path.join(dir, "commit"), `${id} ${new Date().toISOString()}\n`, {
-            flag: "wx",
-            mode: 0o600,
-          });
-          await ownerOnly(dir, recorded);
-          await fs.rename(dir, `${dir}.done`);
-        } catch (err) {
-          await removeChange(dir).catch((e) =>
-            this.opts.log.error(`journal: change ${id} is complete but its record could not be closed: ${e}`),
-          );
-          this.opts.log.warn(`journal: could not write the commit record of change ${id}: ${err}`);
-        }
-        await this.prune(rootDir).catch((err) => this.opts.log.warn(`journal: prune failed: ${err}`));
+        // Not fsynced: a kill cannot lose it, and a power loss that does only rolls a finished change back.
+        await removeIntent(base, own).catch((err) =>
+          this.opts.log.error(
+            `journal: change ${id} is complete but its intent could not be removed: ${err}`,
+          ),
+        );
       },
-      discard: () => removeChange(dir),
+      discard: () => removeIntent(base, own),
     };
   }
 
@@ -206,53 +202,70 @@ export class Journal {
     const rootDir = this.dirOf(root.real);
     let names: string[];
     try {
-      names = await fs.readdir(rootDir);
+      names = await fs.readdir(intentsDirOf(rootDir));
     } catch (err) {
       if (isErrno(err, "ENOENT", "ENOTDIR")) return report;
       throw err;
     }
     for (const name of names.sort()) {
-      if (name.endsWith(".del")) await fs.rm(path.join(rootDir, name), { recursive: true, force: true });
-      if (!ID.test(name)) continue;
-      const dir = path.join(rootDir, name);
-      if (await exists(path.join(dir, "commit"))) {
-        await fs.rename(dir, `${dir}.done`).catch(() => {}); // killed between its commit record and this
-        continue;
-      }
-      let text: string;
-      try {
-        text = await fs.readFile(path.join(dir, "intent"), "utf8");
-      } catch (err) {
-        if (!isErrno(err, "ENOENT")) throw err;
-        // Killed before its intent was durable: no target was touched. Removed once surely abandoned.
-        const st = await fs.stat(dir).catch(() => undefined);
-        if (st && Date.now() - st.mtimeMs > ABANDONED_MS) await removeChange(dir);
-        continue;
-      }
-      const body = decodeRecord(text, name);
-      if (!body) {
-        this.opts.log.error(
-          `journal: the record of change ${name} for ${root.path} does not match its hash; not applied (kept as ${name}.refused)`,
-        );
-        await fs.rename(dir, `${dir}.refused`).catch(() => {});
-        report.refused.push(name);
-        continue;
-      }
-      if (!this.abandoned(body)) continue;
-      const outcome = await this.rollBack(dir, body, ws);
-      if (outcome === "later") continue;
-      if (outcome === "kept") {
-        await fs.rename(dir, `${dir}.kept`).catch(() => {});
-        report.kept.push(name);
-      } else {
-        await removeChange(dir);
-        report.rolledBack.push(name);
-        this.opts.log.warn(
-          `journal: rolled back change ${name} (${body.files.length} files in ${root.path}) left incomplete by a stopped process`,
-        );
-      }
+      const p = parseJournalName(name);
+      // Killed before its rename: nothing was touched; removed once surely abandoned.
+      if (p?.kind === "partial" && Date.now() - idTime(p.id) > ABANDONED_MS)
+        await fs.rm(path.join(intentsDirOf(rootDir), name), { force: true });
+      if (p?.kind !== "intent") continue;
+      const outcome = await this.recoverIntent(root, path.join(rootDir, p.id), ws);
+      if (outcome) report[outcome].push(p.id);
     }
     return report;
+  }
+
+  /** One intent found in a root's journal: rolled back if its process is gone; what became of it. */
+  private async recoverIntent(
+    root: Root,
+    base: string,
+    ws: Workspace,
+  ): Promise<keyof RecoveryReport | undefined> {
+    const id = path.basename(base);
+    const intent = intentPathOf(base);
+    const text = await fs.readFile(intent, "utf8").catch((err) => {
+      if (isErrno(err, "ENOENT")) return undefined; // committed meanwhile by its own process
+      throw err;
+    });
+    if (text === undefined) return undefined;
+    if (text === "") {
+      // Its bytes lost to a power loss before the fsync: no target was touched. Removed once surely abandoned.
+      if (Date.now() - idTime(id) > ABANDONED_MS) await removeIntent(base, []);
+      return undefined;
+    }
+    const body = decodeRecord(text, id);
+    if (!body) {
+      this.opts.log.error(
+        `journal: the record of change ${id} for ${root.path} does not match its hash; not applied (kept as ${id}.intent.refused)`,
+      );
+      await fs.rename(intent, `${intent}.refused`).catch(() => {});
+      return "refused";
+    }
+    if (!this.abandoned(body)) return undefined;
+    // Its call went on to record the change: complete, only the intent's removal was lost.
+    if (await this.changes.isRecorded(path.dirname(base), id)) {
+      await removeIntent(base, []);
+      return undefined;
+    }
+    const outcome = await this.rollBack(base, body, ws);
+    if (outcome === "later") return undefined;
+    if (outcome === "kept") {
+      await fs.rename(intent, `${intent}.kept`).catch(() => {});
+      return "kept";
+    }
+    // The pre-images go too: no record will ever claim them.
+    await removeIntent(
+      base,
+      body.files.flatMap((f) => (f.pre ? [f.pre.blob] : [])),
+    );
+    this.opts.log.warn(
+      `journal: rolled back change ${id} (${body.files.length} files in ${root.path}) left incomplete by a stopped process`,
+    );
+    return "rolledBack";
   }
 
   private abandoned(body: IntentBody): boolean {
@@ -273,7 +286,7 @@ export class Journal {
    * writable root of this process (nothing touched, retried when it is); "kept": some file had changed
    * after the crash and was left alone.
    */
-  private async rollBack(dir: string, body: IntentBody, ws: Workspace): Promise<"done" | "kept" | "later"> {
+  private async rollBack(base: string, body: IntentBody, ws: Workspace): Promise<"done" | "kept" | "later"> {
     const log = this.opts.log;
     const targets: ResolvedPath[] = [];
     for (const f of body.files) {
@@ -292,7 +305,9 @@ export class Journal {
     // Every pre-image must be intact before anything is restored.
     for (const f of body.files) {
       if (!f.pre) continue;
-      const data = await fs.readFile(path.join(dir, f.pre.blob)).catch(() => undefined);
+      const data = /^\d+$/.test(f.pre.blob)
+        ? await fs.readFile(`${base}.${f.pre.blob}`).catch(() => undefined)
+        : undefined;
       if (!data || sha256Of(data) !== f.pre.sha256) {
         log.error(`journal: a pre-image of change ${body.id} is missing or damaged; not applied (kept)`);
         return "kept";
@@ -311,7 +326,7 @@ export class Journal {
         kept = true;
         continue;
       }
-      if (f.pre) await restoreFile(t, path.join(dir, f.pre.blob), f.pre.mode, now !== null);
+      if (f.pre) await restoreFile(t, `${base}.${f.pre.blob}`, f.pre.mode, now !== null);
       else await withPinnedParent(t, (d, name) => fs.unlink(d.at(name)));
     }
     for (const d of new Set(targets.map((t) => path.dirname(t.real)))) await syncDir(d);
@@ -337,8 +352,11 @@ export class Journal {
     return dir;
   }
 
-  /** The replaced version into the change directory: a hard link of the held inode, else a 0600 copy. */
-  private async keepPreImage(dir: string, blob: string, f: PreparedFile): Promise<JournalFile> {
+  /**
+   * What the intent says of one file. The version replaced: the pre-image the call's change already kept,
+   * or (`own`) one of its own as `<base>.<blob>`: a hard link of the held inode, else an fsynced 0600 copy.
+   */
+  private async preImageOf(base: string, blob: string, f: PreparedFile, own: boolean): Promise<JournalFile> {
     const { target } = f;
     const entry = {
       root: target.root.real,
@@ -349,19 +367,23 @@ export class Journal {
         : {}),
     };
     if (!f.backup) return { ...entry, pre: null };
-    const backupName = path.basename(f.backup);
-    const dest = path.join(dir, blob);
+    if (!own) {
+      const k = f.kept;
+      if (!k) throw new Error(`journal: no pre-image was kept of ${target.real}`);
+      const sha256 = k.sha256 ?? f.preSha256 ?? sha256Of(await fs.readFile(`${base}.${k.blob}`));
+      return { ...entry, pre: { blob: k.blob, sha256, mode: k.mode, size: k.size } };
+    }
+    const dest = `${base}.${blob}`;
     let linked = false;
     if (!this.opts.copyPreImages) {
       try {
-        await withPinnedParent(target, (d) => fs.link(d.at(backupName), dest));
+        await withPinnedParent(target, (d) => fs.link(d.at(path.basename(f.backup!)), dest));
         linked = true;
       } catch (err) {
         if (!isLinkRefused(err)) throw err;
       }
     }
     const st = await fs.lstat(f.backup);
-    const mode = st.mode & 0o7777;
     let sha256 = f.preSha256;
     if (!linked) {
       // Across devices (or no hard links): copy. The backup beside the target is the version replaced.
@@ -370,31 +392,51 @@ export class Journal {
       await writeDurable(dest, data);
     }
     sha256 ??= sha256Of(await fs.readFile(dest));
-    return { ...entry, pre: { blob, sha256, mode, size: Number(st.size) } };
-  }
-
-  private async prune(rootDir: string): Promise<void> {
-    const done = (await fs.readdir(rootDir)).filter((n) => n.endsWith(".done")).sort();
-    // In batches (at twice the cap, down to the cap): most commits only list the directory.
-    if (done.length <= 2 * KEEP_COMMITTED) return;
-    for (const n of done.slice(0, done.length - KEEP_COMMITTED)) await removeChange(path.join(rootDir, n));
+    return { ...entry, pre: { blob, sha256, mode: st.mode & 0o7777, size: Number(st.size) } };
   }
 }
 
 /**
- * A linked pre-image is the old inode with its own mode. Once the journal holds its only link (the change
- * is committed and the backup beside the target removed), it is made owner-only like every journal file;
- * an inode with other links (the user's own hard links) keeps its mode: the 0700 directory guards it.
+ * Writes the intent (a new 0600 file in `intents/`) and makes it durable together with what it names: its
+ * bytes, the `copies` (pre-images copied, not linked) and the names of the intent and of every pre-image in
+ * the two directories, all fsynced at once.
  */
-async function ownerOnly(dir: string, files: readonly JournalFile[]): Promise<void> {
-  if (!POSIX) return;
-  for (const f of files) {
-    if (!f.pre) continue;
-    const p = path.join(dir, f.pre.blob);
-    const st = await fs.lstat(p).catch(() => undefined);
-    if (st?.isFile() && st.nlink === 1 && (st.mode & 0o777) !== 0o600)
-      await fs.chmod(p, 0o600).catch(() => {});
+async function writeIntent(base: string, text: string, copies: readonly string[]): Promise<void> {
+  const p = intentPathOf(base);
+  // Whole or absent: written beside and renamed (a kill between create and write must not leave an empty
+  // intent, which could not say whose it is). A rename makes no new inode, unlike the create.
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+  let fd: number;
+  try {
+    fd = fsSync.openSync(`${p}.tmp`, flags, 0o600);
+  } catch (err) {
+    if (!isErrno(err, "ENOENT")) throw err;
+    fsSync.mkdirSync(path.dirname(p), { mode: 0o700 });
+    fd = fsSync.openSync(`${p}.tmp`, flags, 0o600);
   }
+  try {
+    fsSync.writeFileSync(fd, text);
+    fsSync.renameSync(`${p}.tmp`, p);
+    const dirs = [path.dirname(p), path.dirname(base)].map(syncDir);
+    await Promise.all([fsyncFd(fd), ...dirs, ...copies.map(syncFile)]);
+  } finally {
+    fsSync.closeSync(fd);
+  }
+}
+
+async function syncFile(p: string): Promise<void> {
+  const fh = await fs.open(p, "r+");
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Removes an intent, then the pre-images of its own (`<base>.<blob>`); a missing one is no error. */
+async function removeIntent(base: string, ownBlobs: readonly string[]): Promise<void> {
+  await fs.rm(intentPathOf(base), { force: true });
+  for (const b of ownBlobs) await fs.rm(`${base}.${b}`, { force: true });
 }
 
 function encodeRecord(body: IntentBody): string {
@@ -460,18 +502,6 @@ async function restoreFile(t: ResolvedPath, blob: string, mode: number, replace:
       throw err;
     }
   });
-}
-
-/**
- * Removes a change directory: first renamed out of the record namespace in one step, so a kill in the
- * middle of the recursive delete never leaves a record that lost its commit marker or pre-images.
- */
-async function removeChange(dir: string): Promise<void> {
-  const gone = `${dir}.${randomBytes(4).toString("hex")}.del`;
-  await fs.rename(dir, gone);
-  // A change directory holds only files: unlink them directly (fs.rm's generic walk costs more).
-  for (const name of await fs.readdir(gone)) await fs.unlink(path.join(gone, name)).catch(() => {});
-  await fs.rm(gone, { recursive: true, force: true });
 }
 
 async function exists(p: string): Promise<boolean> {

@@ -34,13 +34,14 @@ import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath, Workspace } from "../workspace.js";
 import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
-import { activeChange } from "./change-log.js";
+import { activeChange, type KeptFile } from "./change-log.js";
 import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./hash.js";
 import type { Intent, Journal, PreparedFile } from "./journal.js";
 import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
 import { checkExpected } from "./precondition.js";
 import {
   hardLink,
+  hardLinkSync,
   isNoHardLinks,
   placeNoReplace,
   syncDir,
@@ -106,6 +107,8 @@ interface Staged {
   postSha256?: string;
   /** The undo journal's link to the version replaced, made beside the backup while its directory is pinned. */
   journalLink?: string;
+  /** The undo journal's pre-image of the version replaced. */
+  kept?: KeptFile;
 }
 
 function postHash(s: Staged): string | null {
@@ -155,17 +158,20 @@ export async function commitChanges(
     for (const s of staged) {
       const p = prepared(s);
       const pre = { sha256: p.preSha256, data: p.preData, linkedAt: s.journalLink };
-      await change?.keepFile(p.target, p.backup, pre, p.postSha256);
+      s.kept = await change?.keepFile(p.target, p.backup, pre, p.postSha256);
     }
-    // One file changes by one rename, atomic by itself; several need the intent written first.
+    // One file changes by one rename, atomic by itself; several need the intent written first (naming the
+    // pre-images the undo journal just kept).
     if (hooks.journal && staged.length > 1)
-      intent = await hooks.journal.journal.begin(staged.map(prepared), hooks.journal.ws).catch((err) => {
-        if (err instanceof ToolError) throw err;
-        throw new ToolError(
-          `Nothing was changed: the change journal could not record this change (${(err as NodeJS.ErrnoException).code ?? "unexpected error"}). Retry, or start mcpfs with --no-journal.`,
-          "io",
-        );
-      });
+      intent = await hooks.journal.journal
+        .begin(staged.map(prepared), hooks.journal.ws, change)
+        .catch((err) => {
+          if (err instanceof ToolError) throw err;
+          throw new ToolError(
+            `Nothing was changed: the change journal could not record this change (${(err as NodeJS.ErrnoException).code ?? "unexpected error"}). Retry, or start mcpfs with --no-journal.`,
+            "io",
+          );
+        });
     for (const [i, s] of staged.entries()) {
       await hooks.beforeCommit?.(i);
       await commitOne(s);
@@ -203,6 +209,7 @@ function prepared(s: Staged): PreparedFile {
     preSha256: c.base?.sha256,
     postSha256: postHash(s),
     madeDirs: s.madeDirs,
+    kept: s.kept,
   };
 }
 
@@ -273,12 +280,13 @@ async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> 
     await withPinnedParent(target, async (dir, name) => {
       await hardLink(target.root, dir.at(name), dir.at(path.basename(backup)));
       if (!journalDest) return;
-      await hardLink(target.root, dir.at(path.basename(backup)), journalDest).then(
-        () => {
-          s.journalLink = journalDest;
-        },
-        () => {}, // another device: keepFile copies it
-      );
+      try {
+        // Synchronously: the journal's own link, without a second thread-pool round trip per file.
+        hardLinkSync(target.root, dir.at(path.basename(backup)), journalDest);
+        s.journalLink = journalDest;
+      } catch {
+        // Another device (or no links): keepFile copies it.
+      }
     });
   } catch (err) {
     if (!isNoHardLinks(err) && !isErrno(err, "EXDEV")) throw err;

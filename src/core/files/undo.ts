@@ -79,19 +79,18 @@ export async function undoChange(
       `Refused: the journal record of change ${printable(id)} does not match its hash (damaged or edited on disk); nothing was changed`,
       "denied",
     );
-  const { body, dir } = found;
+  const { body, base, undoneBy } = found;
   if (!body.undoable)
     throw new ToolError(
       `Change ${id} is not undoable: it was larger than the journal's size cap, so its previous versions were not kept`,
       "conflict",
     );
-  const undoneBy = (await fs.readFile(path.join(dir, "undone"), "utf8").catch(() => "")).trim();
   if (undoneBy && !opts.force)
     throw new ToolError(
       `Change ${id} was already undone by change ${undoneBy} (undo that one to redo it, or pass force to undo again)`,
       "conflict",
     );
-  const plan = await planUndo(ws, roots, body, dir);
+  const plan = await planUndo(ws, roots, body, base);
   const conflicts = plan.filter((p) => p.step.changed).length;
   const result = (applied: boolean): UndoResult => ({
     id,
@@ -105,7 +104,7 @@ export async function undoChange(
   const change = activeChange();
   if (change) change.undoOf = id;
   for (const p of plan) await p.apply();
-  if (change) await log.markUndone(dir, change.id);
+  if (change) await log.markUndone(base, change.id);
   return result(true);
 }
 
@@ -124,8 +123,11 @@ interface Planned {
   apply(): Promise<void>;
 }
 
-/** Checks every pre-image and every path's current state first; returns the steps, newest first. */
-async function planUndo(ws: Workspace, roots: Root[], body: ChangeBody, dir: string): Promise<Planned[]> {
+/**
+ * Checks every pre-image and every path's current state first; returns the steps, newest first. The
+ * change's pre-images are `<base>.<blob>` (journal-names.ts).
+ */
+async function planUndo(ws: Workspace, roots: Root[], body: ChangeBody, base: string): Promise<Planned[]> {
   const rootOf = (real: string): Root => {
     const r = roots.find((x) => x.real === real);
     if (!r)
@@ -155,11 +157,11 @@ async function planUndo(ws: Workspace, roots: Root[], body: ChangeBody, dir: str
     if (e.op === "move") out.push(await planMove(e, resolve, isLatest));
     else {
       const t = await resolve(e.root, e.rel);
-      await checkPreImage(e.pre, dir, body.id);
-      const changed = isLatest ? await differs(t, e.post, e.pre, dir) : undefined;
+      await checkPreImage(e.pre, base, body.id);
+      const changed = isLatest ? await differs(t, e.post, e.pre, base) : undefined;
       out.push({
         step: { root: e.root, rel: e.rel, action: describe(e.pre, e.post), ...(changed ? { changed } : {}) },
-        apply: () => restore(t, e.pre, e.post, dir),
+        apply: () => restore(t, e.pre, e.post, base),
       });
     }
   }
@@ -220,10 +222,10 @@ function describe(pre: EntryState | null, post: EntryState | null): string {
 }
 
 /** A pre-image the journal holds must be the one recorded (a damaged or edited blob is refused). */
-async function checkPreImage(pre: EntryState | null, dir: string, id: string): Promise<void> {
+async function checkPreImage(pre: EntryState | null, base: string, id: string): Promise<void> {
   if (!pre || (pre.type !== "file" && pre.type !== "tree")) return;
   if (!pre.blob || !/^\d+$/.test(pre.blob)) throw tampered(id);
-  const p = path.join(dir, pre.blob);
+  const p = `${base}.${pre.blob}`;
   if (pre.type === "file") {
     if (pre.held) {
       const st = await fs.lstat(p).catch(() => undefined);
@@ -252,7 +254,7 @@ async function differs(
   t: ResolvedPath,
   post: EntryState | null,
   pre: EntryState | null,
-  dir: string,
+  base: string,
 ): Promise<string | undefined> {
   const st = await fs.lstat(t.real).catch((err) => {
     if (isErrno(err, "ENOENT", "ENOTDIR")) return undefined;
@@ -266,7 +268,7 @@ async function differs(
       const now = await fs.readFile(t.real);
       if (sha256Of(now) === post.sha256) return undefined;
       const restored =
-        pre?.type === "file" && pre.blob ? await fs.readFile(path.join(dir, pre.blob)) : undefined;
+        pre?.type === "file" && pre.blob ? await fs.readFile(`${base}.${pre.blob}`) : undefined;
       const a = textForDiff(now);
       const b = restored ? textForDiff(restored) : "";
       if (a === undefined || b === undefined) return "its content changed after the change";
@@ -300,7 +302,7 @@ async function restore(
   t: ResolvedPath,
   pre: EntryState | null,
   post: EntryState | null,
-  dir: string,
+  base: string,
 ): Promise<void> {
   const st = await fs.lstat(t.real).catch(() => undefined);
   if (!pre) {
@@ -317,7 +319,7 @@ async function restore(
   }
   if (pre.type === "file" && st?.isFile()) {
     // Replaced in one rename by the transaction, like any write.
-    const data = await fs.readFile(path.join(dir, pre.blob!));
+    const data = await fs.readFile(`${base}.${pre.blob!}`);
     await commitChanges([{ kind: "write", target: t, data, setMode: pre.mode }]);
     return;
   }
@@ -325,7 +327,7 @@ async function restore(
   await ensureParentDirs(t);
   switch (pre.type) {
     case "file": {
-      const data = await fs.readFile(path.join(dir, pre.blob!));
+      const data = await fs.readFile(`${base}.${pre.blob!}`);
       await commitChanges([
         { kind: "write", target: t, data, base: null, mode: pre.mode, setMode: pre.mode },
       ]);
@@ -339,7 +341,7 @@ async function restore(
       await makeDirsPinned(t.real, t, pre.mode);
       return;
     case "tree":
-      await placeTree(t, path.join(dir, pre.blob!));
+      await placeTree(t, `${base}.${pre.blob!}`);
       activeChange()?.created(t.root, t.real, {
         type: "tree",
         mode: pre.mode,
