@@ -3,6 +3,7 @@ import { constants, realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "./errors.js";
+import type { ChangeRecorder } from "./files/change-log.js";
 import {
   type AccessOptions,
   type AccessPolicy,
@@ -112,6 +113,11 @@ export interface ResolvedPath {
    * it changes only the spelling.
    */
   readonly spelled?: string;
+  /**
+   * The undo journal's recorder of the tool call this path was resolved for (`Workspace.forCall`): the
+   * core's mutators note in it what they do to the path. Absent outside a journaled call.
+   */
+  readonly change?: ChangeRecorder;
 }
 
 const MAX_LINK_HOPS = 40;
@@ -262,6 +268,19 @@ export class Workspace {
     this.access = accessPolicy(style, accessOptions);
   }
 
+  /** The recorder of the call this view serves (see `forCall`); absent on a connection's own workspace. */
+  readonly change?: ChangeRecorder;
+
+  /**
+   * This workspace as one journaled tool call sees it: every path it resolves carries `change`, so whatever
+   * the core does to a path lands in the call's change (no tool can forget to pass it on). The view shares
+   * the roots and policy of this workspace.
+   */
+  forCall(change: ChangeRecorder | undefined): Workspace {
+    if (change === undefined) return this;
+    return Object.create(this, { change: { value: change, enumerable: true } }) as Workspace;
+  }
+
   get roots(): readonly Root[] {
     return this.rootList;
   }
@@ -304,7 +323,14 @@ export class Workspace {
     if (!root) throw deniedError(shown);
     const relative = path.relative(root.real, real).split(path.sep).join("/");
     if (opts.intent === "write") this.checkWrite(real, root, relative, shown, candidates);
-    return { requested: shown, real, root, exists, relative };
+    return {
+      requested: shown,
+      real,
+      root,
+      exists,
+      relative,
+      ...(this.change ? { change: this.change } : {}),
+    };
   }
 
   /**
@@ -349,7 +375,15 @@ export class Workspace {
     const relative = path.relative(root.real, real).split(path.sep).join("/");
     if (opts.intent === "write") this.checkWrite(real, root, relative, shown, candidates);
     const spelled = onDisk !== undefined && onDisk !== name ? name : undefined;
-    return { requested: shown, real, root, exists, relative, ...(spelled ? { spelled } : {}) };
+    return {
+      requested: shown,
+      real,
+      root,
+      exists,
+      relative,
+      ...(spelled ? { spelled } : {}),
+      ...(this.change ? { change: this.change } : {}),
+    };
   }
 
   /**

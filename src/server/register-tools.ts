@@ -3,7 +3,6 @@ import type { Config } from "../config/index.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
 import { finalCut, ReplyBudget } from "../core/budget.js";
 import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
-import { inChange } from "../core/files/change-log.js";
 import type { Journal } from "../core/files/journal.js";
 import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
 import { type ReadBudget, ReadMemory } from "../core/files/read-memory.js";
@@ -165,8 +164,11 @@ async function runTool(
   const started = performance.now();
   const mutations: MutationRecord[] = [];
   const progressToken = req.meta?.progressToken;
+  // One change per call of a mutating tool: every path the call resolves carries it, and the core's
+  // mutators note in it what they do (undo journal).
+  const change = tool.mutating ? deps.journal?.changes.recorder(tool.name) : undefined;
   const ctx: ToolContext = {
-    ws: deps.ws,
+    ws: deps.ws.forCall(change),
     config: deps.config,
     log: deps.log,
     signal: req.signal,
@@ -194,11 +196,9 @@ async function runTool(
   };
   let reply: ToolReply;
   let failure: unknown;
-  // One change per call of a mutating tool: the core's mutators note what they do in it (undo journal).
-  const change = tool.mutating ? deps.journal?.changes.recorder(tool.name) : undefined;
   try {
     await deps.gate(req.id);
-    reply = await inChange(change, () => tool.handler(args, ctx));
+    reply = await tool.handler(args, ctx);
   } catch (err) {
     failure = err;
     // A system error on a client's path (ENOENT, EACCES, …) is an answer, not a fault: it is worded for the

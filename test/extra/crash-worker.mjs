@@ -16,21 +16,30 @@ const { applyEdits } = await core("core/files/edit.js");
 const { planPatch } = await core("core/files/patch.js");
 const { commitChanges } = await core("core/files/transaction.js");
 const { Journal } = await core("core/files/journal.js");
-const { inChange } = await core("core/files/change-log.js");
 const { silentLogger } = await core("core/log.js");
 const { body } = await import(path.join(dir, "..", "body.mjs"));
 
 const ws = new Workspace([await makeRoot(dir, "rw", "directory")], "filesystem");
-const w = (p) => ws.resolve(p, { intent: "write" });
+/** Resolves for writing; inside `recorded`, through the call's view, as the server's runner does. */
+let view = ws;
+const w = (p) => view.resolve(p, { intent: "write" });
 const copyPreImages = process.env.CRASH_COPY === "1";
 const journal = stateDir
   ? { journal: new Journal({ stateDir, log: silentLogger(), copyPreImages }), ws }
   : undefined;
-/** Runs `fn` as one recorded change (the server's runner does this for every mutating call). */
+/**
+ * Runs `fn` as one recorded change: the paths it resolves carry the call's recorder (the server's runner
+ * does this for every mutating call).
+ */
 const recorded = async (tool, fn) => {
   const rec =
     journal && process.env.CRASH_NO_UNDO !== "1" ? journal.journal.changes.recorder(tool) : undefined;
-  await inChange(rec, fn);
+  view = ws.forCall(rec);
+  try {
+    await fn();
+  } finally {
+    view = ws;
+  }
   await rec?.finish();
 };
 const names = /5/.test(op) ? ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"] : ["a.txt", "b.txt"];
@@ -51,15 +60,15 @@ if (op === "partial5" || op === "partial5new") {
   // partial5new: the patch also creates new/dir/f.txt (and its two directories) first.
   const create = "--- /dev/null\n+++ b/new/dir/f.txt\n@@ -0,0 +1 @@\n+created\n";
   const text = op === "partial5new" ? create + patchOf() : patchOf();
-  const plan = await planPatch(text, { resolve: (p) => w(p) });
-  await recorded("apply_patch", () =>
-    commitChanges(plan.changes, {
+  await recorded("apply_patch", async () => {
+    const plan = await planPatch(text, { resolve: (p) => w(p) });
+    await commitChanges(plan.changes, {
       journal,
       beforeCommit: (i) => {
         if (i === 3) process.kill(process.pid, "SIGKILL");
       },
-    }),
-  );
+    });
+  });
 }
 process.stdout.write("ready\n");
 for (;;) {
@@ -70,17 +79,19 @@ for (;;) {
     const n = current("a.txt");
     await editFile(await w("a.txt"), [{ oldText: `v${n}\n`, newText: `v${n + 1}\n` }]);
   } else if (op.startsWith("edit_files")) {
-    const files = [];
-    for (const name of names)
-      files.push({
-        target: await w(name),
-        edits: [{ oldText: `v${current(name)}\n`, newText: `v${current(name) + 1}\n` }],
-      });
-    await recorded("edit_files", () =>
-      editFiles(files, (text, edits) => applyEdits(text, edits).text, { journal }),
-    );
+    await recorded("edit_files", async () => {
+      const files = [];
+      for (const name of names)
+        files.push({
+          target: await w(name),
+          edits: [{ oldText: `v${current(name)}\n`, newText: `v${current(name) + 1}\n` }],
+        });
+      await editFiles(files, (text, edits) => applyEdits(text, edits).text, { journal });
+    });
   } else {
-    const plan = await planPatch(patchOf(), { resolve: (p) => w(p) });
-    await recorded("apply_patch", () => commitChanges(plan.changes, { journal }));
+    await recorded("apply_patch", async () => {
+      const plan = await planPatch(patchOf(), { resolve: (p) => w(p) });
+      await commitChanges(plan.changes, { journal });
+    });
   }
 }

@@ -117,6 +117,38 @@ describe.each([
     },
   );
 
+  it("concurrent calls keep their changes apart: each lists only its own paths and undoes only them", async () => {
+    const names = ["c0", "c1", "c2", "c3", "c4", "c5"];
+    for (const n of names) fs.writeFileSync(p(`${n}.txt`), `${n} old\n`);
+    const before = snapshotWithModes(root);
+    // Sent at once: the calls' awaits interleave in the server; a copy of a tree and a mkdir run among them.
+    const replies = await Promise.all([
+      ...names.map((n) => conn.call("write_file", { path: p(`${n}.txt`), content: `${n} new\n` })),
+      conn.call("copy_file", { source: p("sub"), destination: p("sub-copy") }),
+      conn.call("create_directory", { path: p("made-at-once/x") }),
+    ]);
+    for (const r of replies) expect(r.isError, r.text).toBe(false);
+    const ids = replies.map(changeIdOf);
+    const l = await conn.call("list_changes", { limit: ids.length });
+    const listed = new Map(
+      (l.structured!.changes as { id: string; paths: string[] }[]).map((c) => [c.id, c.paths]),
+    );
+    names.forEach((n, i) => expect(listed.get(ids[i]!), n).toEqual([p(`${n}.txt`)]));
+    expect(listed.get(ids[names.length]!)).toEqual([p("sub-copy")]);
+    expect(listed.get(ids[names.length + 1]!)).toEqual([p("made-at-once"), p("made-at-once/x")]);
+    // Undoing one write gives back that file alone.
+    const u = await conn.call("undo_change", { id: ids[2]! });
+    expect(u.isError, u.text).toBe(false);
+    expect(fs.readFileSync(p("c2.txt"), "utf8")).toBe("c2 old\n");
+    expect(fs.readFileSync(p("c3.txt"), "utf8")).toBe("c3 new\n");
+    // The rest back, newest first: the root is as before.
+    for (const id of [...ids].reverse().filter((x) => x !== ids[2])) {
+      const r = await conn.call("undo_change", { id });
+      expect(r.isError, r.text).toBe(false);
+    }
+    expect(snapshotWithModes(root)).toEqual(before);
+  });
+
   it("list_changes shows the newest first, filtered by path, with ids the replies named", async () => {
     const w = await conn.call("write_file", { path: p("listed.txt"), content: "listed\n" });
     const id = changeIdOf(w);
@@ -288,6 +320,48 @@ describe("workspace surface", () => {
     const forced = await conn.call("undo_change", { id, force: true });
     expect(forced.isError, forced.text).toBe(false);
     expect(fs.existsSync(path.join(root, "ws.txt"))).toBe(false);
+  });
+});
+
+describe("a root's first changes", () => {
+  it("several at once into a journal not made yet all succeed, each its own change", async () => {
+    const root = area.tree("first", { "x.txt": "x\n", "y.txt": "y\n", "z.txt": "z\n" });
+    const conn = await startServer([root], { env: { MCPFS_STATE_DIR: path.join(area.base, "state-first") } });
+    try {
+      const f = (n: string) => path.join(root, n);
+      const replies = await Promise.all(
+        ["x.txt", "y.txt", "z.txt"].map((n) =>
+          conn.call("write_file", { path: f(n), content: `${n} new\n` }),
+        ),
+      );
+      // They were refused ("Already exists": two calls made the journal's first file at once).
+      for (const r of replies) expect(r.isError, r.text).toBe(false);
+      expect(new Set(replies.map(changeIdOf)).size).toBe(3);
+      for (const n of ["x.txt", "y.txt", "z.txt"]) expect(fs.readFileSync(f(n), "utf8")).toBe(`${n} new\n`);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it("edit_files at once into a journal not made yet all succeed", async () => {
+    const names = ["a", "b", "c", "d"].map((n) => `${n}.txt`);
+    const root = area.tree("first-multi", Object.fromEntries(names.map((n) => [n, "old\n"])));
+    const conn = await startServer([root], {
+      env: { MCPFS_STATE_DIR: path.join(area.base, "state-first-multi") },
+    });
+    try {
+      const replies = await Promise.all(
+        names.map((n) =>
+          conn.call("edit_files", {
+            files: [{ path: path.join(root, n), edits: [{ oldText: "old", newText: "new" }] }],
+          }),
+        ),
+      );
+      for (const r of replies) expect(r.isError, r.text).toBe(false);
+      for (const n of names) expect(fs.readFileSync(path.join(root, n), "utf8")).toBe("new\n");
+    } finally {
+      await conn.close();
+    }
   });
 });
 

@@ -14,16 +14,18 @@
  *                          short or edited) is never applied
  *     <id>.undone          the id of the change that undid this one
  *
- * Why a context and not a parameter: a change belongs to one tool call, and every core mutator (the
- * transaction, mkdir, move, tree delete, copy) notes what it did in the call's recorder. An
- * AsyncLocalStorage carries the recorder from the runner down to them, so no tool has to thread it through
- * (and a tool cannot forget to). Outside a call (startup recovery, tests of the core) nothing is recorded.
+ * How the recorder reaches the mutators: a change belongs to one tool call, and every core mutator (the
+ * transaction, mkdir, move, tree delete, copy) notes what it did in the call's recorder. The runner gives
+ * the call a view of its workspace (`Workspace.forCall`) whose resolved paths carry the recorder
+ * (`ResolvedPath.change`), and a mutator records on the path it changes: no tool threads it through, and
+ * none can forget to. (An AsyncLocalStorage did this before; on Node 20 it put a hook on every promise of
+ * the process, about 0.1 ms of CPU per call.) A path resolved outside a call (startup recovery, tests of
+ * the core) records nothing.
  *
  * What a change does not promise: records are not fsynced (a power loss may lose the newest one; the files
  * themselves are as durable as ever); a deleted tree is checked on undo by its shape (names, kinds, modes,
  * sizes, link targets), files by sha256; a moved entry by its identity (device, inode, size, mtime).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import fsSync, { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -131,23 +133,6 @@ export interface ChangeSummary {
   reason?: string;
   undoOf?: string;
   undoneBy?: string;
-}
-
-const scope = new AsyncLocalStorage<ChangeRecorder | undefined>();
-
-/** The recorder of the tool call running now, if it is journaled. */
-export function activeChange(): ChangeRecorder | undefined {
-  return scope.getStore();
-}
-
-/** Runs `fn` with `rec` as the call's recorder. */
-export function inChange<T>(rec: ChangeRecorder | undefined, fn: () => Promise<T>): Promise<T> {
-  return scope.run(rec, fn);
-}
-
-/** Runs `fn` unrecorded (work on a hidden temp tree that a single entry records as a whole). */
-export function outsideChanges<T>(fn: () => Promise<T>): Promise<T> {
-  return scope.run(undefined, fn);
 }
 
 export function relOf(root: Root, real: string): string {

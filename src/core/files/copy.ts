@@ -4,7 +4,7 @@ import { isErrno, ToolError } from "../errors.js";
 import { gitDirWriteError } from "../gate.js";
 import { hasGitDirSegment, printable } from "../paths.js";
 import { namesOf, type ResolvedPath } from "../workspace.js";
-import { activeChange, outsideChanges, shapeOf } from "./change-log.js";
+import { shapeOf } from "./change-log.js";
 import { removeTree } from "./remove.js";
 import { type PinnedDir, pinDirectory, tempPathBeside, withPinnedParent } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
@@ -118,7 +118,7 @@ export async function copyPath(
     await withPinnedParent(dest, (dir) => fs.mkdir(dir.at(path.basename(hidden)), st.mode & 0o7777));
     try {
       // The hidden tree's files are not changes of their own: the tree is recorded whole once in place.
-      await outsideChanges(() => fillTree(source, hidden, items, dest, result, opts));
+      await fillTree(source, hidden, items, { ...dest, change: undefined }, result, opts);
       await withPinnedParent(dest, (dir, name) =>
         fs.rename(dir.at(path.basename(hidden)), dir.at(name)),
       ).catch((err) => {
@@ -131,7 +131,7 @@ export async function copyPath(
       throw err;
     }
     result.dirs++;
-    const change = activeChange();
+    const change = dest.change;
     if (change) {
       const { shape, size } = await shapeOf(dest.real);
       change.created(dest.root, dest.real, { type: "tree", mode: st.mode & 0o7777, shape, size });
@@ -210,7 +210,7 @@ async function fillTree(
             return false;
           },
         );
-        if (made) activeChange()?.created(dest.root, to, { type: "dir", mode: s.mode & 0o7777 });
+        if (made) dest.change?.created(dest.root, to, { type: "dir", mode: s.mode & 0o7777 });
         const there = await fs.lstat(dir.at(name));
         if (!there.isDirectory())
           throw new ToolError(`Destination exists and is not a directory: ${printable(requested)}`, "exists");
@@ -219,7 +219,7 @@ async function fillTree(
     } else if (it.type === "symlink") {
       await withPinnedParent(at, async (dir, name) => {
         await fs.symlink(it.link!, dir.at(name));
-        activeChange()?.created(dest.root, to, { type: "link", target: it.link! });
+        dest.change?.created(dest.root, to, { type: "link", target: it.link! });
       }).catch((err) => {
         if (isErrno(err, "EEXIST"))
           throw new ToolError(`Destination already exists: ${printable(requested)}`, "exists");

@@ -348,7 +348,10 @@ export class Journal {
       await fs.mkdir(d, { recursive: true, mode: 0o700 });
       if (POSIX && d !== this.opts.stateDir) await fs.chmod(d, 0o700);
     }
-    await writeDurable(path.join(dir, "root"), `${root.real}\n`);
+    // Two first changes of a root at once (or two processes) both get here: the one that loses finds it made.
+    await writeDurable(path.join(dir, "root"), `${root.real}\n`).catch((err) => {
+      if (!isErrno(err, "EEXIST")) throw err;
+    });
     return dir;
   }
 
@@ -411,7 +414,8 @@ async function writeIntent(base: string, text: string, copies: readonly string[]
     fd = fsSync.openSync(`${p}.tmp`, flags, 0o600);
   } catch (err) {
     if (!isErrno(err, "ENOENT")) throw err;
-    fsSync.mkdirSync(path.dirname(p), { mode: 0o700 });
+    // Recursive: another call may make it at the same moment.
+    fsSync.mkdirSync(path.dirname(p), { recursive: true, mode: 0o700 });
     fd = fsSync.openSync(`${p}.tmp`, flags, 0o600);
   }
   try {

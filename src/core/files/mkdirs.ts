@@ -3,7 +3,6 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { printable, segments } from "../paths.js";
 import { namesOf, type ResolvedPath } from "../workspace.js";
-import { activeChange } from "./change-log.js";
 import { checkPathLength, type PinnedDir, pinDirectory, withPinnedParent } from "./safe-open.js";
 
 /**
@@ -32,7 +31,7 @@ export async function makeDirsPinned(
         await fs.mkdir(dir.at(name), mode);
         made.push(path.join(dir.real, name));
         const st = await fs.lstat(dir.at(name));
-        activeChange()?.created(target.root, made.at(-1)!, { type: "dir", mode: st.mode & 0o7777 });
+        target.change?.created(target.root, made.at(-1)!, { type: "dir", mode: st.mode & 0o7777 });
       } catch (err) {
         if (!isErrno(err, "EEXIST")) throw err;
       }
@@ -64,7 +63,7 @@ export async function removeMadeDirs(made: readonly string[], target: ResolvedPa
   for (const d of [...made].reverse()) {
     try {
       await withPinnedParent({ ...target, real: d }, (dir, name) => fs.rmdir(dir.at(name)));
-      activeChange()?.forgetCreated(target.root, d);
+      target.change?.forgetCreated(target.root, d);
     } catch {
       // Best effort: a directory someone filled or moved meanwhile stays.
     }

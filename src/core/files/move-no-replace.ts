@@ -4,7 +4,6 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
-import { activeChange } from "./change-log.js";
 import { removeTree } from "./remove.js";
 import { pinParent, placeNoReplace, tempPathBeside, withPinnedParent } from "./safe-open.js";
 
@@ -103,7 +102,7 @@ export async function recordMove(
   type: MoveNoReplaceResult["type"],
   method: "git" | "fs",
 ): Promise<void> {
-  const change = activeChange();
+  const change = src.change ?? dst.change;
   if (!change) return;
   const to = isRespelling(src, dst) ? { ...dst, real: path.join(path.dirname(src.real), dst.spelled!) } : dst;
   await change.moved(src, to, type, method);

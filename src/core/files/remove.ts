@@ -2,7 +2,6 @@ import fs from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { activeChange } from "./change-log.js";
 import { checkExpected } from "./precondition.js";
 import { type PinnedDir, withPinnedParent } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
@@ -56,7 +55,7 @@ export async function deleteFile(entry: EntryPath, opts: DeleteFileOptions = {})
       // A link is its target text: the undo journal keeps that (a special file cannot be brought back).
       const link = st.isSymbolicLink() ? await fs.readlink(dir.at(name)) : undefined;
       await fs.unlink(dir.at(name));
-      if (link !== undefined) activeChange()?.removed(entry.root, entry.real, { type: "link", target: link });
+      if (link !== undefined) entry.change?.removed(entry.root, entry.real, { type: "link", target: link });
     });
     return { requested: entry.requested, kind: "delete", bytes: 0 };
   }
@@ -146,7 +145,7 @@ export async function deleteDirectory(
   if (kind !== "dir") throw new ToolError(`Not a directory: ${printable(entry.requested)}`, "not_directory");
   if (entry.relative === "") throw new ToolError("Refusing to delete a root directory", "denied");
   const inner: TreeEntry[] = [];
-  const change = activeChange();
+  const change = entry.change;
   let mode = 0;
   await withPinnedParent(entry, async (parent, name) => {
     await withChild(parent, name, async (top) => {

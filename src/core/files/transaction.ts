@@ -34,7 +34,7 @@ import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath, Workspace } from "../workspace.js";
 import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
-import { activeChange, type KeptFile } from "./change-log.js";
+import type { KeptFile } from "./change-log.js";
 import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./hash.js";
 import type { Intent, Journal, PreparedFile } from "./journal.js";
 import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
@@ -147,7 +147,8 @@ export async function commitChanges(
   let intent: Intent | undefined;
   // The undo journal of this call (change-log.ts): each replaced or deleted version is linked into it
   // before the rename that replaces it.
-  const change = activeChange();
+  // Every target comes from the same call: the first that carries the call's recorder names it.
+  const change = changes.find((c) => c.target.change)?.target.change;
   const mark = change?.mark() ?? 0;
   // Leftovers of killed processes are swept while this change is staged (it only removes temps older than
   // STALE_TEMP_MS, never this change's own): the listing then costs the reply no time.
@@ -275,7 +276,7 @@ async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> 
   const { target } = s.change;
   const backup = tempPathBeside(target.real);
   // The undo journal of the call takes the same inode too, while the parent is pinned anyway.
-  const journalDest = await activeChange()?.reserveBlob(target.root);
+  const journalDest = await target.change?.reserveBlob(target.root);
   try {
     await withPinnedParent(target, async (dir, name) => {
       await hardLink(target.root, dir.at(name), dir.at(path.basename(backup)));

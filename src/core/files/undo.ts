@@ -12,7 +12,6 @@ import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath, Root, Workspace } from "../workspace.js";
 import {
-  activeChange,
   type ChangeBody,
   type ChangeEntry,
   type ChangeLog,
@@ -101,7 +100,7 @@ export async function undoChange(
   });
   if (opts.dryRun) return result(false);
   if (conflicts > 0 && !opts.force) throw new UndoConflictError(result(false));
-  const change = activeChange();
+  const change = ws.change;
   if (change) change.undoOf = id;
   for (const p of plan) await p.apply();
   if (change) await log.markUndone(base, change.id);
@@ -335,14 +334,14 @@ async function restore(
     }
     case "link":
       await withPinnedParent(t, (d, name) => fs.symlink(pre.target, d.at(name)));
-      activeChange()?.created(t.root, t.real, pre);
+      t.change?.created(t.root, t.real, pre);
       return;
     case "dir":
       await makeDirsPinned(t.real, t, pre.mode);
       return;
     case "tree":
       await placeTree(t, `${base}.${pre.blob!}`);
-      activeChange()?.created(t.root, t.real, {
+      t.change?.created(t.root, t.real, {
         type: "tree",
         mode: pre.mode,
         shape: pre.shape,

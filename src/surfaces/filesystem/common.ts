@@ -82,7 +82,8 @@ export async function resolveEntry(ctx: ToolContext, requested: string): Promise
   const real = path.join(parent.real, name);
   if (real === full.real || ctx.ws.roots.some((r) => r.real === real)) return full;
   const relative = parent.relative === "" ? name : `${parent.relative}/${name}`;
-  const entry: ResolvedPath = { requested, real, root: parent.root, exists: false, relative };
+  // From `full`, so the entry keeps what the call's paths carry (its undo recorder).
+  const entry: ResolvedPath = { ...full, requested, real, root: parent.root, exists: false, relative };
   ctx.ws.checkWritable(entry);
   return entry;
 }
