@@ -133,7 +133,7 @@ describe.each([
     const listed = new Map(
       (l.structured!.changes as { id: string; paths: string[] }[]).map((c) => [c.id, c.paths]),
     );
-    names.forEach((n, i) => expect(listed.get(ids[i]!), n).toEqual([p(`${n}.txt`)]));
+    for (const [i, n] of names.entries()) expect(listed.get(ids[i]!), n).toEqual([p(`${n}.txt`)]);
     expect(listed.get(ids[names.length]!)).toEqual([p("sub-copy")]);
     expect(listed.get(ids[names.length + 1]!)).toEqual([p("made-at-once"), p("made-at-once/x")]);
     // Undoing one write gives back that file alone.
