@@ -53,8 +53,7 @@ async function sdkFloorRow(dir, files, runs, m, o) {
   const [f1, f2] = await batches([floor("v1"), floor("v2")], files, runs);
   const above = (x, base) => (isNum(x) && isNum(base) ? us(x - base) : "n/a");
   return {
-    label:
-      "SDK floor: 200 × get_file_info on a one-tool server (mcpfs column: SDK v2, official column: SDK v1)",
+    label: "SDK floor: 200 × get_file_info, one-tool server on SDK v2 / v1",
     mcpfs: f2.ms,
     official: f1.ms,
     rssMcpfs: f2.hwm,
