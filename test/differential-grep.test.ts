@@ -118,6 +118,30 @@ describe("grep: every engine choice against the shipped rg binary", () => {
               start: undefined,
             },
           ],
+          // Found by this property: searching src, the glob src/** is src/src/** (globs are relative to the
+          // path searched, as grep's schema says); the reference ran rg from the tree and found src/a.
+          [
+            {
+              shape: "files",
+              entries: [
+                {
+                  path: ["src", "a"],
+                  node: { t: "file", file: { kind: "text", lines: ["café"], nulAt: 0 } },
+                },
+              ],
+              ignores: [],
+              exclude: null,
+              nested: null,
+              bulk: 0,
+            },
+            {
+              pat: { pattern: "caf.", literal: false, caseSensitive: true },
+              contextLines: 0,
+              globs: ["src/**"],
+              filesOnly: false,
+              start: 0,
+            },
+          ],
         ],
       },
     );

@@ -351,26 +351,28 @@ export type LineSet = Set<string>;
  */
 export function rgReference(rgPath: string, tree: string, o: RgOptions): LineSet {
   const base = ["--no-config", "--hidden", "--no-ignore-global", "--no-require-git", "--crlf", "-g", "!.git"];
-  const where = o.start === "" ? "." : o.start;
+  const isFile = o.start !== "" && fs.statSync(path.join(tree, o.start)).isFile();
+  // The tool's globs are relative to the path searched, and rg's to its working directory: rg runs from
+  // inside a searched directory (a file is searched from the tree, by its path).
+  const cwd = o.start === "" || isFile ? tree : path.join(tree, o.start);
+  const where = isFile ? o.start : ".";
   const args = ["--json", ...base, o.caseSensitive ? "-s" : "-i"];
   if (o.literal) args.push("-F");
   if (o.contextLines > 0) args.push("-C", String(o.contextLines));
   args.push("-e", o.pattern, "--", where);
-  const r = spawnSync(rgPath, args, { cwd: tree, encoding: "utf8", maxBuffer: 1 << 28 });
+  const r = spawnSync(rgPath, args, { cwd, encoding: "utf8", maxBuffer: 1 << 28 });
   if (r.status !== 0 && r.status !== 1) throw new Error(`rg failed: ${r.stderr}`);
   let allowed: Set<string> | undefined;
   if (o.globs.length > 0) {
     const g = spawnSync(rgPath, ["--files", ...base, ...o.globs.flatMap((x) => ["-g", x]), "--", where], {
-      cwd: tree,
+      cwd,
       encoding: "utf8",
     });
     allowed = new Set(g.stdout.split("\n").filter(Boolean));
   }
-  const isFile = o.start !== "" && fs.statSync(path.join(tree, o.start)).isFile();
   const strip = (p: string) => {
     if (isFile) return path.posix.basename(p);
-    const prefix = o.start === "" ? "./" : `${o.start}/`;
-    return p.startsWith(prefix) ? p.slice(prefix.length) : p;
+    return p.startsWith("./") ? p.slice(2) : p;
   };
   const out: LineSet = new Set();
   const text = (t: { text?: string; bytes?: string }) => {
