@@ -319,6 +319,21 @@ export class Workspace {
       (p) => this.rootOf(p, candidates) !== undefined,
       (p) => this.namesAt(p, candidates),
     );
+    return this.located(shown, real, exists, candidates, opts);
+  }
+
+  /**
+   * The resolved path at `real`: its deepest root (confined once more), the write rules for write intent,
+   * and the recorder of the call this view serves.
+   */
+  private located(
+    shown: string,
+    real: string,
+    exists: boolean,
+    candidates: readonly Root[],
+    opts: ResolveOptions,
+    spelled?: string,
+  ): ResolvedPath {
     const root = this.rootOf(real, candidates);
     if (!root) throw deniedError(shown);
     const relative = path.relative(root.real, real).split(path.sep).join("/");
@@ -329,6 +344,7 @@ export class Workspace {
       root,
       exists,
       relative,
+      ...(spelled ? { spelled } : {}),
       ...(this.change ? { change: this.change } : {}),
     };
   }
@@ -370,20 +386,8 @@ export class Workspace {
       if (err instanceof ToolError) throw err;
       if (!isErrno(err, "ENOENT")) throw fsErrorFor(err, shown);
     }
-    const root = this.rootOf(real, candidates);
-    if (!root) throw deniedError(shown);
-    const relative = path.relative(root.real, real).split(path.sep).join("/");
-    if (opts.intent === "write") this.checkWrite(real, root, relative, shown, candidates);
     const spelled = onDisk !== undefined && onDisk !== name ? name : undefined;
-    return {
-      requested: shown,
-      real,
-      root,
-      exists,
-      relative,
-      ...(spelled ? { spelled } : {}),
-      ...(this.change ? { change: this.change } : {}),
-    };
+    return this.located(shown, real, exists, candidates, opts, spelled);
   }
 
   /**
