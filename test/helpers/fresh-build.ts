@@ -1,8 +1,7 @@
 /**
- * vitest globalSetup of the black-box tier: the tests run the BUILT server (dist/), so before any of them
- * the build is compared with its inputs (src/, scripts/, package.json, tsconfig.json); when an input is
- * newer than the bundle, or there is none, `npm run build` runs first. A black-box test never runs against
- * a stale build.
+ * The build check of the black-box tiers' setup (installed-package.ts): the build is compared with its
+ * inputs (src/, scripts/, package.json, tsconfig.json); when an input is newer than the bundle, or there is
+ * none, `npm run build` runs first. A black-box test never runs against a stale build.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -33,7 +32,8 @@ export function staleness(root = ROOT): string | undefined {
   return input ? `${input} is newer than dist/` : undefined;
 }
 
-export default function setup(): void {
+/** Builds when the build is stale; throws when it is still stale after. */
+export function ensureFreshBuild(): void {
   const why = staleness();
   if (!why) return;
   process.stderr.write(`black-box tests: ${why}; running npm run build\n`);
