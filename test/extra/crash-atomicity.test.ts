@@ -1,7 +1,7 @@
 /**
- * Crash atomicity of multi-file changes through the change journal: a worker (the core from src/, bundled into a temp folder)
- * changes five files at once with edit_files and apply_patch in a loop and is SIGKILLed at random moments;
- * then the built server is started on the same directory (it rolls back what the kill left half-done before
+ * Crash atomicity of multi-file changes through the change journal: a worker (the core from src/, bundled
+ * into a temp folder) changes five files at once with edit_files and apply_patch in a loop and is SIGKILLed
+ * at random moments; then the installed server is started on the same directory (it rolls back what the kill left half-done before
  * serving) and every time all five files must be one and the same version. Plus: a tampered record is not
  * applied, read-only roots are never touched, `--no-journal` writes nothing, journal files are owner-only.
  */

@@ -1,8 +1,8 @@
 /**
- * Crash safety: a worker process (the core from src/, bundled into a temp folder) changes files in a loop with write_file,
- * edit_file, edit_files and apply_patch operations and is killed with SIGKILL at random moments. After
- * every kill each file must be exactly one complete version (never torn), and leftover temp files must be
- * hidden from listings and removable by the stale-temp sweep.
+ * Crash safety: a worker process (the core from src/, bundled into a temp folder) changes files in a loop
+ * with write_file, edit_file, edit_files and apply_patch operations and is killed with SIGKILL at random
+ * moments. After every kill each file must be exactly one complete version (never torn), and leftover temp
+ * files must be hidden from listings and removable by the stale-temp sweep.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
