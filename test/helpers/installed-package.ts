@@ -32,7 +32,9 @@ declare module "vitest" {
 }
 
 function npm(args: string[], cwd: string): string {
-  return execFileSync(win ? "npm.cmd" : "npm", args, {
+  // npm.cmd runs through the shell on Windows: quote what holds spaces (a temp folder under "John Doe").
+  const quoted = win ? args.map((a) => (/\s/.test(a) ? `"${a}"` : a)) : args;
+  return execFileSync(win ? "npm.cmd" : "npm", quoted, {
     cwd,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
@@ -97,7 +99,9 @@ export function install(tarball: string, shasum: string, installs = INSTALLS, pl
   );
   fs.writeFileSync(path.join(staging, DONE), `${new Date().toISOString()}\n`);
   try {
-    fs.rmSync(prefix, { recursive: true, force: true });
+    // A whole install (its marker is written before the rename) may be in use by another run: never
+    // removed here; only a folder without the marker is.
+    if (!fs.existsSync(path.join(prefix, DONE))) fs.rmSync(prefix, { recursive: true, force: true });
     fs.renameSync(staging, prefix);
   } catch (err) {
     fs.rmSync(staging, { recursive: true, force: true });
@@ -110,8 +114,11 @@ export function install(tarball: string, shasum: string, installs = INSTALLS, pl
 function prune(installs: string): void {
   for (const name of fs.readdirSync(installs)) {
     const dir = path.join(installs, name);
-    const stamp = fs.statSync(path.join(dir, DONE), { throwIfNoEntry: false }) ?? fs.statSync(dir);
-    if (Date.now() - stamp.mtimeMs > (name.includes(".tmp-") ? 3600_000 : KEEP_MS))
+    // Another run may be removing it at the same time.
+    const stamp =
+      fs.statSync(path.join(dir, DONE), { throwIfNoEntry: false }) ??
+      fs.statSync(dir, { throwIfNoEntry: false });
+    if (stamp && Date.now() - stamp.mtimeMs > (name.includes(".tmp-") ? 3600_000 : KEEP_MS))
       fs.rmSync(dir, { recursive: true, force: true });
   }
 }
