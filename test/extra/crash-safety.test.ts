@@ -1,34 +1,38 @@
 /**
- * Crash safety: a worker process (the BUILT core from dist/) changes files in a loop with write_file,
- * edit_file, edit_files and apply_patch operations and is killed with SIGKILL at random moments. After
- * every kill each file must be exactly one complete version (never torn), and leftover temp files must be
- * hidden from listings and removable by the stale-temp sweep.
+ * Crash safety: a worker process (the core from src/, bundled into a temp folder) changes files in a loop
+ * with write_file, edit_file, edit_files and apply_patch operations and is killed with SIGKILL at random
+ * moments. After every kill each file must be exactly one complete version (never torn), and leftover temp
+ * files must be hidden from listings and removable by the stale-temp sweep.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listDirectory } from "../../src/core/files/listing.js";
 import { TEMP_NAME } from "../../src/core/files/safe-open.js";
 import { sweepStaleTemps } from "../../src/core/files/transaction.js";
 import { walk } from "../../src/core/walk.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { tempArea } from "../helpers/fixtures.js";
-import { ROOT } from "../helpers/server.js";
+import { bundleCrashWorker } from "./crash-worker-build.js";
 
 const KILLS_PER_OPERATION = 50; // 200 kills in all
-const DIST = path.join(ROOT, "dist");
-const WORKER = path.join(ROOT, "test/extra/crash-worker.mjs");
 // A large body makes each write take long enough for kills to land mid-write.
 const BODY = `${Array.from({ length: 3000 }, (_, i) => `line ${i} ${"abcdefghij".repeat(3)}`).join("\n")}\n`;
 
 const area = tempArea("mcpfs-crash-");
 afterAll(() => area.cleanup());
+let worker: string;
+beforeAll(async () => {
+  const built = await bundleCrashWorker();
+  worker = built.worker;
+  return built.cleanup;
+});
 
 /** Starts a worker, waits until it is changing files, lets it run a random while, then SIGKILLs it. */
 function runAndKill(dir: string, op: string, delayMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WORKER, DIST, dir, op], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [worker, dir, op], { stdio: ["ignore", "pipe", "pipe"] });
     let err = "";
     child.stderr.on("data", (d) => {
       err += d;

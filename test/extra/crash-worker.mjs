@@ -1,22 +1,22 @@
-// Crash-test worker: imports the BUILT core and changes files in a loop until it is killed.
-// argv: <dist dir> <work dir> <operation: write|edit|edit_files|patch|edit_files5|patch5> [state dir]
+// Crash-test worker: the core from src/, bundled by crash-worker-build.ts into a temp folder (no
+// node_modules beside it), changes files in a loop until it is killed.
+// argv: <work dir> <operation: write|edit|edit_files|patch|edit_files5|patch5> [state dir]
 // The *5 operations change five files at once through the change journal kept in <state dir>, each inside a
 // recorded change as the server's tool calls are (the crash intent names the undo journal's pre-images;
 // CRASH_NO_UNDO=1: no change is recorded, the intent keeps pre-images of its own); `partial5` does one such
 // change and kills itself after its third file (CRASH_COPY=1: pre-images copied, as across devices).
 import path from "node:path";
+import { applyEdits } from "../../src/core/files/edit.js";
+import { editFile } from "../../src/core/files/edit-file.js";
+import { Journal } from "../../src/core/files/journal.js";
+import { editFiles } from "../../src/core/files/multi-edit.js";
+import { planPatch } from "../../src/core/files/patch.js";
+import { commitChanges } from "../../src/core/files/transaction.js";
+import { writeText } from "../../src/core/files/write.js";
+import { silentLogger } from "../../src/core/log.js";
+import { makeRoot, Workspace } from "../../src/core/workspace.js";
 
-const [dist, dir, op, stateDir] = process.argv.slice(2);
-const core = (p) => import(path.join(dist, p));
-const { makeRoot, Workspace } = await core("core/workspace.js");
-const { writeText } = await core("core/files/write.js");
-const { editFile } = await core("core/files/edit-file.js");
-const { editFiles } = await core("core/files/multi-edit.js");
-const { applyEdits } = await core("core/files/edit.js");
-const { planPatch } = await core("core/files/patch.js");
-const { commitChanges } = await core("core/files/transaction.js");
-const { Journal } = await core("core/files/journal.js");
-const { silentLogger } = await core("core/log.js");
+const [dir, op, stateDir] = process.argv.slice(2);
 const { body } = await import(path.join(dir, "..", "body.mjs"));
 
 const ws = new Workspace([await makeRoot(dir, "rw", "directory")], "filesystem");

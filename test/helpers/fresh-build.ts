@@ -1,8 +1,7 @@
 /**
- * vitest globalSetup of the black-box tier: the tests run the BUILT server (dist/), so before any of them
- * the build is compared with its inputs (src/, scripts/, package.json, tsconfig.json); when an input is
- * newer than the bundle, or there is none, `npm run build` runs first. A black-box test never runs against
- * a stale build.
+ * The build check of the black-box tiers' setup (installed-package.ts): the build is compared with its
+ * inputs (src/, scripts/, package.json, tsconfig.json); when an input is newer than the bundle, or there is
+ * none, `npm run build` runs first. A black-box test never runs against a stale build.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -33,15 +32,34 @@ export function staleness(root = ROOT): string | undefined {
   return input ? `${input} is newer than dist/` : undefined;
 }
 
-export default function setup(): void {
-  const why = staleness();
-  if (!why) return;
-  process.stderr.write(`black-box tests: ${why}; running npm run build\n`);
-  execFileSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "build"], {
-    cwd: ROOT,
-    stdio: ["ignore", process.stderr, process.stderr],
-    shell: process.platform === "win32",
-  });
+/** Builds when the build is stale; throws when it is still stale after. */
+export function ensureFreshBuild(): void {
+  if (!staleness()) return;
+  // Two test runs started together must not build into dist/ at once (one would read the other's half).
+  const lock = path.join(ROOT, "dist", ".build-lock");
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 300_000) fs.rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+  try {
+    const why = staleness();
+    if (!why) return;
+    process.stderr.write(`black-box tests: ${why}; running npm run build\n`);
+    execFileSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "build"], {
+      cwd: ROOT,
+      stdio: ["ignore", process.stderr, process.stderr],
+      shell: process.platform === "win32",
+    });
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
   const still = staleness();
   if (still) throw new Error(`black-box tests: the build is still stale after npm run build (${still})`);
 }

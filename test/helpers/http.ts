@@ -1,5 +1,5 @@
 /**
- * HTTP harness: starts the BUILT server with `--http` on a loopback address (port 0), reads the URL it
+ * HTTP harness: starts the INSTALLED package (see server.ts) with `--http` on a loopback address (port 0), reads the URL it
  * logs, and connects the SDK's own Streamable HTTP clients (v1: 2025-11-25 sessions; v2: 2026-07-28).
  * Only loopback addresses (127.0.0.0/8, ::1) are ever used. Every tool reply is checked against the
  * tool's outputSchema (see reply-schema.ts).
@@ -11,7 +11,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { checkRepliesOf } from "./reply-schema.js";
-import { MCPFS_BIN, SERVER_NODE, type TextResult, toText } from "./server.js";
+import { assertInstalled, MCPFS_BIN, SERVER_NODE, type TextResult, toText } from "./server.js";
 
 export interface HttpServerProcess {
   url: string;
@@ -26,6 +26,7 @@ export async function startHttpServer(
   opts: { env?: Record<string, string>; host?: string; cwd?: string } = {},
 ): Promise<HttpServerProcess> {
   const host = opts.host ?? "127.0.0.1";
+  assertInstalled(MCPFS_BIN);
   const proc = spawn(SERVER_NODE, [MCPFS_BIN, "--http", "--host", host, "--port", "0", ...args], {
     cwd: opts.cwd,
     env: { ...(process.env as Record<string, string>), ...(opts.env ?? {}) },

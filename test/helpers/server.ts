@@ -1,7 +1,8 @@
 /**
- * Black-box harness: starts the BUILT server (dist/) as a child process and talks to it through the MCP
- * SDK's own clients over stdio — the v1 client (2025-11-25) or the v2 client pinned to 2026-07-28.
- * Every tool reply is checked against the tool's outputSchema (see reply-schema.ts).
+ * Black-box harness: starts the INSTALLED package (packed and installed with --omit=dev outside the
+ * repository by installed-package.ts, the black-box tiers' globalSetup) as a child process and talks to it
+ * through the MCP SDK's own clients over stdio — the v1 client (2025-11-25) or the v2 client pinned to
+ * 2026-07-28. Every tool reply is checked against the tool's outputSchema (see reply-schema.ts).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,11 +11,22 @@ import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/st
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll } from "vitest";
+import { afterAll, inject } from "vitest";
 import { checkRepliesOf } from "./reply-schema.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const MCPFS_BIN = path.join(ROOT, "dist/bundle/mcpfs.js");
+const NOT_INSTALLED = "(no installed package: the black-box tiers' globalSetup installs it)";
+/**
+ * The installed package's executable. Only a black-box tier provides it (a unit test has no server to
+ * start); the repository's dist/ is never started, as its node_modules would hide what the package lacks.
+ */
+export const MCPFS_BIN: string = inject("mcpfsBin") ?? NOT_INSTALLED;
+
+/** Throws when a test starts the server outside a black-box tier. */
+export function assertInstalled(bin: string): void {
+  if (bin === NOT_INSTALLED)
+    throw new Error("this test starts the server: run it in a black-box tier (its globalSetup installs it)");
+}
 /**
  * The Node that runs the server under test: the one that ran npm (the machine's, Node >= 20, what users
  * run), not the Node 22 of the conformance devDependency, which npm puts first on PATH as `node`.
@@ -91,6 +103,7 @@ export function toText(raw: {
 
 export async function startServer(args: string[], opts: StartOptions = {}): Promise<Connection> {
   const bin = opts.bin ?? MCPFS_BIN;
+  assertInstalled(bin);
   const node = opts.node ?? SERVER_NODE;
   const env = { ...(process.env as Record<string, string>), ...(opts.env ?? {}) };
   let stderrBuf = "";
@@ -173,6 +186,7 @@ export async function runCli(
   opts: { cwd?: string; timeoutMs?: number; input?: string; env?: Record<string, string> } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { spawn } = await import("node:child_process");
+  assertInstalled(MCPFS_BIN);
   return new Promise((resolve, reject) => {
     const child = spawn(SERVER_NODE, [MCPFS_BIN, ...args], {
       cwd: opts.cwd,

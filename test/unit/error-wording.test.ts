@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { noSuchPathError, ToolError, toClientMessage } from "../../src/core/errors.js";
+import { isServerFault, noSuchPathError, ToolError, toClientMessage } from "../../src/core/errors.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { workspacePolicy } from "../../src/surfaces/workspace/policy.js";
 
@@ -7,6 +7,8 @@ const notUtf8 = new ToolError("Not a UTF-8 text file: a\\x07.bin", "invalid", {
   kind: "not_utf8",
   path: "a\u0007.bin",
 });
+
+const sys = (code: string) => Object.assign(new Error(`${code}: /abs/secret`), { code });
 
 describe("typed errors, worded once per surface", () => {
   it("the filesystem surface answers with the default message", () => {
@@ -36,10 +38,37 @@ describe("typed errors, worded once per surface", () => {
   });
 
   it("system errors keep their wording", () => {
-    const sys = (code: string) => Object.assign(new Error(`${code}: /abs/secret`), { code });
     expect(toClientMessage(sys("EACCES"), "p")).toBe("Permission denied: p");
     expect(toClientMessage(sys("EXDEV"), "p")).toBe("Operation failed: p (EXDEV)");
-    expect(toClientMessage(sys("constructor"))).toBe("Operation failed (constructor)");
+    expect(toClientMessage(sys("EBADF"))).toBe("Operation failed (EBADF)");
     expect(toClientMessage(Object.assign(new Error("x"), { name: "AbortError" }), "p")).toBe("Cancelled: p");
+  });
+
+  it("a server fault says so, and never reads like a problem with the path", () => {
+    const fault =
+      "Internal error in mcpfs while running grep (a server bug, not a problem with src); details are in the server log.";
+    const faults = [
+      // The bundle lacking a package (what an installed server met on every .gitignore).
+      Object.assign(new Error("Cannot find module 'ignore'"), { code: "MODULE_NOT_FOUND" }),
+      Object.assign(new TypeError("The argument must be of type string"), { code: "ERR_INVALID_ARG_TYPE" }),
+      new Error("assertion failed"),
+      new TypeError("x is undefined"),
+      // A code name that is not an errno one (nor looked up through the prototype).
+      sys("constructor"),
+    ];
+    for (const err of faults) {
+      expect(isServerFault(err)).toBe(true);
+      expect(toClientMessage(err, "src", "grep")).toBe(fault);
+    }
+    expect(toClientMessage(new Error("boom"))).toBe(
+      "Internal error in mcpfs (a server bug); details are in the server log.",
+    );
+    for (const answer of [
+      sys("ENOENT"),
+      sys("EXDEV"),
+      new ToolError("No"),
+      Object.assign(new Error("x"), { name: "AbortError" }),
+    ])
+      expect(isServerFault(answer)).toBe(false);
   });
 });

@@ -7,10 +7,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { REPO, startUnderWine, toWin, type WineConnection, type WineSetup, wineSetup } from "./wine.js";
 
-const MCPFS = path.join(REPO, "dist/bundle/mcpfs.js");
+/** The installed package (test/windows/installed-win32.ts), never the repository's dist/. */
+const MCPFS = inject("mcpfsBin");
 const OFFICIAL = path.join(REPO, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",

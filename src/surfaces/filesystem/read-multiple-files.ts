@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ANY_COUNT, type ReplyBudget, widest } from "../../core/budget.js";
 import { mapLimit } from "../../core/concurrency.js";
-import { toClientMessage } from "../../core/errors.js";
+import { isServerFault, toClientMessage } from "../../core/errors.js";
 import { readTextFile, type TextRead } from "../../core/files/read.js";
 import type { ResolvedPath } from "../../core/workspace.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
@@ -30,6 +30,12 @@ const restNote = (limit: number, paths: readonly string[], from: number, path = 
   `[mcpfs: the reply budget of ${limit} bytes is used up; ${paths.length - from} of ${paths.length} files not read. ` +
   `Read on with read_multiple_files from paths[${from}] = ${JSON.stringify(path)}.]`;
 
+/** One file's failure, worded in its place; a server fault fails the call (the runner logs and words it). */
+function itemError(err: unknown, requested: string): string {
+  if (isServerFault(err)) throw err;
+  return toClientMessage(err, requested);
+}
+
 type Resolved = { target: ResolvedPath; error?: undefined } | { target?: undefined; error: string };
 
 /** Every path resolved first (cheap), so the budget can then be handed out in input order. */
@@ -38,7 +44,7 @@ function resolveAll(ctx: ToolContext, paths: readonly string[]): Promise<Resolve
     try {
       return { target: await ctx.ws.resolve(p, { intent: "read" }) };
     } catch (err) {
-      return { error: toClientMessage(err, p) };
+      return { error: itemError(err, p) };
     }
   });
 }
@@ -152,6 +158,6 @@ async function readOne(target: ResolvedPath, limit: number): Promise<TextRead | 
   try {
     return await readTextFile(target, { budget: limit });
   } catch (err) {
-    return { error: toClientMessage(err, target.requested) };
+    return { error: itemError(err, target.requested) };
   }
 }
