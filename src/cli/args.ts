@@ -45,7 +45,6 @@ function buildProgram(version: string): Command {
     )
     .usage("[options] [directories...]")
     .version(version, "-V, --version", "print the version and exit")
-    // `-v` too: left unknown, it would be ignored and a server started with no directory.
     .addOption(new Option("-v").hideHelp())
     .helpOption("-h, --help", "show this help")
     .argument("[directories...]", "directories the filesystem surface may access")
@@ -159,6 +158,7 @@ function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv):
   const exit = runCommander(program, argv, version);
   if (exit) return exit;
   const o = program.opts();
+  // `-v` too: left unknown, it would be ignored and a server started with no directory.
   if (o.v === true) return { kind: "exit", code: 0, stdout: `mcpfs ${version}\n` };
   const httpOnly = httpOnlyFlagError(o);
   if (httpOnly) return { kind: "exit", code: 2, stderr: httpOnly };
