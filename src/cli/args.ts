@@ -45,7 +45,6 @@ function buildProgram(version: string): Command {
     )
     .usage("[options] [directories...]")
     .version(version, "-V, --version", "print the version and exit")
-    .addOption(new Option("-v").hideHelp())
     .helpOption("-h, --help", "show this help")
     .argument("[directories...]", "directories the filesystem surface may access")
     .allowUnknownOption()
@@ -154,7 +153,7 @@ function surfaceAskedFor(argv: string[]): Surface {
 }
 
 function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv): ParseOutcome {
-  const program = buildProgram(version);
+  const program = buildProgram(version).addOption(new Option("-v").hideHelp());
   const exit = runCommander(program, argv, version);
   if (exit) return exit;
   const o = program.opts();
