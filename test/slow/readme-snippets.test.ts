@@ -6,16 +6,19 @@
  * without an API key and without the network. A snippet's `npx -y mcpfs` runs the package under test, its
  * example paths are temp folders, its HTTP ports are those of servers started here.
  *
- * Not run here: the Codex and Inspector snippets (no CLI installed), Docker.
+ * The Codex and Inspector snippets have no CLI here: their mcpfs command lines are started through the
+ * SDK client instead, and Codex's server names checked against what Codex and Claude Code accept. Not run:
+ * Docker.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
 import { type HttpServerProcess, startHttpServer } from "../helpers/http.js";
-import { MCPFS_BIN, ROOT, SERVER_NODE } from "../helpers/server.js";
+import { MCPFS_BIN, ROOT, SERVER_NODE, serverPool } from "../helpers/server.js";
 
 const CLIS = {
   claude: { pkg: "@anthropic-ai/claude-code", version: "2.1.332", bin: "cli-wrapper.cjs" },
@@ -24,6 +27,7 @@ const CLIS = {
 type Cli = keyof typeof CLIS;
 const TOKEN = "readme-snippets-token-0123456789abcdef";
 const SLOW = 600_000;
+const start = serverPool();
 
 const area = tempArea("mcpfs-readme-");
 /** What the snippets call /Users/me, C:\Users\me and ~: projects/app, projects/lib, docs. */
@@ -251,4 +255,28 @@ describe("README client snippets", () => {
     },
     SLOW,
   );
+
+  it("the Codex and Inspector snippets start mcpfs with arguments it accepts", async () => {
+    const cwd = area.tree("other-clients");
+    const toml = blocks("toml").map((b) => parseToml(b) as { mcp_servers: Record<string, Entry> });
+    const fromToml = toml.flatMap((t) => Object.entries(t.mcp_servers));
+    expect(fromToml.length).toBeGreaterThanOrEqual(1);
+    const lines = blocks("sh")
+      .flatMap((b) => b.split("\n"))
+      .filter((l) => l.startsWith("codex mcp add ") || l.startsWith("npx @modelcontextprotocol/inspector "))
+      .map((l) => words(l.replace(/\s+#.*$/, ""), cwd));
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    const commands = [
+      ...fromToml.map(([name, e]) => {
+        expect(name).toMatch(/^[a-zA-Z0-9-]+$/);
+        return [e.command!, ...(e.args ?? [])];
+      }),
+      ...lines.map((w) => w.slice(w.indexOf("npx", 1))),
+    ];
+    for (const argv of commands) {
+      const [, , ...args] = localCommand(argv, cwd);
+      const conn = await start(args);
+      expect((await conn.client.listTools()).tools.length, argv.join(" ")).toBeGreaterThan(5);
+    }
+  });
 });
