@@ -162,6 +162,8 @@ describe("git with flags inside command", () => {
     expect(r.text).toContain('{"command": "log", "args": ["-3", "--oneline"]}');
     const paths = await conn.call("git", { command: "log --oneline -- src" });
     expect(paths.text).toContain('{"command": "log", "args": ["--oneline"], "pathspec": ["src"]}');
+    const prefixed = await conn.call("git", { command: "git status" });
+    expect(prefixed.text).toContain('{"command": "status", "args": []}');
     // The corrected call works.
     const fixed = await conn.call("git", { command: "log", args: ["-3", "--oneline"] });
     expect(fixed.isError).toBe(false);

@@ -56,12 +56,14 @@ export const gitTool = defineTool({
 });
 
 /**
- * A whole command line in `command` (`"log -3 --oneline"`): the unknown-command error, plus the call that
- * works, flags in `args` and what follows `--` in `pathspec`.
+ * A whole command line in `command` (`"log -3 --oneline"`, `"git status"`): the unknown-command error, plus
+ * the call that works, flags in `args` and what follows `--` in `pathspec`.
  */
 function splitCommandHint(command: string): void {
-  const [cmd, ...rest] = command.trim().split(/\s+/);
-  if (rest.length === 0 || !GIT_COMMANDS.includes(cmd as GitCommand)) return;
+  const words = command.trim().split(/\s+/);
+  const git = words[0] === "git" ? words.shift() : undefined;
+  const [cmd, ...rest] = words;
+  if ((rest.length === 0 && !git) || !GIT_COMMANDS.includes(cmd as GitCommand)) return;
   const dashes = rest.indexOf("--");
   const flags = dashes === -1 ? rest : rest.slice(0, dashes);
   const paths = dashes === -1 ? [] : rest.slice(dashes + 1);
