@@ -42,10 +42,17 @@ describe("empty or blank directory arguments grant nothing", () => {
   });
 
   it("--project-dir '' is a startup error, not the working directory", async () => {
-    const r = await runCli(["--project-dir", ""], { cwd, input: "", timeoutMs: 20_000 });
+    const state = path.join(cwd, "..", "empty-project-state");
+    const r = await runCli(["--project-dir", ""], {
+      cwd,
+      input: "",
+      timeoutMs: 20_000,
+      env: { MCPFS_STATE_DIR: state },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("--project-dir is empty");
-    expect(fs.existsSync(path.join(cwd, "logs", "mcp_workspace_startup_error.log"))).toBe(true);
+    expect(fs.existsSync(path.join(state, "logs", "mcp_workspace_startup_error.log"))).toBe(true);
+    expect(fs.existsSync(path.join(cwd, "logs"))).toBe(false);
   });
 });
 
@@ -84,10 +91,13 @@ describe("log files", () => {
     expect(logs.length).toBeGreaterThan(0);
     for (const n of logs) expect(fs.statSync(path.join(project, "logs", n)).mode & 0o077).toBe(0);
 
-    const errCwd = area.tree("err-cwd");
-    const r = await runCli(["--project-dir", path.join(area.base, "missing")], { cwd: errCwd, input: "" });
+    const state = area.tree("err-state");
+    const r = await runCli(["--project-dir", path.join(area.base, "missing")], {
+      input: "",
+      env: { MCPFS_STATE_DIR: state },
+    });
     expect(r.code).toBe(1);
-    expect(fs.statSync(path.join(errCwd, "logs", "mcp_workspace_startup_error.log")).mode & 0o077).toBe(0);
+    expect(fs.statSync(path.join(state, "logs", "mcp_workspace_startup_error.log")).mode & 0o077).toBe(0);
   });
 
   it("a project whose logs/ cannot be created still starts --read-only, logging to stderr with one warning", async () => {

@@ -36,8 +36,15 @@ function freshCwd(name: string): string {
   return area.tree(`cwd-${name}`);
 }
 
+/** A state directory of its own for one run (the workspace's startup-error log goes there). */
+function stateOf(cwd: string): { MCPFS_STATE_DIR: string } {
+  return { MCPFS_STATE_DIR: path.join(cwd, "..", `${path.basename(cwd)}-state`) };
+}
+
 function startupLog(cwd: string): string {
-  return fs.readFileSync(path.join(cwd, "logs", "mcp_workspace_startup_error.log"), "utf8");
+  const log = path.join(stateOf(cwd).MCPFS_STATE_DIR, "logs", "mcp_workspace_startup_error.log");
+  expect(fs.readdirSync(cwd)).toEqual([]);
+  return fs.readFileSync(log, "utf8");
 }
 
 describe("official style: mcpfs DIR [DIR...]", () => {
@@ -151,18 +158,23 @@ describe("workspace style: mcpfs --project-dir DIR", () => {
   it.each([
     ["missing", missing],
     ["not a directory", file],
-  ])("refuses a %s project directory: stderr, exit 1, startup log in the cwd", async (_what, p) => {
-    const cwd = freshCwd(`pd-${_what.replace(/ /g, "-")}`);
-    const r = await runCli(["--project-dir", p], { cwd });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`Error: Project directory does not exist or is not a directory: ${p}`);
-    expect(startupLog(cwd)).toContain(`Error: Project directory does not exist or is not a directory: ${p}`);
-    expect(r.stdout).toBe("");
-  });
+  ])(
+    "refuses a %s project directory: stderr, exit 1, startup log in the state directory",
+    async (_what, p) => {
+      const cwd = freshCwd(`pd-${_what.replace(/ /g, "-")}`);
+      const r = await runCli(["--project-dir", p], { cwd, env: stateOf(cwd) });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`Error: Project directory does not exist or is not a directory: ${p}`);
+      expect(startupLog(cwd)).toContain(
+        `Error: Project directory does not exist or is not a directory: ${p}`,
+      );
+      expect(r.stdout).toBe("");
+    },
+  );
 
   it("refuses --file-size-limit 0 (must be > 0): stderr, exit 1, startup log", async () => {
     const cwd = freshCwd("fsl0");
-    const r = await runCli(["--project-dir", dir, "--file-size-limit", "0"], { cwd });
+    const r = await runCli(["--project-dir", dir, "--file-size-limit", "0"], { cwd, env: stateOf(cwd) });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("Error: --file-size-limit must be a positive integer: 0");
     expect(startupLog(cwd)).toContain("--file-size-limit must be a positive integer: 0");
@@ -254,7 +266,7 @@ describe("workspace style: mcpfs --project-dir DIR", () => {
 
   it("--surface workspace without --project-dir is a startup error", async () => {
     const cwd = freshCwd("surface-ws");
-    const r = await runCli(["--surface", "workspace"], { cwd });
+    const r = await runCli(["--surface", "workspace"], { cwd, env: stateOf(cwd) });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("--project-dir is required");
     expect(startupLog(cwd)).toContain("--project-dir is required");

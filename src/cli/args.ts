@@ -44,7 +44,7 @@ function buildProgram(version: string): Command {
         "  mcpfs --project-dir DIR [...]   workspace surface (drop-in for mcp-workspace)",
     )
     .usage("[options] [directories...]")
-    .version(version, "--version", "print the version and exit")
+    .version(version, "-V, --version", "print the version and exit")
     .helpOption("-h, --help", "show this help")
     .argument("[directories...]", "directories the filesystem surface may access")
     .allowUnknownOption()
@@ -153,10 +153,14 @@ function surfaceAskedFor(argv: string[]): Surface {
 }
 
 function parseToConfig(argv: string[], version: string, env: NodeJS.ProcessEnv): ParseOutcome {
-  const program = buildProgram(version);
+  const program = buildProgram(version).addOption(new Option("-v").hideHelp());
   const exit = runCommander(program, argv, version);
   if (exit) return exit;
   const o = program.opts();
+  // `-v` too: left unknown, it would be ignored and a server started with no directory.
+  if (o.v === true) return { kind: "exit", code: 0, stdout: `mcpfs ${version}\n` };
+  const httpOnly = httpOnlyFlagError(o);
+  if (httpOnly) return { kind: "exit", code: 2, stderr: httpOnly };
   const config = defaultConfig();
   const misspelt = setSurface(config, o.surface, o.projectDir, program.args);
   if (misspelt) return { kind: "exit", code: 2, stderr: misspelt };
@@ -238,6 +242,13 @@ function setOptions(config: Config, o: OptionValues): string | undefined {
   config.failOnReviews = o.failOnReviews === true;
   config.enforceBaseBranchFormat = o.enforceBaseBranchFormat !== false;
   return undefined;
+}
+
+/** `--port` or `--host` without `--http`: a stdio server would start and silently ignore them. */
+function httpOnlyFlagError(o: OptionValues): string | undefined {
+  if (o.http) return undefined;
+  const flag = o.port !== undefined ? "--port" : o.host !== undefined ? "--host" : undefined;
+  return flag && `Error: ${flag} needs --http (stdio has no address): add --http or leave ${flag} out\n`;
 }
 
 /** `--http` and its settings (the token also from `MCPFS_AUTH_TOKEN`); the error text of a bad port. */

@@ -12,6 +12,7 @@ import { FileWatchHub } from "../server/file-watch.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { loadTools, policyFor } from "../surfaces/index.js";
 import { applyEnvironment } from "./environment.js";
+import { unknownToolsError } from "./near-miss.js";
 import { plainDirectories } from "./plain-args.js";
 import { resolveStartupRoots, StartupError } from "./startup.js";
 import { stateDir } from "./state-dir.js";
@@ -29,11 +30,15 @@ function stderr(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-/** Workspace style: a startup error is also written to logs/ in the working directory (no log exists yet). */
+/**
+ * Workspace style: a startup error is also written to a log (no log exists yet), in the state directory's
+ * logs/ (mcp-workspace writes it to the working directory, which may be anywhere: a client's, a home).
+ */
 function recordStartupError(surface: Config["surface"] | undefined, message: string): void {
-  if (surface !== "workspace") return;
+  const state = stateDir();
+  if (surface !== "workspace" || state === undefined) return;
   try {
-    const dir = path.resolve("logs");
+    const dir = path.join(state, "logs");
     fs.mkdirSync(dir, { recursive: true });
     fs.appendFileSync(
       path.join(dir, "mcp_workspace_startup_error.log"),
@@ -48,10 +53,12 @@ function recordStartupError(surface: Config["surface"] | undefined, message: str
 function defaultLogFile(config: Config): string | undefined {
   if (config.surface !== "workspace" || config.consoleOnly) return undefined;
   if (config.logFile) return path.resolve(config.logFile);
+  // No project (a start-up error follows): no log file, never one in the working directory.
+  if (config.projectDir === undefined) return undefined;
   const d = new Date();
   const p = (n: number) => String(n).padStart(2, "0");
   const stamp = `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}_${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
-  return path.join(path.resolve(config.projectDir ?? "."), "logs", `mcp_workspace_${stamp}.log`);
+  return path.join(path.resolve(config.projectDir), "logs", `mcp_workspace_${stamp}.log`);
 }
 
 /**
@@ -142,7 +149,7 @@ function failStartup(config: Config, err: unknown): number {
   const msg = err instanceof StartupError ? err.message : `Error: ${(err as Error).message}`;
   stderr(msg);
   recordStartupError(config.surface, msg);
-  return 1;
+  return err instanceof StartupError ? err.exitCode : 1;
 }
 
 /** The logger: stderr, plus the workspace's JSON log file. Throws when the project or a named file is unusable. */
@@ -197,11 +204,31 @@ function noDirectoriesNote(): void {
 
 type ServerDeps = Parameters<typeof serveOverStdio>[0];
 
+/** A failed listen worded as the flag to change (a raw `listen EADDRINUSE` names none). */
+function bindError(err: unknown, http: NonNullable<Config["http"]>): unknown {
+  const at = `port ${http.port} on ${http.host}`;
+  switch ((err as NodeJS.ErrnoException).code) {
+    case "EADDRINUSE":
+      return new StartupError(`Error: ${at} is already in use: pass another --port`);
+    case "EACCES":
+      return new StartupError(`Error: ${at} needs privileges this user lacks: pass a --port above 1023`);
+    case "EADDRNOTAVAIL":
+      return new StartupError(`Error: ${http.host} is no address of this machine: pass another --host`);
+    default:
+      return err;
+  }
+}
+
 /** Streamable HTTP until SIGTERM/SIGINT, which let in-flight requests finish (a second signal does not wait). */
 async function serveHttp(deps: ServerDeps, http: NonNullable<Config["http"]>, log: Logger): Promise<void> {
   // Loaded only in HTTP mode: the stdio server never pays for the HTTP stack.
   const { serveOverHttp } = await import("../server/http.js");
-  const running = await serveOverHttp(deps, http);
+  let running: Awaited<ReturnType<typeof serveOverHttp>>;
+  try {
+    running = await serveOverHttp(deps, http);
+  } catch (err) {
+    throw bindError(err, http);
+  }
   stderr(`mcpfs listening on ${running.url}${http.authToken ? " (bearer token required)" : ""}`);
   log.info(`mcpfs serving Streamable HTTP on ${running.url}`);
   let stopping = false;
@@ -222,6 +249,12 @@ async function main(): Promise<number | undefined> {
   const version = packageVersion();
   const config = await readConfig(process.argv.slice(2), version);
   if (typeof config === "number") return config;
+  const tools = await loadTools(config, settleYoungGeneration);
+  const unknownTools = unknownToolsError(
+    config.disableTools,
+    tools.map((t) => t.name),
+  );
+  if (unknownTools) return failStartup(config, new StartupError(unknownTools.trimEnd(), 2));
   const refusal = config.http
     ? (await import("../server/http-guard.js")).bindRefusal(config.http)
     : undefined;
@@ -253,7 +286,6 @@ async function main(): Promise<number | undefined> {
   // Recovery of a killed process's half-done changes comes before anything is served.
   const journal = await openJournal(config, startup.roots, log);
   const watch = new FileWatchHub(log);
-  const tools = await loadTools(config, settleYoungGeneration);
   const deps: ServerDeps = {
     config,
     policy: policyFor(config),
@@ -267,7 +299,12 @@ async function main(): Promise<number | undefined> {
     journal,
   };
   if (config.http) {
-    await serveHttp(deps, config.http, log);
+    try {
+      await serveHttp(deps, config.http, log);
+    } catch (err) {
+      if (err instanceof StartupError) return failStartup(config, err);
+      throw err;
+    }
     return undefined;
   }
   await serveOverStdio(deps);

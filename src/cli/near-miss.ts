@@ -45,3 +45,27 @@ export function safetyFlagError(unknownArgs: readonly string[]): string | undefi
   }
   return undefined;
 }
+
+/** The known name nearest to `name`, when near enough to be a slip (a third of its letters, at least 2). */
+function closest(name: string, known: readonly string[]): string | undefined {
+  let best: { k: string; d: number } | undefined;
+  for (const k of known) {
+    const d = distance(name.toLowerCase(), k);
+    if (d <= Math.max(2, Math.floor(name.length / 3)) && (!best || d < best.d)) best = { k, d };
+  }
+  return best?.k;
+}
+
+/** The start-up error for names in `--disable-tools` that no tool of the surface has, each with its nearest. */
+export function unknownToolsError(
+  requested: readonly string[],
+  known: readonly string[],
+): string | undefined {
+  const unknown = requested.filter((n) => !known.includes(n));
+  if (unknown.length === 0) return undefined;
+  const each = unknown.map((n) => {
+    const near = closest(n, known);
+    return `unknown tool '${n}'${near ? ` (did you mean ${near}?)` : ""}`;
+  });
+  return `Error: --disable-tools: ${each.join(", ")}. The tools here: ${known.join(", ")}\n`;
+}

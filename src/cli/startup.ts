@@ -42,6 +42,7 @@ async function startupRoots(
   const extraRoots: Root[] = [];
   for (const dir of config.readOnlyDirs) {
     if (isBlank(dir, warn)) continue;
+    checkReadable(path.resolve(expandHome(dir)), dir);
     try {
       extraRoots.push(await makeRoot(expandHome(dir), "ro", "directory"));
     } catch {
@@ -86,6 +87,7 @@ async function startupRoots(
       warn(`Warning: ${dir} is not a directory, skipping`);
       continue;
     }
+    checkReadable(abs, dir);
     const root = await makeRoot(abs, "rw", "directory");
     // Compared by real path, so a read-only directory named through a symlink still covers this one.
     const ro = config.readOnly || extraRoots.some((r) => namesOf(r).isAtOrBelow(root.real, r.real));
@@ -116,9 +118,26 @@ async function projectRoot(config: Config, log: Logger): Promise<Root> {
     ok = false;
   }
   if (!ok) throw new StartupError(`Error: Project directory does not exist or is not a directory: ${dir}`);
+  checkReadable(abs, dir);
   const root = await makeRoot(abs, config.readOnly ? "ro" : "rw", "project");
   if (!config.readOnly) noteUnwritable(root.real, dir, "--read-only", (line) => log.warn(line));
   return root;
+}
+
+/**
+ * A directory this user cannot list or enter is refused at start-up: served, every call in it would fail,
+ * and neither read-only flag would help. Only a directory that exists (a missing one is skipped as before).
+ */
+function checkReadable(abs: string, given: string): void {
+  try {
+    fs.accessSync(abs, fs.constants.R_OK | fs.constants.X_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EACCES" || code === "EPERM")
+      throw new StartupError(
+        `Error: Cannot read directory ${given}: permission denied for this user (grant it read access, or leave the directory out)`,
+      );
+  }
 }
 
 /**

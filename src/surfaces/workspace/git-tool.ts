@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { ToolError } from "../../core/errors.js";
+import { GIT_COMMANDS, type GitCommand } from "../../core/git/commands.js";
 import { runGitRead } from "../../core/git/read-command.js";
+import { printable } from "../../core/paths.js";
 import { defineTool } from "../tool.js";
 import { boundedReply, projectRoot, referenceRoot } from "./common.js";
 
@@ -25,6 +28,7 @@ export const gitTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: true },
   mutating: false,
   async handler(args, ctx) {
+    splitCommandHint(args.command);
     let dir: string;
     let label: string;
     if (args.reference_name != null) {
@@ -50,3 +54,20 @@ export const gitTool = defineTool({
     return boundedReply(ctx, text);
   },
 });
+
+/**
+ * A whole command line in `command` (`"log -3 --oneline"`, `"git status"`): the unknown-command error, plus
+ * the call that works, flags in `args` and what follows `--` in `pathspec`.
+ */
+function splitCommandHint(command: string): void {
+  const words = command.trim().split(/\s+/);
+  const git = words[0] === "git" ? words.shift() : undefined;
+  const [cmd, ...rest] = words;
+  if ((rest.length === 0 && !git) || !GIT_COMMANDS.includes(cmd as GitCommand)) return;
+  const dashes = rest.indexOf("--");
+  const flags = dashes === -1 ? rest : rest.slice(0, dashes);
+  const paths = dashes === -1 ? [] : rest.slice(dashes + 1);
+  const list = (a: string[]) => `[${a.map((x) => JSON.stringify(x)).join(", ")}]`;
+  const call = `{"command": "${cmd}", "args": ${list(flags)}${paths.length > 0 ? `, "pathspec": ${list(paths)}` : ""}}`;
+  throw new ToolError(`Unknown git command: '${printable(command)}'. Pass the flags in args: ${call}`);
+}
