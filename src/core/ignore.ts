@@ -100,6 +100,8 @@ function nfc(lines: readonly string[]): string[] {
 /** The rule lines of a rules file now (undefined: absent, unreadable or not a regular file). */
 export function readRulesSync(file: string): string[] | undefined {
   try {
+    // A symlinked rules file is not read, as git (2.32+) does not: editing its target would change the rules.
+    if (fs.lstatSync(file).isSymbolicLink()) return undefined;
     return ruleLines(readRegularTextSync(file));
   } catch {
     return undefined;
@@ -108,6 +110,7 @@ export function readRulesSync(file: string): string[] | undefined {
 
 async function readRules(file: string): Promise<string[] | undefined> {
   try {
+    if ((await fsp.lstat(file)).isSymbolicLink()) return undefined;
     return ruleLines(await readRegularText(file));
   } catch {
     return undefined;

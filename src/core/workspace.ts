@@ -311,6 +311,14 @@ export class Workspace {
     return this.rootOf(real, this.candidatesFor(base)) !== undefined;
   }
 
+  /** A real path found during a walk or a listing lies at or below what its root's `--deny` rules deny. */
+  denies(real: string): boolean {
+    const root = this.rootOf(real);
+    if (!root?.deny) return false;
+    const relative = path.relative(root.real, real).split(path.sep).join("/");
+    return root.deny.denies(relative, namesOf(root).foldsCase);
+  }
+
   async resolve(requested: unknown, opts: ResolveOptions): Promise<ResolvedPath> {
     const screened = screenRequestedPath(requested);
     const shown = requested as string;

@@ -146,9 +146,11 @@ export async function describeLink(
   } catch {
     // Dangling: describe it only if where it points is inside on its face.
     const lexical = path.resolve(path.dirname(linkPath), text);
-    return ws.contains(lexical) ? { info: { target: text, targetType: "missing" } } : undefined;
+    return ws.contains(lexical) && !ws.denies(lexical)
+      ? { info: { target: text, targetType: "missing" } }
+      : undefined;
   }
-  if (!ws.contains(real)) return undefined;
+  if (!ws.contains(real) || ws.denies(real)) return undefined;
   const st = await fsp.stat(real).catch(() => undefined);
   if (!st) return { info: { target: text, targetType: "missing" } };
   const targetType = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
