@@ -1,6 +1,6 @@
 import { ToolError } from "./errors.js";
 import { printable } from "./paths.js";
-import { compileGlob } from "./search/glob-match.js";
+import { compileGlobAny } from "./search/glob-match.js";
 
 /**
  * `--deny GLOB`: paths no entry point may read, list, reveal or change, whatever the surface. The rules are
@@ -37,9 +37,7 @@ export class DenyRules {
     if (folds) p = p.toLowerCase();
     const m = folds ? this.folded : this.exact;
     const name = p.slice(p.lastIndexOf("/") + 1);
-    for (const test of m.names) if (test(name)) return true;
-    for (const test of m.paths) if (test(p)) return true;
-    return false;
+    return m.names(name) || m.paths(p);
   }
 
   /** The entry `name` of the folder `dirRel` (root-relative, "" for the root) is denied. */
@@ -57,22 +55,22 @@ export class DenyRules {
 }
 
 interface Matchers {
-  readonly names: readonly ((name: string) => boolean)[];
-  readonly paths: readonly ((rel: string) => boolean)[];
+  readonly names: (name: string) => boolean;
+  readonly paths: (rel: string) => boolean;
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
 function matchers(globs: readonly string[], folds: boolean): Matchers {
-  const names: ((name: string) => boolean)[] = [];
-  const paths: ((rel: string) => boolean)[] = [];
+  const names: string[] = [];
+  const paths: string[] = [];
   for (const raw of globs) {
     const g = (folds ? raw.toLowerCase() : raw).replace(/\/+$/, "");
-    if (g.startsWith("/")) paths.push(compileGlob(g.slice(1)));
-    else if (g.includes("/")) paths.push(compileGlob(`**/${g}`));
-    else names.push(compileGlob(g));
+    if (g.startsWith("/")) paths.push(g.slice(1));
+    else if (g.includes("/")) paths.push(`**/${g}`);
+    else names.push(g);
   }
-  return { names, paths };
+  return { names: compileGlobAny(names), paths: compileGlobAny(paths) };
 }
 
 /**
