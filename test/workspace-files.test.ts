@@ -290,11 +290,16 @@ describe("delete_directory", () => {
     expect(fs.existsSync(p("a.txt"))).toBe(true);
   });
 
-  it("deletes a whole tree (gitignored children too) and caps the list at 20 entries", async () => {
+  it("deletes a whole tree and caps the list at 20 entries; refuses one holding a gitignored entry", async () => {
     const files: Record<string, string> = { "__pycache__/c.pyc": "x" };
     for (let i = 0; i < 12; i++) files[`d${String(i).padStart(2, "0")}/f.txt`] = "x";
     area.tree("project/tree", files);
-    fs.writeFileSync(p("tree/.gitignore"), "__pycache__/\n");
+    fs.writeFileSync(p("tree/.gitignore"), "*.none\n");
+    // mcpfs: what the gate hides is not changed through a folder either (issue 27).
+    area.tree("project/tree2", { ".gitignore": "__pycache__/\n", "__pycache__/c.pyc": "x", "a.txt": "a" });
+    const refused = await conn.call("delete_directory", { dir_path: "tree2", recursive: true });
+    expect(refused.text).toContain("'tree2' holds entries that cannot be accessed");
+    expect(fs.existsSync(p("tree2/__pycache__/c.pyc"))).toBe(true);
     const r = await conn.call("delete_directory", { dir_path: "tree", recursive: true });
     expect(r.isError).toBe(false);
     const lines = r.raw.content.map((c: { text: string }) => c.text).filter((t: string) => t !== r.change);
@@ -342,8 +347,13 @@ describe("move_file", () => {
       (await conn.call("move_file", { source_path: "a.txt", destination_path: "a.log" })).text,
     ).toContain("'a.log' is excluded by .gitignore");
     // A directory into itself (EINVAL), and an unexpected failure (a name over 255 bytes: ENAMETOOLONG).
-    expect((await conn.call("move_file", { source_path: "sub", destination_path: "sub/in/sub" })).text).toBe(
-      err("move_file", "Invalid operation"),
+    area.tree("project/plain", { "k.txt": "k\n" });
+    expect(
+      (await conn.call("move_file", { source_path: "plain", destination_path: "plain/in/plain" })).text,
+    ).toBe(err("move_file", "Invalid operation"));
+    // A folder holding a gitignored entry (sub/local.txt) is not moved whole.
+    expect((await conn.call("move_file", { source_path: "sub", destination_path: "sub2" })).text).toContain(
+      "'sub' holds entries that cannot be accessed",
     );
     expect(
       (await conn.call("move_file", { source_path: "a.txt", destination_path: `d/${"n".repeat(300)}/x` }))

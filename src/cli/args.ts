@@ -7,6 +7,7 @@ import {
   type LogLevel,
   type Surface,
 } from "../config/index.js";
+import { DENY_PRESETS } from "../core/deny.js";
 import { safetyFlagError } from "./near-miss.js";
 
 export type ParseOutcome =
@@ -118,7 +119,29 @@ function buildProgram(version: string): Command {
     )
     .option("--enforce-base-branch-format", "reject a multi-line '### Base Branch' section (default)")
     .option("--no-enforce-base-branch-format", "accept any '### Base Branch' section");
-  return program;
+  return addDenyOptions(program);
+}
+
+/** `--deny` and `--deny-preset` (both surfaces; see core/deny.ts). */
+function addDenyOptions(program: Command): Command {
+  return program
+    .option(
+      "--deny <glob>",
+      "paths no tool, resource or search may read, list or change, e.g. '*.pem' or '/config/secrets/**' (repeatable)",
+      collect,
+    )
+    .addOption(
+      new Option(
+        "--deny-preset <name>",
+        "add a documented deny list: secrets (keys, .env*, credentials; repeatable)",
+      ).argParser(denyPreset),
+    );
+}
+
+function denyPreset(value: string, previous: string[] = []): string[] {
+  if (!Object.hasOwn(DENY_PRESETS, value))
+    throw new InvalidArgumentError(`must be one of ${Object.keys(DENY_PRESETS).join(", ")}`);
+  return [...previous, value];
 }
 
 function logLevel(value: string): LogLevel {
@@ -219,6 +242,10 @@ function setOptions(config: Config, o: OptionValues): string | undefined {
   }
   config.gitignore = o.gitignore !== false;
   config.allowGitDirWrites = o.allowGitDirWrites === true;
+  config.deny = [
+    ...(o.deny ?? []),
+    ...((o.denyPreset ?? []) as string[]).flatMap((name) => DENY_PRESETS[name] ?? []),
+  ];
   config.disableTools =
     typeof o.disableTools === "string"
       ? o.disableTools

@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config/index.js";
+import { DenyRules } from "../core/deny.js";
 import type { Logger } from "../core/log.js";
 import { expandHome } from "../core/paths.js";
 import type { ResolvedReferences, UrlOnlyReference } from "../core/references.js";
+import { RuleMemory } from "../core/rule-memory.js";
 import { makeRoot, namesOf, type Root, withOverrides } from "../core/workspace.js";
 
 export class StartupError extends Error {
@@ -30,8 +32,26 @@ export async function resolveStartupRoots(
   warn: (line: string) => void,
 ): Promise<StartupRoots> {
   const found = await startupRoots(config, log, warn);
-  const apply = (roots: Root[]) => roots.map((r) => withOverrides(r, config.volumeOverrides));
+  let deny: DenyRules | undefined;
+  try {
+    deny = DenyRules.compile(config.deny);
+  } catch (err) {
+    throw new StartupError(`Error: --deny: ${(err as Error).message}`);
+  }
+  const apply = (roots: Root[]) =>
+    roots.map((r) => withServerRules(withOverrides(r, config.volumeOverrides), config.surface, deny));
   return { ...found, roots: apply(found.roots), extraRoots: apply(found.extraRoots) };
+}
+
+/**
+ * The rules a root carries for every entry point: the `--deny` rules, and on the workspace surface (which
+ * hides ignored paths) the memory of the project's start-up ignore rules, shared by every connection.
+ */
+function withServerRules(root: Root, surface: Config["surface"], deny: DenyRules | undefined): Root {
+  const remember = surface === "workspace" && root.kind === "project" && root.mode === "rw";
+  if (!deny && !remember) return root;
+  const startRules = remember ? new RuleMemory((p) => namesOf(root).fold(p)) : undefined;
+  return { ...root, ...(deny ? { deny } : {}), ...(startRules ? { startRules } : {}) };
 }
 
 async function startupRoots(

@@ -39,6 +39,8 @@ export interface Config {
   gitignore: boolean;
   /** Filesystem surface: writes into `.git` directories are allowed (refused by default). */
   allowGitDirWrites: boolean;
+  /** `--deny` globs and the globs of every `--deny-preset` (see core/deny.ts): paths out of every reach. */
+  deny: string[];
   http?: HttpConfig;
   disableTools: string[];
   /** Workspace surface: list the GitHub tools always, never, or when a token and a GitHub repository exist. */
@@ -84,6 +86,7 @@ export function defaultConfig(): Config {
     maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
     gitignore: true,
     allowGitDirWrites: false,
+    deny: [],
     disableTools: [],
     githubTools: "auto",
     journal: true,

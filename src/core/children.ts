@@ -3,7 +3,7 @@ import { isErrno, ToolError } from "./errors.js";
 import { isTempName } from "./files/safe-open.js";
 import { createIgnoreOracle } from "./ignore.js";
 import { printable } from "./paths.js";
-import type { ResolvedPath } from "./workspace.js";
+import { namesOf, type ResolvedPath } from "./workspace.js";
 
 export interface Child {
   name: string;
@@ -37,6 +37,7 @@ export async function listChildren(
   const out: Child[] = [];
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (!e.name.startsWith(prefix) || isTempName(e.name, dir.root)) continue;
+    if (dir.root.deny?.deniesChild(dir.relative, e.name, namesOf(dir.root).foldsCase)) continue;
     const isDir = e.isDirectory();
     if (ignored(e.name, isDir)) continue;
     if (out.length >= opts.limit) return { children: out, truncated: true };

@@ -1,7 +1,9 @@
+import fsp from "node:fs/promises";
+import path from "node:path";
 import { ToolError } from "./errors.js";
-import { isGitIgnored } from "./ignore.js";
+import { createIgnoreOracle, isGitIgnored, readRulesSync } from "./ignore.js";
 import { printable } from "./paths.js";
-import type { PathStyle, ResolvedPath } from "./workspace.js";
+import { namesOf, type PathStyle, type ResolvedPath } from "./workspace.js";
 
 /**
  * What a connection keeps out of reach beyond confinement and read-only roots. Its Workspace holds it and
@@ -36,6 +38,13 @@ export function ignoredError(shown: string): ToolError {
   );
 }
 
+function carriesError(shown: string): ToolError {
+  return new ToolError(
+    `Refused: '${printable(shown)}' holds entries that cannot be accessed (excluded by .gitignore or the server's rules), so it cannot be moved or deleted whole. Move or delete its other entries one by one.`,
+    "ignored",
+  );
+}
+
 export function gitDirWriteError(shown: string): ToolError {
   return new ToolError(
     `Access denied - writes inside .git directories are refused: ${printable(shown)}. ` +
@@ -66,4 +75,51 @@ export async function gateIgnored(
 /** Whether listings of this connection leave out ignored entries (`--no-gitignore` cannot lift the policy). */
 export function listsSkipIgnored(policy: AccessPolicy, gitignoreFlag: boolean): boolean {
   return policy.hideIgnored || gitignoreFlag;
+}
+
+/**
+ * What a change to `target` must leave intact, checked before it happens (`Workspace` calls it for every
+ * path resolved with write intent). The start-up ignore rules the change could alter are remembered first
+ * (see rule-memory.ts): a new place had none, a rules file holds what it holds now. A move or delete of a
+ * folder (`carries`) is refused when the folder holds a `--deny`ed entry or, under `hideIgnored`, an ignored
+ * one or a `.git`: moved, the entry could land where no rule matches it (`config/master.key` moved to
+ * `config2/`); deleted, it would change past the rule.
+ */
+export async function gateChange(
+  policy: AccessPolicy,
+  target: ResolvedPath,
+  shown: string,
+  carries: boolean,
+): Promise<void> {
+  const { root } = target;
+  const memory = root.startRules;
+  if (memory && !target.exists) memory.markNew(target.real);
+  else if (memory && namesOf(root).equal(path.basename(target.real), ".gitignore"))
+    memory.remember(target.real, readRulesSync(target.real));
+  if (carries && target.exists) await gateCarried(policy, target, shown);
+}
+
+/**
+ * Refuses a move, copy or delete of a folder that holds an entry out of reach (see `gateChange`); reads the
+ * folder's rules files on the way, so the start-up rules remember them before the change.
+ */
+export async function gateCarried(policy: AccessPolicy, target: ResolvedPath, shown: string): Promise<void> {
+  const { root } = target;
+  if (!policy.hideIgnored && !root.deny) return;
+  const st = await fsp.lstat(target.real).catch(() => undefined);
+  if (!st?.isDirectory()) return;
+  root.startRules?.touch();
+  const folds = namesOf(root).foldsCase;
+  const ignored = policy.hideIgnored ? createIgnoreOracle(root, target.real) : undefined;
+  const base = target.relative === "" ? "" : `${target.relative}/`;
+  const pending = [""];
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    const list = await fsp.readdir(path.join(target.real, dir), { withFileTypes: true }).catch(() => []);
+    for (const d of list) {
+      const rel = dir === "" ? d.name : `${dir}/${d.name}`;
+      const isDir = d.isDirectory();
+      if (root.deny?.deniesEntry(base + rel, folds) || ignored?.(rel, isDir)) throw carriesError(shown);
+      if (isDir) pending.push(rel);
+    }
+  }
 }

@@ -5,6 +5,7 @@ import ignore, { type Ignore } from "ignore";
 import { readRegularText, readRegularTextSync } from "./files/safe-open.js";
 import { compiledRules } from "./ignore-compiled.js";
 import { isGitDirName } from "./paths.js";
+import type { RuleMemory } from "./rule-memory.js";
 import { namesOf, type Root } from "./workspace.js";
 
 /**
@@ -14,6 +15,10 @@ import { namesOf, type Root } from "./workspace.js";
  * every listing agree with `rg`). Each path is judged by its own name against each level, never by its
  * parents' (a folder the walk entered was already kept): a folder one level ignores and a deeper level
  * re-includes has its entries judged on their own, as git and ripgrep do. Files are read only inside the root.
+ *
+ * Names and rules compare in NFC, as git does on macOS with `core.precomposeUnicode` (a name Finder stored
+ * decomposed still matches a rule typed composed). Where the root remembers its start-up rules
+ * (`Root.startRules`, see rule-memory.ts), a path is ignored when the rules now or the rules at start say so.
  */
 
 /**
@@ -41,6 +46,8 @@ export interface IgnoreLevel {
    * parent recursion that were most of a walk's time.
    */
   readonly own: (path: string) => IgnoreVerdict;
+  /** The same for the rules this file held at start, when they differ from what it holds now. */
+  readonly ownStart?: (path: string) => IgnoreVerdict;
 }
 
 export interface IgnoreVerdict {
@@ -80,8 +87,17 @@ export function ruleLines(text: string): string[] {
     .filter((l) => l.trim() !== "" && !l.startsWith("#"));
 }
 
-function readRulesSync(file: string): string[] | undefined {
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function nfc(lines: readonly string[]): string[] {
+  return lines.map((l) => (NON_ASCII.test(l) ? l.normalize("NFC") : l));
+}
+
+/** The rule lines of a rules file now (undefined: absent, unreadable or not a regular file). */
+export function readRulesSync(file: string): string[] | undefined {
   try {
+    // A symlinked rules file is not read, as git (2.32+) does not: editing its target would change the rules.
+    if (fs.lstatSync(file).isSymbolicLink()) return undefined;
     return ruleLines(readRegularTextSync(file));
   } catch {
     return undefined;
@@ -90,6 +106,7 @@ function readRulesSync(file: string): string[] | undefined {
 
 async function readRules(file: string): Promise<string[] | undefined> {
   try {
+    if ((await fsp.lstat(file)).isSymbolicLink()) return undefined;
     return ruleLines(await readRegularText(file));
   } catch {
     return undefined;
@@ -98,13 +115,35 @@ async function readRules(file: string): Promise<string[] | undefined> {
 
 function makeLevel(
   lines: string[],
+  start: readonly string[] | undefined,
   prefix: string,
   strip: number,
   dirFromRoot: string,
   foldsCase: boolean,
 ): IgnoreLevel {
-  const ig = newIgnore(foldsCase).add(lines);
-  return { ig, prefix, strip, lines, dirFromRoot, own: ownRules(ig) };
+  const ig = newIgnore(foldsCase).add(nfc(lines));
+  const level = { ig, prefix, strip, lines, dirFromRoot, own: ownRules(ig) };
+  if (start === lines || sameLines(start ?? [], lines)) return level;
+  return { ...level, ownStart: ownRules(newIgnore(foldsCase).add(nfc(start ?? []))) };
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((l, i) => l === b[i]);
+}
+
+/**
+ * The level of one rules file read now (`now` undefined: absent), with what it held at start when the root
+ * remembers that; undefined when neither holds a rule.
+ */
+function levelOf(
+  file: string,
+  now: string[] | undefined,
+  memory: RuleMemory | undefined,
+  where: { prefix: string; strip: number; dirFromRoot: string; folds: boolean },
+): IgnoreLevel | undefined {
+  const start = memory ? memory.startOf(file, now) : now;
+  if (!now?.length && !start?.length) return undefined;
+  return makeLevel(now ?? [], start, where.prefix, where.strip, where.dirFromRoot, where.folds);
 }
 
 /**
@@ -121,18 +160,24 @@ export function levelsForDir(
   hasGit: boolean,
   /** The root's name policy folds case (see `namesOf`). */
   foldsCase = false,
+  /** The root's start-up rules (`Root.startRules`), on the workspace surface. */
+  memory?: RuleMemory,
 ): readonly IgnoreLevel[] {
-  if (!hasGitignore && !hasGit) return inherited;
-  const strip = relFromStart === "" ? 0 : relFromStart.length + 1;
+  const gitignore = hasGitignore || memory?.hadRulesIn(dirReal) === true;
+  if (!gitignore && !hasGit) return inherited;
+  const where = {
+    prefix: "",
+    strip: relFromStart === "" ? 0 : relFromStart.length + 1,
+    dirFromRoot,
+    folds: foldsCase,
+  };
   const out: IgnoreLevel[] = [...inherited];
-  if (hasGit) {
-    const ex = readRulesSync(path.join(dirReal, ".git", "info", "exclude"));
-    if (ex && ex.length > 0) out.push(makeLevel(ex, "", strip, dirFromRoot, foldsCase));
-  }
-  if (hasGitignore) {
-    const gi = readRulesSync(path.join(dirReal, ".gitignore"));
-    if (gi && gi.length > 0) out.push(makeLevel(gi, "", strip, dirFromRoot, foldsCase));
-  }
+  const add = (file: string) => {
+    const lv = levelOf(file, readRulesSync(file), memory, where);
+    if (lv) out.push(lv);
+  };
+  if (hasGit) add(path.join(dirReal, ".git", "info", "exclude"));
+  if (gitignore) add(path.join(dirReal, ".gitignore"));
   return out;
 }
 
@@ -149,11 +194,11 @@ export function ancestorLevels(root: Root, start: string): IgnoreLevel[] {
   for (let i = 0; i < segs.length; i++) {
     const dirFromRoot = segs.slice(0, i).join("/");
     const dir = path.join(root.real, ...segs.slice(0, i));
-    const prefix = `${segs.slice(i).join("/")}/`;
-    const ex = readRulesSync(path.join(dir, ".git", "info", "exclude"));
-    if (ex && ex.length > 0) levels.push(makeLevel(ex, prefix, 0, dirFromRoot, folds));
-    const gi = readRulesSync(path.join(dir, ".gitignore"));
-    if (gi && gi.length > 0) levels.push(makeLevel(gi, prefix, 0, dirFromRoot, folds));
+    const where = { prefix: `${segs.slice(i).join("/")}/`, strip: 0, dirFromRoot, folds };
+    for (const file of [path.join(dir, ".git", "info", "exclude"), path.join(dir, ".gitignore")]) {
+      const lv = levelOf(file, readRulesSync(file), root.startRules, where);
+      if (lv) levels.push(lv);
+    }
   }
   return levels;
 }
@@ -173,14 +218,22 @@ function exists(p: string): boolean {
  * only: the caller has decided its folders already.
  */
 export function isIgnoredBy(levels: readonly IgnoreLevel[], rel: string, isDir: boolean): boolean {
-  let ignored = false;
+  let now = false;
+  let start = false;
+  const ascii = !NON_ASCII.test(rel);
   for (const lv of levels) {
-    const sub = lv.prefix + (lv.strip === 0 ? rel : rel.slice(lv.strip));
-    const r = lv.own(isDir ? `${sub}/` : sub);
-    if (r.ignored) ignored = true;
-    else if (r.unignored) ignored = false;
+    let sub = lv.prefix + (lv.strip === 0 ? rel : rel.slice(lv.strip));
+    // Sliced first: `strip` counts the characters of the name as stored.
+    if (!ascii || (lv.prefix !== "" && NON_ASCII.test(lv.prefix))) sub = sub.normalize("NFC");
+    const key = isDir ? `${sub}/` : sub;
+    const r = lv.own(key);
+    if (r.ignored) now = true;
+    else if (r.unignored) now = false;
+    const s = lv.ownStart ? lv.ownStart(key) : r;
+    if (s.ignored) start = true;
+    else if (s.unignored) start = false;
   }
-  return ignored;
+  return now || start;
 }
 
 /**
@@ -196,17 +249,21 @@ export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Pro
   for (let i = 0; i < segs.length; i++) {
     const dirRel = segs.slice(0, i).join("/");
     const dir = path.join(root.real, ...segs.slice(0, i));
-    const strip = i === 0 ? 0 : dirRel.length + 1;
+    const where = { prefix: "", strip: i === 0 ? 0 : dirRel.length + 1, dirFromRoot: dirRel, folds };
+    const exFile = path.join(dir, ".git", "info", "exclude");
+    const giFile = path.join(dir, ".gitignore");
     const [hasGit, ex, gi] = await Promise.all([
       fsp.lstat(path.join(dir, ".git")).then(
         () => true,
         () => false,
       ),
-      readRules(path.join(dir, ".git", "info", "exclude")),
-      readRules(path.join(dir, ".gitignore")),
+      readRules(exFile),
+      readRules(giFile),
     ]);
-    if (hasGit && ex && ex.length > 0) levels.push(makeLevel(ex, "", strip, dirRel, folds));
-    if (gi && gi.length > 0) levels.push(makeLevel(gi, "", strip, dirRel, folds));
+    const exLevel = hasGit ? levelOf(exFile, ex, root.startRules, where) : undefined;
+    const giLevel = levelOf(giFile, gi, root.startRules, where);
+    if (exLevel) levels.push(exLevel);
+    if (giLevel) levels.push(giLevel);
     // Each directory on the way must itself not be ignored.
     const here = segs.slice(0, i + 1).join("/");
     const last = i === segs.length - 1;
@@ -257,6 +314,7 @@ export function createIgnoreOracle(root: Root, start: string): (rel: string, isD
       exists(path.join(abs, ".gitignore")),
       exists(path.join(abs, ".git")),
       folds,
+      root.startRules,
     );
     own.set(dirRel, levels);
     return levels;

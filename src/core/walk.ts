@@ -136,6 +136,9 @@ function visitListing<T>(
 ): OnListing<DirTask<T>> {
   const { start, maxDepth, exclude } = opts;
   const folds = namesOf(opts.root).foldsCase;
+  // `--deny`: denied entries are left out and never entered (see deny.ts); their names are never handed on.
+  const deny = opts.root.deny;
+  const fromRoot = deny ? path.relative(opts.root.real, start).split(path.sep).join("/") : "";
   return (task, list, queue) => {
     // The start was read (so a missing or non-folder start still fails) but keeps nothing.
     if (ignores.startIgnored) return false;
@@ -149,6 +152,7 @@ function visitListing<T>(
       const type = typeOf(d);
       const isDir = type === "dir";
       const rel = task.rel === "" ? name : `${task.rel}/${name}`;
+      if (deny?.deniesChild(fromRoot, rel, folds)) continue;
       if (ignores.ignores(levels, rel, isDir) || exclude?.(rel, isDir)) continue;
       const tag = visit(name, rel, type, depth, task.abs, task.tag);
       if (tag === STOP) return true;

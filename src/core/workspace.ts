@@ -2,12 +2,15 @@ import { randomBytes } from "node:crypto";
 import { constants, realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { type DenyRules, deniedByRuleError } from "./deny.js";
 import { isErrno, ToolError } from "./errors.js";
 import type { ChangeRecorder } from "./files/change-log.js";
 import {
   type AccessOptions,
   type AccessPolicy,
   accessPolicy,
+  gateCarried,
+  gateChange,
   gateIgnored,
   gitDirWriteError,
   ignoredError,
@@ -22,6 +25,7 @@ import {
   screenRequestedPath,
 } from "./paths.js";
 import type { UrlOnlyReference } from "./references.js";
+import type { RuleMemory } from "./rule-memory.js";
 
 export type RootMode = "rw" | "ro";
 export type RootKind = "directory" | "project" | "reference";
@@ -37,6 +41,10 @@ export interface Root {
   readonly url?: string;
   /** What the root's volume does, probed by `makeRoot` (absent: exact names, descriptor paths on Linux). */
   readonly volume?: Volume;
+  /** The server's `--deny` rules (absent: none). */
+  readonly deny?: DenyRules;
+  /** The ignore rules at start-up, where the surface hides ignored paths and the root is writable. */
+  readonly startRules?: RuleMemory;
 }
 
 /** Facts about the volume a root lives on that change how access is decided and how races are closed. */
@@ -303,6 +311,14 @@ export class Workspace {
     return this.rootOf(real, this.candidatesFor(base)) !== undefined;
   }
 
+  /** A real path found during a walk or a listing lies at or below what its root's `--deny` rules deny. */
+  denies(real: string): boolean {
+    const root = this.rootOf(real);
+    if (!root?.deny) return false;
+    const relative = path.relative(root.real, real).split(path.sep).join("/");
+    return root.deny.denies(relative, namesOf(root).foldsCase);
+  }
+
   async resolve(requested: unknown, opts: ResolveOptions): Promise<ResolvedPath> {
     const screened = screenRequestedPath(requested);
     const shown = requested as string;
@@ -319,7 +335,9 @@ export class Workspace {
       (p) => this.rootOf(p, candidates) !== undefined,
       (p) => this.namesAt(p, candidates),
     );
-    return this.located(shown, real, exists, candidates, opts);
+    const resolved = this.located(shown, real, exists, candidates, opts);
+    if (opts.intent === "write") await gateChange(this.access, resolved, shown, false);
+    return resolved;
   }
 
   /**
@@ -337,6 +355,7 @@ export class Workspace {
     const root = this.rootOf(real, candidates);
     if (!root) throw deniedError(shown);
     const relative = path.relative(root.real, real).split(path.sep).join("/");
+    if (root.deny?.denies(relative, namesOf(root).foldsCase)) throw deniedByRuleError(shown);
     if (opts.intent === "write") this.checkWrite(real, root, relative, shown, candidates);
     return {
       requested: shown,
@@ -387,7 +406,10 @@ export class Workspace {
       if (!isErrno(err, "ENOENT")) throw fsErrorFor(err, shown);
     }
     const spelled = onDisk !== undefined && onDisk !== name ? name : undefined;
-    return this.located(shown, real, exists, candidates, opts, spelled);
+    const resolved = this.located(shown, real, exists, candidates, opts, spelled);
+    // An entry resolved for writing is moved, renamed or deleted whole, with what it holds.
+    if (opts.intent === "write") await gateChange(this.access, resolved, shown, true);
+    return resolved;
   }
 
   /**
@@ -407,6 +429,11 @@ export class Workspace {
    */
   gate(target: ResolvedPath, shown: string, isDir: boolean | "either" = false): Promise<void> {
     return gateIgnored(this.access, target, shown, isDir);
+  }
+
+  /** A copy's source: refused when it is a folder holding an entry out of reach (see `gateCarried`). */
+  gateCopied(source: ResolvedPath): Promise<void> {
+    return gateCarried(this.access, source, source.requested);
   }
 
   /** The mutation rule for an entry a surface assembled from a resolved parent (a link named itself). */

@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Config } from "../config/index.js";
+import { DenyRules } from "../core/deny.js";
 import { ToolError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
 import { expandHome } from "../core/paths.js";
@@ -114,6 +115,8 @@ async function validRoots(
   bounds: readonly Root[] | undefined,
 ): Promise<Root[]> {
   const out: Root[] = [];
+  // The command line's --deny rules hold in client roots too (validated at start-up).
+  const deny = DenyRules.compile(config.deny);
   for (const { uri } of list) {
     let dir: string;
     try {
@@ -123,7 +126,8 @@ async function validRoots(
       continue;
     }
     try {
-      const root = await makeRoot(dir, "rw", "directory", { overrides: config.volumeOverrides });
+      const made = await makeRoot(dir, "rw", "directory", { overrides: config.volumeOverrides });
+      const root: Root = deny ? { ...made, deny } : made;
       const within = bounds?.filter((b) => namesOf(b).isAtOrBelow(root.real, b.real));
       if (within?.length === 0) {
         log.warn(

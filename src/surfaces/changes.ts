@@ -40,6 +40,11 @@ function journalOf(ctx: ToolContext) {
   return journal.changes;
 }
 
+function deniedNow(ctx: ToolContext, rootReal: string, rel: string): boolean {
+  const root = ctx.ws.rootOf(rootReal);
+  return root?.deny?.denies(rel, namesOf(root).foldsCase) === true;
+}
+
 export async function listChanges(
   ctx: ToolContext,
   args: { path?: string; limit?: number },
@@ -61,7 +66,8 @@ export async function listChanges(
     id: s.id,
     time: s.time,
     tool: s.tool,
-    paths: s.paths.map((p) => show(ctx, p.root, p.rel)),
+    // A change recorded before a --deny rule was set does not name what the rule now denies.
+    paths: s.paths.filter((p) => !deniedNow(ctx, p.root, p.rel)).map((p) => show(ctx, p.root, p.rel)),
     bytes: s.size,
     undoable: s.undoable,
     ...(s.reason ? { reason: s.reason } : {}),

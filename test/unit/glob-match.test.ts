@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
-import { compileGlob, MAX_GLOB_LENGTH } from "../../src/core/search/glob-match.js";
+import { compileGlob, compileGlobAny, MAX_GLOB_LENGTH } from "../../src/core/search/glob-match.js";
 
 const RUNS = 3000;
 
@@ -79,6 +79,28 @@ describe("compileGlob keeps picomatch's semantics", () => {
     ];
     for (const [g, p] of cases)
       expect(compileGlob(g)(p), `${g} vs ${p}`).toBe(picomatch(g, { dot: true })(p));
+  });
+});
+
+describe("compileGlobAny", () => {
+  it(`matches exactly when one of its globs does (${RUNS / 3} runs)`, () => {
+    fc.assert(
+      fc.property(
+        fc.array(glob, { minLength: 1, maxLength: 5 }),
+        fc.array(relPath, { minLength: 1, maxLength: 8 }),
+        (globs, paths) => {
+          const any = compileGlobAny(globs);
+          const each = globs.map((g) => compileGlob(g));
+          for (const p of paths) expect(any(p), `${globs.join(" ")} vs ${p}`).toBe(each.some((t) => t(p)));
+        },
+      ),
+      { numRuns: RUNS / 3 },
+    );
+  });
+
+  it("stays linear with many branches on a long name", () => {
+    const test = compileGlobAny(["*a*b", "*.pem", "id_rsa*", "**/*a*a*a*a*a*a*b", ".env*"]);
+    expect(test("a".repeat(5000))).toBe(false);
   });
 });
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { mapLimit } from "../concurrency.js";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
-import type { ResolvedPath, Workspace } from "../workspace.js";
+import { namesOf, type ResolvedPath, type Workspace } from "../workspace.js";
 import { isTempName } from "./safe-open.js";
 
 export type EntryType = "file" | "dir" | "symlink" | "other";
@@ -67,8 +67,10 @@ export async function listDirectory(
   }
   const entries: ListedEntry[] = [];
   const links: ListedEntry[] = [];
+  const deny = dir.root.deny;
+  const folds = namesOf(dir.root).foldsCase;
   for (const d of dirents) {
-    if (isTempName(d.name, dir.root)) continue;
+    if (isTempName(d.name, dir.root) || deny?.deniesChild(dir.relative, d.name, folds)) continue;
     const entry: ListedEntry = { name: d.name, type: direntType(d) };
     entries.push(entry);
     if (entry.type === "symlink") links.push(entry);
@@ -144,9 +146,11 @@ export async function describeLink(
   } catch {
     // Dangling: describe it only if where it points is inside on its face.
     const lexical = path.resolve(path.dirname(linkPath), text);
-    return ws.contains(lexical) ? { info: { target: text, targetType: "missing" } } : undefined;
+    return ws.contains(lexical) && !ws.denies(lexical)
+      ? { info: { target: text, targetType: "missing" } }
+      : undefined;
   }
-  if (!ws.contains(real)) return undefined;
+  if (!ws.contains(real) || ws.denies(real)) return undefined;
   const st = await fsp.stat(real).catch(() => undefined);
   if (!st) return { info: { target: text, targetType: "missing" } };
   const targetType = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";

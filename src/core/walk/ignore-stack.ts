@@ -43,9 +43,11 @@ export class IgnoreStack {
       if (d.name === ".gitignore" || (folds && d.name.toLowerCase() === ".gitignore")) hasGitignore = true;
       else if (isGitDirName(d.name, folds)) hasGit = true;
     }
-    if (!hasGitignore && !hasGit) return inherited;
+    // A folder whose start-up .gitignore a change removed keeps its rules (see rule-memory.ts).
+    const memory = this.root.startRules;
+    if (!hasGitignore && !hasGit && !memory?.hadRulesIn(dirAbs)) return inherited;
     const fromRoot = path.relative(this.root.real, dirAbs).split(path.sep).join("/");
-    return levelsForDir(inherited, dirAbs, dirRel, fromRoot, hasGitignore, hasGit, folds);
+    return levelsForDir(inherited, dirAbs, dirRel, fromRoot, hasGitignore, hasGit, folds, memory);
   }
 
   /** A `.git` folder, which the walk neither shows nor enters. */

@@ -27,6 +27,7 @@ export const copyFileTool = defineTool({
   mutating: true,
   async handler(args, ctx) {
     const source = await ctx.ws.resolve(args.source, { intent: "read" });
+    await ctx.ws.gateCopied(source);
     const dest = await resolveEntry(ctx, args.destination);
     const r = await copyPath(source, dest, {
       overwrite: args.overwrite,

@@ -3,6 +3,7 @@ import { ToolError } from "../../core/errors.js";
 import { GIT_COMMANDS, type GitCommand } from "../../core/git/commands.js";
 import { runGitRead } from "../../core/git/read-command.js";
 import { printable } from "../../core/paths.js";
+import { namesOf, type Root } from "../../core/workspace.js";
 import { defineTool } from "../tool.js";
 import { boundedReply, projectRoot, referenceRoot } from "./common.js";
 
@@ -29,16 +30,17 @@ export const gitTool = defineTool({
   mutating: false,
   async handler(args, ctx) {
     splitCommandHint(args.command);
-    let dir: string;
+    let root: Root;
     let label: string;
     if (args.reference_name != null) {
-      const ref = referenceRoot(ctx, args.reference_name);
-      dir = ref.real;
+      root = referenceRoot(ctx, args.reference_name);
       label = args.reference_name;
     } else {
-      dir = projectRoot(ctx).real;
+      root = projectRoot(ctx);
       label = "the project directory";
     }
+    const dir = root.real;
+    const deny = root.deny ? { rules: root.deny, folds: namesOf(root).foldsCase } : undefined;
     const text = await runGitRead(
       {
         command: args.command,
@@ -49,7 +51,7 @@ export const gitTool = defineTool({
         maxLines: args.max_lines,
         compact: args.compact,
       },
-      { dir, label, signal: ctx.signal },
+      { dir, label, signal: ctx.signal, deny },
     );
     return boundedReply(ctx, text);
   },

@@ -1,0 +1,118 @@
+import type { DenyRules } from "../deny.js";
+import { ToolError } from "../errors.js";
+import { printable } from "../paths.js";
+import type { GitCommand, ParsedArgs } from "./commands.js";
+import type { ConfigGuard } from "./config-trust.js";
+import { runGit } from "./runner.js";
+
+/**
+ * `--deny` rules in the read-only git tool (see deny.ts). git reads its objects, not the files, so the rules
+ * are applied to what it prints: commands that take pathspecs get one exclude pathspec per rule (a diff, a
+ * patch, a status or a file list never shows a denied path), `show` refuses a `rev:path` naming a denied path
+ * and any blob or tree object named otherwise (a blob's content, a tree's names), and `ls_tree`, whose
+ * pathspecs take no magic, has its listing filtered. Globs reach git as `glob` pathspecs (`*`, `?`, `[…]`,
+ * `**`; braces stay literal there).
+ */
+export interface GitDeny {
+  rules: DenyRules;
+  /** The repository's volume compares names without case. */
+  folds: boolean;
+}
+
+/** Commands whose pathspecs take magic, and that print paths or contents. */
+const EXCLUDING: readonly GitCommand[] = ["log", "diff", "show", "status", "ls_files"];
+
+/** The exclude pathspecs of the rules: a name at any depth, a path from the root, and what lies below each. */
+export function excludePathspecs(deny: GitDeny): string[] {
+  const magic = deny.folds ? "exclude,glob,icase" : "exclude,glob";
+  const out: string[] = [];
+  for (const g of deny.rules.globs) {
+    const body = g.replace(/\/+$/, "");
+    const at = body.startsWith("/") ? body.slice(1) : `**/${body}`;
+    // git compares bytes: a name stored decomposed (NFD) needs the rule in that form too.
+    for (const form of new Set([at, at.normalize("NFD")]))
+      out.push(`:(${magic})${form}`, `:(${magic})${form}/**`);
+  }
+  return out;
+}
+
+/**
+ * Applies the rules to a parsed call before it runs: exclude pathspecs appended, `show` objects checked.
+ * @throws ToolError `ignored` for a `show` of a denied path, or of a blob or tree named by hash or ref.
+ */
+export async function applyGitDeny(
+  cmd: GitCommand,
+  parsed: ParsedArgs,
+  deny: GitDeny,
+  run: { cwd: string; guard: ConfigGuard; signal?: AbortSignal },
+): Promise<void> {
+  if (cmd === "log" && parsed.flagNames.has("--follow"))
+    throw new ToolError(
+      "git log --follow is refused while the server's --deny rules are set: it takes one pathspec only, so denied paths could not be excluded.",
+      "ignored",
+    );
+  if (EXCLUDING.includes(cmd)) parsed.pathspec = [...parsed.pathspec, ...excludePathspecs(deny)];
+  if (cmd !== "show") return;
+  const type = async (obj: string) => {
+    const r = await runGit(["cat-file", "-t", obj], { ...run, timeoutMs: 15_000 });
+    return r.code === 0 ? r.stdout.trim() : "";
+  };
+  for (const p of parsed.positionals) {
+    let t = await type(p);
+    // A tag of a blob or a tree shows it.
+    if (t === "tag") t = await type(`${p}^{}`);
+    if (t !== "blob" && t !== "tree") continue;
+    const path = objectPath(p);
+    if (t === "tree" || path === undefined || deny.rules.denies(path, deny.folds)) throw refusal(p);
+  }
+}
+
+function refusal(p: string): ToolError {
+  return new ToolError(
+    `git show '${printable(p)}' was refused: with the server's --deny rules set, show a file as <rev>:<path> (a path the rules allow) and list trees with ls_tree.`,
+    "ignored",
+  );
+}
+
+/** The plain path of `rev:path`, `:path` or `:n:path` (no `.`/`..` segment), else undefined. */
+function objectPath(p: string): string | undefined {
+  let path: string;
+  if (/^:[0-3]:/.test(p)) path = p.slice(3);
+  else if (p.startsWith(":")) path = p.slice(1);
+  else if (p.includes(":")) path = p.slice(p.indexOf(":") + 1);
+  else return undefined;
+  const segs = path.replace(/\/+$/, "").split("/");
+  return segs.some((s) => s === "" || s === "." || s === "..") ? undefined : segs.join("/");
+}
+
+/** `ls_tree`'s listing without the lines that name a denied path (relative to the tree given as `rev:path`). */
+export function filterTreeListing(text: string, parsed: ParsedArgs, deny: GitDeny): string {
+  const treeish = parsed.positionals[0] ?? "";
+  const colon = treeish.indexOf(":");
+  const base = colon === -1 || colon === treeish.length - 1 ? "" : objectPath(treeish);
+  if (base === undefined)
+    throw new ToolError(
+      `git ls_tree '${printable(treeish)}' was refused: with the server's --deny rules set, name the tree as <rev>:<path> without '.' or '..' segments.`,
+      "ignored",
+    );
+  const full = parsed.flagNames.has("--full-name") || parsed.flagNames.has("--full-tree");
+  return text
+    .split("\n")
+    .filter((line) => {
+      const tab = line.indexOf("\t");
+      const name = unquote(tab === -1 ? line : line.slice(tab + 1));
+      const rel = base === "" || full ? name : `${base}/${name}`;
+      return !deny.rules.denies(rel, deny.folds);
+    })
+    .join("\n");
+}
+
+/** A path as git prints it with `core.quotePath=false` (quoted only for `"`, `\` and control characters). */
+function unquote(name: string): string {
+  if (!(name.startsWith('"') && name.endsWith('"'))) return name;
+  try {
+    return JSON.parse(name) as string;
+  } catch {
+    return name.slice(1, -1);
+  }
+}

@@ -1,0 +1,77 @@
+import path from "node:path";
+
+/**
+ * The ignore rules as they stood when the server started, so that on the workspace surface (which refuses
+ * what .gitignore files ignore) an agent's edit, move or delete of a rules file can add hidden paths but
+ * never reveal one until restart: a path is ignored when the rules now or the rules at start say so.
+ *
+ * Captured lazily, never by a start-up walk: a rules file is remembered the first time anything reads it,
+ * and before any change that could alter it (`Workspace` calls `remember` for a write to a rules file and
+ * for the subtree of a folder moved or deleted, `markNew` for a place that does not exist yet, whose rules
+ * files were therefore absent at start). Held by the root (`Root.startRules`), so every connection of the
+ * process shares one memory. Keys are real paths in NFC, case-folded where the volume folds case.
+ */
+export class RuleMemory {
+  private readonly files = new Map<string, readonly string[] | null>();
+  /** Places that did not exist when first written to (their rules files were absent at start). */
+  private readonly newPlaces = new Set<string>();
+  /** A change may have altered a rules file since start. */
+  private changed = false;
+
+  constructor(private readonly fold: (p: string) => string) {}
+
+  private key(p: string): string {
+    return this.fold(p.normalize("NFC"));
+  }
+
+  /** Some rules file may differ from start (ripgrep, which reads the files itself, is then re-checked). */
+  get touched(): boolean {
+    return this.changed;
+  }
+
+  /**
+   * Folder `dir` held a `.gitignore` at start that a change may have removed since: a walk that finds none
+   * there now still applies the start rules.
+   */
+  hadRulesIn(dir: string): boolean {
+    return this.changed && Array.isArray(this.files.get(this.key(path.join(dir, ".gitignore"))));
+  }
+
+  /**
+   * The lines `file` held at start, given what it holds now (undefined: absent or unreadable). The first look
+   * remembers `now`, unless the file lies in a place created since start.
+   */
+  startOf(file: string, now: readonly string[] | undefined): readonly string[] | undefined {
+    const k = this.key(file);
+    const seen = this.files.get(k);
+    if (seen !== undefined) return seen ?? undefined;
+    const start = this.isNew(k) ? null : (now ?? null);
+    this.files.set(k, start);
+    return start ?? undefined;
+  }
+
+  /** Called before a change to `file` (a rules file): remembers it if this is the first look. */
+  remember(file: string, now: readonly string[] | undefined): void {
+    this.startOf(file, now);
+    this.changed = true;
+  }
+
+  /** Called before a folder is moved or deleted (its rules files, read first, may vanish from there). */
+  touch(): void {
+    this.changed = true;
+  }
+
+  /** `real` did not exist before this change: no rules file at or below it existed at start. */
+  markNew(real: string): void {
+    const k = this.key(real);
+    if (!this.isNew(k)) this.newPlaces.add(k);
+  }
+
+  private isNew(k: string): boolean {
+    if (this.newPlaces.size === 0) return false;
+    for (let p = k; ; p = path.dirname(p)) {
+      if (this.newPlaces.has(p)) return true;
+      if (path.dirname(p) === p) return false;
+    }
+  }
+}
