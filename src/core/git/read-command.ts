@@ -1,5 +1,6 @@
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import type { Root } from "../workspace.js";
 import {
   buildArgv,
   checkPositionals,
@@ -12,7 +13,8 @@ import {
 import { compactDiff } from "./compact.js";
 import { filterDiff, filterLines, filterLog, searchMatcher, truncateLines } from "./output.js";
 import { isRepoRoot, remoteNames } from "./repo.js";
-import { repoGuard, runGit } from "./runner.js";
+import { openRepository } from "./repository-gate.js";
+import { runGit } from "./runner.js";
 
 export interface GitReadParams {
   command: string;
@@ -25,8 +27,8 @@ export interface GitReadParams {
 }
 
 export interface GitReadOptions {
-  /** Repository root (project or reference). */
-  dir: string;
+  /** Repository root (project or reference): git stays inside it (repository-gate.ts). */
+  root: Root;
   /** How the repository is named in messages (never an absolute path the client did not send). */
   label: string;
   signal?: AbortSignal;
@@ -80,13 +82,10 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
     throw new ToolError("git check_ignore requires at least one path in 'pathspec'");
   const match = search !== undefined && SEARCHABLE.includes(cmd) ? searchMatcher(search) : undefined;
 
-  // One reading of the repository's config for the whole call (see config-trust.ts).
-  const guard = await repoGuard(opts.dir, { signal: opts.signal });
-  if (guard.refusal)
-    throw new ToolError(`git ${gitSubcommand(cmd)} was not run in ${opts.label}: ${guard.refusal}`);
-  if (!(await isRepoRoot(opts.dir, guard)))
-    throw new ToolError(`Directory is not a git repository: ${opts.label}`);
-  const remotes = cmd === "fetch" || cmd === "ls_remote" ? await remoteNames(opts.dir, guard) : [];
+  // Where the repository really is, and its config, judged once for the whole call.
+  const repo = await openRepository(opts.root, { signal: opts.signal });
+  if (!isRepoRoot(repo)) throw new ToolError(`Directory is not a git repository: ${opts.label}`);
+  const remotes = cmd === "fetch" || cmd === "ls_remote" ? await remoteNames(repo) : [];
   checkPositionals(cmd, parsed, remotes);
 
   const blob = cmd === "show" && parsed.positionals.some((p) => /^[^:]+:/.test(p) || p.startsWith(":"));
@@ -97,7 +96,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   const doCompact = compact && DIFFING.includes(cmd) && !blob && !summaryOnly;
   const argv = buildArgv(cmd, parsed);
 
-  const r = await runGit(argv, { cwd: opts.dir, signal: opts.signal, timeoutMs: opts.timeoutMs, guard });
+  const r = await runGit(repo, argv, { signal: opts.signal, timeoutMs: opts.timeoutMs });
   const sub = gitSubcommand(cmd);
   if (r.timedOut) throw new ToolError(`git ${sub} timed out`);
   let text = r.stdout;
@@ -108,7 +107,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   } else if (cmd === "merge_base" && r.code === 1 && r.stderr.trim() === "") {
     text = "";
   } else if (r.code !== 0) {
-    const why = r.stderr.trim().split(opts.dir).join(opts.label) || `exit code ${r.code}`;
+    const why = r.stderr.trim().split(repo.cwd).join(opts.label) || `exit code ${r.code}`;
     throw new ToolError(`git ${sub} failed: ${why}`);
   }
   text = text.replace(/\n+$/, "");

@@ -25,16 +25,9 @@ export const gitTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: true },
   mutating: false,
   async handler(args, ctx) {
-    let dir: string;
-    let label: string;
-    if (args.reference_name != null) {
-      const ref = referenceRoot(ctx, args.reference_name);
-      dir = ref.real;
-      label = args.reference_name;
-    } else {
-      dir = projectRoot(ctx).real;
-      label = "the project directory";
-    }
+    const reference = args.reference_name;
+    const root = reference != null ? referenceRoot(ctx, reference) : projectRoot(ctx);
+    const label = reference ?? "the project directory";
     const text = await runGitRead(
       {
         command: args.command,
@@ -45,7 +38,7 @@ export const gitTool = defineTool({
         maxLines: args.max_lines,
         compact: args.compact,
       },
-      { dir, label, signal: ctx.signal },
+      { root, label, signal: ctx.signal },
     );
     return boundedReply(ctx, text);
   },
