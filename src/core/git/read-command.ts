@@ -12,8 +12,8 @@ import {
 } from "./commands.js";
 import { compactDiff } from "./compact.js";
 import { filterDiff, filterLines, filterLog, searchMatcher, truncateLines } from "./output.js";
-import { isRepoRoot, remoteNames } from "./repo.js";
-import { openRepository } from "./repository-gate.js";
+import { isRepoRoot } from "./repo.js";
+import { openRepository, remoteUrls } from "./repository-gate.js";
 import { runGit } from "./runner.js";
 
 export interface GitReadParams {
@@ -85,7 +85,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   // Where the repository really is, and its config, judged once for the whole call.
   const repo = await openRepository(opts.root, { signal: opts.signal });
   if (!isRepoRoot(repo)) throw new ToolError(`Directory is not a git repository: ${opts.label}`);
-  const remotes = cmd === "fetch" || cmd === "ls_remote" ? await remoteNames(repo) : [];
+  const remotes = cmd === "fetch" || cmd === "ls_remote" ? [...(await remoteUrls(repo)).keys()] : [];
   checkPositionals(cmd, parsed, remotes);
 
   const blob = cmd === "show" && parsed.positionals.some((p) => /^[^:]+:/.test(p) || p.startsWith(":"));

@@ -13,12 +13,6 @@ export async function currentBranch(repo: GitRepository): Promise<string | undef
   return b || undefined;
 }
 
-/** Names of the configured remotes. */
-export async function remoteNames(repo: GitRepository): Promise<string[]> {
-  const out = await gitQuery(repo, ["remote"]);
-  return out ? out.split("\n").filter(Boolean) : [];
-}
-
 /** The URL of a remote as configured (no insteadOf rewriting), or undefined. */
 export async function remoteUrl(repo: GitRepository, name = "origin"): Promise<string | undefined> {
   const url = await gitQuery(repo, ["config", "--get", `remote.${name}.url`]);

@@ -241,8 +241,23 @@ function writes(sub: string, rest: readonly string[]): boolean {
   }
 }
 
-/** The remotes of the repository and the URL each is fetched from, after `insteadOf` rewriting (git's own). */
-async function remoteUrls(repo: GitRepository, signal?: AbortSignal): Promise<Map<string, string>> {
+/** Each repository's remotes, read once per opening (a call that checks a remote name, then fetches). */
+const remotesOf = new WeakMap<GitRepository, Promise<Map<string, string>>>();
+
+/**
+ * The remotes of the repository and the URL each is fetched from, after the repository's `insteadOf`
+ * rewriting (as git itself applies it: `git remote -v`).
+ */
+export function remoteUrls(repo: GitRepository, signal?: AbortSignal): Promise<Map<string, string>> {
+  let known = remotesOf.get(repo);
+  if (!known) {
+    known = readRemotes(repo, signal);
+    remotesOf.set(repo, known);
+  }
+  return known;
+}
+
+async function readRemotes(repo: GitRepository, signal?: AbortSignal): Promise<Map<string, string>> {
   const r = await spawnGit(
     safeArgv(["remote", "-v"], repo.guard),
     { ...gitEnv(repo.cwd), ...repo.guard.env },
