@@ -60,6 +60,14 @@ describe("a .git file or alternates that point outside the root", () => {
       path.join(alternates, ".git/objects/info/alternates"),
       `${slash(path.relative(path.join(alternates, ".git/objects"), path.join(privateRepo, ".git/objects")))}\n`,
     );
+    // Alternates inside the root whose own alternates lead outside (git follows them five deep).
+    const chained = area.tree("chained");
+    initRepo(chained);
+    commit(chained, { "readme.txt": "chained\n" }, "chained commit");
+    const hop = path.join(chained, ".git/hop-objects");
+    fs.mkdirSync(path.join(hop, "info"), { recursive: true });
+    fs.writeFileSync(path.join(hop, "info/alternates"), `${path.join(privateRepo, ".git/objects")}\n`);
+    fs.writeFileSync(path.join(chained, ".git/objects/info/alternates"), "../hop-objects\n");
     // A linked-worktree layout whose `commondir` leads outside.
     commonDir = plainRepo("commondir");
     fs.writeFileSync(
@@ -75,6 +83,8 @@ describe("a .git file or alternates that point outside the root", () => {
         `name=alt,path=${alternates}`,
         "--reference-project",
         `name=common,path=${commonDir}`,
+        "--reference-project",
+        `name=chained,path=${path.join(area.base, "chained")}`,
       ],
       { env: ENV },
     );
@@ -106,7 +116,13 @@ describe("a .git file or alternates that point outside the root", () => {
       expect(r.isError).toBe(true);
     }
     const log = await conn.call("git", { command: "log", args: ["-p", secretSha], reference_name: "alt" });
-    expectNothingOutside(log, "log -p");
+    expectNothingOutside(log, `log -p ${secretSha}`);
+  });
+
+  it("alternates inside the root whose own alternates lead outside: refused too", async () => {
+    const chained = await conn.call("git", { command: "show", args: [secretSha], reference_name: "chained" });
+    expectNothingOutside(chained, `chained show ${secretSha}`);
+    expect(chained.isError).toBe(true);
   });
 
   it("a commondir leading outside: refused", async () => {
@@ -137,11 +153,16 @@ describe("a local remote URL outside the root", () => {
     const inner = initRepo(path.join(project, "vendor/inner"));
     commit(inner, { "lib.txt": "inner\n" }, "inner commit");
     git(project, "remote", "add", "inner", "vendor/inner");
+    // A remote inside the root that is only a `.git` file naming the private repository.
+    const sneaky = path.join(project, "vendor/sneaky");
+    fs.mkdirSync(sneaky, { recursive: true });
+    fs.writeFileSync(path.join(sneaky, ".git"), `gitdir: ${slash(path.join(privateRepo, ".git"))}\n`);
+    git(project, "remote", "add", "sneaky", "vendor/sneaky");
     conn = await startServer(["--project-dir", project, "--console-only"], { env: ENV });
   });
   afterAll(() => conn?.close());
 
-  for (const remote of ["plain", "fileurl", "rewritten"]) {
+  for (const remote of ["plain", "fileurl", "rewritten", "sneaky"]) {
     it(`ls_remote, fetch then log FETCH_HEAD of '${remote}': nothing of the private repository`, async () => {
       const replies = [
         await conn.call("git", { command: "ls_remote", args: [remote] }),
