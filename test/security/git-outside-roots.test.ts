@@ -68,6 +68,10 @@ describe("a .git file or alternates that point outside the root", () => {
     fs.mkdirSync(path.join(hop, "info"), { recursive: true });
     fs.writeFileSync(path.join(hop, "info/alternates"), `${path.join(privateRepo, ".git/objects")}\n`);
     fs.writeFileSync(path.join(chained, ".git/objects/info/alternates"), "../hop-objects\n");
+    // A copied tree whose `.git/objects` is a link to the private object store.
+    const linked = plainRepo("linked");
+    fs.rmSync(path.join(linked, ".git/objects"), { recursive: true });
+    fs.symlinkSync(path.join(privateRepo, ".git/objects"), path.join(linked, ".git/objects"), "dir");
     // A linked-worktree layout whose `commondir` leads outside.
     commonDir = plainRepo("commondir");
     fs.writeFileSync(
@@ -85,6 +89,8 @@ describe("a .git file or alternates that point outside the root", () => {
         `name=common,path=${commonDir}`,
         "--reference-project",
         `name=chained,path=${path.join(area.base, "chained")}`,
+        "--reference-project",
+        `name=linked,path=${path.join(area.base, "linked")}`,
       ],
       { env: ENV },
     );
@@ -123,6 +129,12 @@ describe("a .git file or alternates that point outside the root", () => {
     const chained = await conn.call("git", { command: "show", args: [secretSha], reference_name: "chained" });
     expectNothingOutside(chained, `chained show ${secretSha}`);
     expect(chained.isError).toBe(true);
+  });
+
+  it("a .git/objects that is a link to an outside object store: refused", async () => {
+    const r = await conn.call("git", { command: "show", args: [secretSha], reference_name: "linked" });
+    expectNothingOutside(r, `linked show ${secretSha}`);
+    expect(r.isError).toBe(true);
   });
 
   it("a commondir leading outside: refused", async () => {

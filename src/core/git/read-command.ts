@@ -83,7 +83,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   const match = search !== undefined && SEARCHABLE.includes(cmd) ? searchMatcher(search) : undefined;
 
   // Where the repository really is, and its config, judged once for the whole call.
-  const repo = await openRepository(opts.root, { signal: opts.signal });
+  const repo = await openRepository(opts.root, { label: opts.label, signal: opts.signal });
   if (!isRepoRoot(repo)) throw new ToolError(`Directory is not a git repository: ${opts.label}`);
   const remotes = cmd === "fetch" || cmd === "ls_remote" ? [...(await remoteUrls(repo)).keys()] : [];
   checkPositionals(cmd, parsed, remotes);

@@ -127,7 +127,8 @@ function unquote(line: string): string {
 
 /** The first object store, from `objects` through every alternate, that lies outside `root`. */
 async function objectStoreOutside(objects: string, root: Root, depth = 0): Promise<string | undefined> {
-  if (!(await insideRoot(objects, root))) return "its object store";
+  for (const p of [objects, path.join(objects, "pack")])
+    if (!(await insideRoot(p, root))) return "its object store";
   if (depth >= MAX_ALTERNATE_DEPTH) return "a chain of alternates";
   let text: string;
   try {
@@ -160,6 +161,9 @@ async function repositoryOutside(
     [where.gitDir, "its git directory (a .git file points there)"],
     [where.commonDir, "its common git directory (commondir points there)"],
     [where.topLevel, "its work tree (core.worktree points there)"],
+    // The links a copied tree could carry in place of these (deeper ones are not followed one by one).
+    [path.join(where.commonDir, "refs"), "its refs"],
+    [path.join(where.commonDir, "packed-refs"), "its refs"],
   ];
   for (const [p, what] of checks)
     if (p !== undefined && !(await insideRoot(p, root))) return { outside: what };
