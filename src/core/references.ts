@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { gitQuery } from "./git/runner.js";
+import { remoteUrl } from "./git/repo.js";
+import { openRepository } from "./git/repository-gate.js";
 import { makeRoot, namesOf, type Root } from "./workspace.js";
 
 /** One `--reference-project` value, parsed. `path` is absent only for the URL-only form `name=N,url=U`. */
@@ -87,14 +88,15 @@ export function normalizeRepoUrl(url: string): string {
   return u;
 }
 
-/** The `origin` remote of a directory that is itself a git repository root, or undefined. */
-export async function originUrl(dir: string): Promise<string | undefined> {
+/** The `origin` remote of a root that is itself a git repository (one the repository gate admits), or undefined. */
+export async function originUrl(root: Root): Promise<string | undefined> {
   try {
-    await fs.lstat(path.join(dir, ".git"));
+    await fs.lstat(path.join(root.real, ".git"));
   } catch {
     return undefined;
   }
-  return (await gitQuery(dir, ["config", "--get", "remote.origin.url"]))?.trim() || undefined;
+  const repo = await openRepository(root).catch(() => undefined);
+  return (repo && (await remoteUrl(repo)))?.trim() || undefined;
 }
 
 /**
@@ -154,14 +156,15 @@ export async function resolveReferenceProjects(
       warn(`Reference project '${spec.name}' is a parent of the main project, ignoring: path=${abs}`);
       continue;
     }
-    const detected = await originUrl(real);
+    const root = await makeRoot(abs, "ro", "reference");
+    const detected = await originUrl(root);
     if (spec.url && detected && normalizeRepoUrl(spec.url) !== normalizeRepoUrl(detected))
       throw new ReferenceUrlMismatch(
         `URL mismatch for '${spec.name}': explicit '${spec.url}' != detected '${detected}'`,
       );
     const url = spec.url ?? detected;
     const name = uniqueName(spec.name);
-    out.roots.push(await makeRoot(abs, "ro", "reference", url ? { name, url } : { name }));
+    out.roots.push(url ? { ...root, name, url } : { ...root, name });
   }
   return out;
 }

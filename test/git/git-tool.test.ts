@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { addBareRemote, commit, git, initRepo, refs } from "../helpers/git-repo.js";
+import { addBareRemote, commit, git, initRepo, innerRemotePath, refs } from "../helpers/git-repo.js";
 import { type Connection, startServer } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-git-");
 const repo = initRepo(path.join(area.base, "project"));
-const bare = path.join(area.base, "remote.git");
+const bare = innerRemotePath(repo, "remote.git");
 const outside = area.tree("outside", { "one.txt": "secret one\n", "two.txt": "secret two\n" });
 const marker = path.join(area.base, "ran-a-program");
 

@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectFakeClean, FakeGitHub, fakeGitHubEnv } from "../helpers/fake-github.js";
 import { tempArea } from "../helpers/fixtures.js";
-import { commit, git, initRepo } from "../helpers/git-repo.js";
+import { commit, git, initRepo, innerRemotePath } from "../helpers/git-repo.js";
 import { type Author, fixtures } from "../helpers/github-fixtures.js";
 import { type Connection, startServer } from "../helpers/server.js";
 
@@ -16,8 +16,8 @@ const area = tempArea("mcpfs-bs-");
 const home = area.tree("home", {
   ".mcp_coder/config.toml": '[github]\ntrusted_commenters = ["DEPENDABOT[BOT]"]\n',
 });
-const bare = path.join(area.base, "remote.git");
 const project = initRepo(path.join(area.base, "project"));
+const bare = innerRemotePath(project, "remote.git");
 commit(project, { "README.md": "hi\n" }, "init");
 git(area.base, "init", "-q", "--bare", "-b", "main", bare);
 // origin names GitHub (for the API) while git itself fetches from the bare repository on disk.

@@ -53,3 +53,18 @@ export function addBareRemote(dir: string, bare: string, url?: string): void {
 export function refs(dir: string): string {
   return git(dir, "for-each-ref", "--format=%(refname)");
 }
+
+/**
+ * A path inside `dir` for a test's local remote or object store (git stays inside the roots: a local remote
+ * outside the root is refused), kept out of `git status` by `.git/info/exclude`.
+ */
+export function innerRemotePath(dir: string, name: string): string {
+  const exclude = path.join(dir, ".git/info/exclude");
+  fs.mkdirSync(path.dirname(exclude), { recursive: true });
+  const line = "/.test-remotes/\n";
+  if (!fs.existsSync(exclude) || !fs.readFileSync(exclude, "utf8").includes(line))
+    fs.appendFileSync(exclude, line);
+  const p = path.join(dir, ".test-remotes", name);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  return p;
+}

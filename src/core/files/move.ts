@@ -1,8 +1,10 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "../errors.js";
+import { type GitRepository, openRepository } from "../git/repository-gate.js";
 import { runGit } from "../git/runner.js";
 import { printable } from "../paths.js";
+import type { Root } from "../workspace.js";
 import { type FileState, fileState } from "./hash.js";
 import { ensureParentDirs } from "./mkdirs.js";
 import { isRespelling, moveNoReplace, recordMove, respell } from "./move-no-replace.js";
@@ -10,18 +12,22 @@ import { checkExpected, DIFF_TEXT_LIMIT } from "./precondition.js";
 import { type EntryPath, entryKind } from "./remove.js";
 import { readSnapshot } from "./snapshot.js";
 
-async function git(cwd: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
+async function git(repo: GitRepository, args: string[]): Promise<{ ok: boolean; stdout: string }> {
   // Through the one git runner (the repository's config runs no program); --literal-pathspecs keeps `*`,
   // `:` etc. literal.
-  const r = await runGit(["--literal-pathspecs", ...args], { cwd, timeoutMs: 30_000 }).catch(() => undefined);
+  const r = await runGit(repo, ["--literal-pathspecs", ...args], { timeoutMs: 30_000 }).catch(
+    () => undefined,
+  );
   return { ok: r !== undefined && r.code === 0 && !r.timedOut && !r.truncated, stdout: r?.stdout ?? "" };
 }
 
-async function isGitRepoRoot(dir: string): Promise<boolean> {
-  return fs
-    .lstat(path.join(dir, ".git"))
-    .then(() => true)
-    .catch(() => false);
+/** The root's own repository, when it is one and the repository gate lets git in (else: a plain rename). */
+async function rootRepository(root: Root): Promise<GitRepository | undefined> {
+  const found = await fs.lstat(path.join(root.real, ".git")).then(
+    () => true,
+    () => false,
+  );
+  return found ? openRepository(root).catch(() => undefined) : undefined;
 }
 
 export interface MoveResult {
@@ -48,15 +54,15 @@ export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<Mov
   if (source.relative === "" || dest.relative === "")
     throw new ToolError(`Cannot move a root directory: ${printable(source.requested)}`, "invalid");
   await ensureParentDirs(dest);
-  const root = source.root.real;
-  if (source.root === dest.root && (await isGitRepoRoot(root))) {
+  const repo = source.root === dest.root ? await rootRepository(source.root) : undefined;
+  if (repo) {
     let useGit = kind === "dir";
     if (!useGit) {
-      const tracked = await git(root, ["ls-files", "-z", "--", source.relative]);
+      const tracked = await git(repo, ["ls-files", "-z", "--", source.relative]);
       useGit = tracked.ok && tracked.stdout.split("\0").includes(source.relative);
     }
     if (useGit) {
-      const moved = await git(root, ["mv", "--", source.relative, dest.relative]);
+      const moved = await git(repo, ["mv", "--", source.relative, dest.relative]);
       if (moved.ok) {
         await recordMove(source, dest, kind, "git");
         return { method: "git" };

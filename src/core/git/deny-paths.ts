@@ -2,7 +2,7 @@ import type { DenyRules } from "../deny.js";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { GitCommand, ParsedArgs } from "./commands.js";
-import type { ConfigGuard } from "./config-trust.js";
+import type { GitRepository } from "./repository-gate.js";
 import { runGit } from "./runner.js";
 
 /**
@@ -44,7 +44,8 @@ export async function applyGitDeny(
   cmd: GitCommand,
   parsed: ParsedArgs,
   deny: GitDeny,
-  run: { cwd: string; guard: ConfigGuard; signal?: AbortSignal },
+  repo: GitRepository,
+  signal?: AbortSignal,
 ): Promise<void> {
   if (cmd === "log" && parsed.flagNames.has("--follow"))
     throw new ToolError(
@@ -54,7 +55,7 @@ export async function applyGitDeny(
   if (EXCLUDING.includes(cmd)) parsed.pathspec = [...parsed.pathspec, ...excludePathspecs(deny)];
   if (cmd !== "show") return;
   const type = async (obj: string) => {
-    const r = await runGit(["cat-file", "-t", obj], { ...run, timeoutMs: 15_000 });
+    const r = await runGit(repo, ["cat-file", "-t", obj], { signal, timeoutMs: 15_000 });
     return r.code === 0 ? r.stdout.trim() : "";
   };
   for (const p of parsed.positionals) {

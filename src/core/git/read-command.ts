@@ -1,5 +1,6 @@
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import type { Root } from "../workspace.js";
 import {
   buildArgv,
   checkPositionals,
@@ -12,8 +13,9 @@ import {
 import { compactDiff } from "./compact.js";
 import { applyGitDeny, filterTreeListing, type GitDeny } from "./deny-paths.js";
 import { filterDiff, filterLines, filterLog, searchMatcher, truncateLines } from "./output.js";
-import { isRepoRoot, remoteNames } from "./repo.js";
-import { repoGuard, runGit } from "./runner.js";
+import { isRepoRoot } from "./repo.js";
+import { openRepository, remoteUrls } from "./repository-gate.js";
+import { runGit } from "./runner.js";
 
 export interface GitReadParams {
   command: string;
@@ -26,8 +28,8 @@ export interface GitReadParams {
 }
 
 export interface GitReadOptions {
-  /** Repository root (project or reference). */
-  dir: string;
+  /** Repository root (project or reference): git stays inside it (repository-gate.ts). */
+  root: Root;
   /** How the repository is named in messages (never an absolute path the client did not send). */
   label: string;
   signal?: AbortSignal;
@@ -83,15 +85,12 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
     throw new ToolError("git check_ignore requires at least one path in 'pathspec'");
   const match = search !== undefined && SEARCHABLE.includes(cmd) ? searchMatcher(search) : undefined;
 
-  // One reading of the repository's config for the whole call (see config-trust.ts).
-  const guard = await repoGuard(opts.dir, { signal: opts.signal });
-  if (guard.refusal)
-    throw new ToolError(`git ${gitSubcommand(cmd)} was not run in ${opts.label}: ${guard.refusal}`);
-  if (!(await isRepoRoot(opts.dir, guard)))
-    throw new ToolError(`Directory is not a git repository: ${opts.label}`);
-  const remotes = cmd === "fetch" || cmd === "ls_remote" ? await remoteNames(opts.dir, guard) : [];
+  // Where the repository really is, and its config, judged once for the whole call.
+  const repo = await openRepository(opts.root, { label: opts.label, signal: opts.signal });
+  if (!isRepoRoot(repo)) throw new ToolError(`Directory is not a git repository: ${opts.label}`);
+  const remotes = cmd === "fetch" || cmd === "ls_remote" ? [...(await remoteUrls(repo)).keys()] : [];
   checkPositionals(cmd, parsed, remotes);
-  if (opts.deny) await applyGitDeny(cmd, parsed, opts.deny, { cwd: opts.dir, guard, signal: opts.signal });
+  if (opts.deny) await applyGitDeny(cmd, parsed, opts.deny, repo, opts.signal);
 
   const blob = cmd === "show" && parsed.positionals.some((p) => /^[^:]+:/.test(p) || p.startsWith(":"));
   const summaryOnly =
@@ -103,13 +102,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
 
   // Denied names are filtered from ls_tree's listing, which needs them unquoted.
   const config = opts.deny && cmd === "ls_tree" ? { "core.quotePath": "false" } : undefined;
-  const r = await runGit(argv, {
-    cwd: opts.dir,
-    signal: opts.signal,
-    timeoutMs: opts.timeoutMs,
-    guard,
-    config,
-  });
+  const r = await runGit(repo, argv, { signal: opts.signal, timeoutMs: opts.timeoutMs, config });
   const sub = gitSubcommand(cmd);
   if (r.timedOut) throw new ToolError(`git ${sub} timed out`);
   let text = r.stdout;
@@ -120,7 +113,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   } else if (cmd === "merge_base" && r.code === 1 && r.stderr.trim() === "") {
     text = "";
   } else if (r.code !== 0) {
-    const why = r.stderr.trim().split(opts.dir).join(opts.label) || `exit code ${r.code}`;
+    const why = r.stderr.trim().split(repo.cwd).join(opts.label) || `exit code ${r.code}`;
     throw new ToolError(`git ${sub} failed: ${why}`);
   }
   text = text.replace(/\n+$/, "");

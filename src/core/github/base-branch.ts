@@ -1,5 +1,6 @@
 import { issueNumberFromBranch, nearestParentBranch } from "../git/base-branch.js";
 import { currentBranch, defaultBranch } from "../git/repo.js";
+import type { GitRepository } from "../git/repository-gate.js";
 import { baseBranchFromBody, baseBranchSection } from "./base-branch-section.js";
 import { type RepoTarget, repoParams } from "./target.js";
 
@@ -13,9 +14,9 @@ export interface BaseBranchResult {
  * mcp-workspace's detection order: the linked issue's "Base Branch" section, the open PR's base, the nearest
  * parent branch by merge-base, the default branch. GitHub steps are skipped when `target` is undefined.
  */
-export async function detectBaseBranch(dir: string, target?: RepoTarget): Promise<BaseBranchResult> {
+export async function detectBaseBranch(repo: GitRepository, target?: RepoTarget): Promise<BaseBranchResult> {
   const warnings: string[] = [];
-  const branch = await currentBranch(dir);
+  const branch = await currentBranch(repo);
   if (!branch) return { warnings };
   const n = issueNumberFromBranch(branch);
   if (target && n !== undefined) {
@@ -45,9 +46,9 @@ export async function detectBaseBranch(dir: string, target?: RepoTarget): Promis
       // fall through
     }
   }
-  const parent = await nearestParentBranch(dir);
+  const parent = await nearestParentBranch(repo);
   if (parent) return { branch: parent, source: "merge-base", warnings };
-  const def = await defaultBranch(dir);
+  const def = await defaultBranch(repo);
   if (def) return { branch: def, source: "default", warnings };
   return { warnings };
 }

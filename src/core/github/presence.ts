@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { remoteUrl } from "../git/repo.js";
+import { openRepository } from "../git/repository-gate.js";
 import type { Workspace } from "../workspace.js";
 import { parseRepoUrl } from "./repo-url.js";
 import { configFilePath, type GitHubEnv, loadGitHubSettings } from "./settings.js";
@@ -59,7 +60,8 @@ export class GitHubPresence {
     for (const root of this.ws.roots) {
       if (root.kind === "reference" && root.url && parseRepoUrl(root.url)) return true;
       if (root.kind !== "project" && root.kind !== "reference") continue;
-      const url = await remoteUrl(root.real);
+      const repo = await openRepository(root).catch(() => undefined);
+      const url = repo && (await remoteUrl(repo));
       if (url && parseRepoUrl(url)) return true;
     }
     return false;

@@ -105,9 +105,9 @@ export interface PrCreateParams {
 export async function createPullRequest(t: RepoTarget, p: PrCreateParams): Promise<string> {
   const title = p.title.trim();
   if (!title) throw new GitHubToolError("PR title cannot be empty");
-  const head = p.head?.trim() || (t.dir ? await currentBranch(t.dir) : undefined);
+  const head = p.head?.trim() || (t.repo ? await currentBranch(t.repo) : undefined);
   if (!head) throw new GitHubToolError("could not determine the current branch for head");
-  const base = p.base?.trim() || (t.dir ? await defaultBranch(t.dir) : undefined);
+  const base = p.base?.trim() || (t.repo ? await defaultBranch(t.repo) : undefined);
   if (!base) throw new GitHubToolError("could not determine the repository default branch for base");
   for (const b of [head, base])
     if (!isValidBranchName(b)) throw new GitHubToolError(`invalid branch name: ${b}`);

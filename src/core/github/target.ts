@@ -1,4 +1,5 @@
 import { isRepoRoot, remoteUrl } from "../git/repo.js";
+import { type GitRepository, openRepository } from "../git/repository-gate.js";
 import { printable } from "../paths.js";
 import type { UrlOnlyReference } from "../references.js";
 import type { Root } from "../workspace.js";
@@ -17,7 +18,7 @@ export interface RepoTarget {
   /** Set when the target is a reference project (messages name it). */
   referenceName?: string;
   /** The local clone, when there is one (the project, or a reference project's directory; never URL-only). */
-  dir?: string;
+  repo?: GitRepository;
 }
 
 export interface TargetOptions {
@@ -57,15 +58,15 @@ export function apiEndpointFor(
 export async function resolveTarget(opts: TargetOptions): Promise<RepoTarget> {
   const settings = loadGitHubSettings(opts.env);
   let id: RepoId | undefined;
-  let dir: string | undefined;
+  let repo: GitRepository | undefined;
   const refName = opts.referenceName ?? undefined;
   if (refName !== undefined) {
     const ref = opts.roots.find((r) => r.kind === "reference" && r.name === refName);
     const urlOnly = ref ? undefined : opts.urlOnlyReferences?.find((r) => r.name === refName);
     if (!ref && !urlOnly) throw new GitHubToolError(`Reference project '${printable(refName)}' not found`);
-    dir = ref?.real;
+    repo = ref ? await openRepository(ref).catch(() => undefined) : undefined;
     // Resolved from the configured URL, never by cloning (the seed's Cross-Repo GitHub Access).
-    const url = urlOnly?.url ?? ref?.url ?? (ref ? await remoteUrl(ref.real) : undefined);
+    const url = urlOnly?.url ?? ref?.url ?? (repo ? await remoteUrl(repo) : undefined);
     if (!url) throw new GitHubToolError(`Reference project '${printable(refName)}' has no URL configured`);
     id = parseRepoUrl(url);
     if (!id)
@@ -75,10 +76,10 @@ export async function resolveTarget(opts: TargetOptions): Promise<RepoTarget> {
   } else {
     const project = opts.roots.find((r) => r.kind === "project");
     if (!project) throw new GitHubToolError("Project directory has not been set");
-    dir = project.real;
-    if (!(await isRepoRoot(dir)))
+    repo = await openRepository(project).catch(() => undefined);
+    if (!repo || !isRepoRoot(repo))
       throw new GitHubToolError("Directory is not a git repository: the project directory");
-    const url = await remoteUrl(dir);
+    const url = await remoteUrl(repo);
     id = url ? parseRepoUrl(url) : undefined;
     if (!id) throw new GitHubToolError("Could not detect repository from git remote");
   }
@@ -92,7 +93,7 @@ export async function resolveTarget(opts: TargetOptions): Promise<RepoTarget> {
     timeoutMs: settings.timeoutMs,
     log: opts.log,
   });
-  return { id, fullName: fullName(id), apiBase, gh, settings, referenceName: refName, dir };
+  return { id, fullName: fullName(id), apiBase, gh, settings, referenceName: refName, repo };
 }
 
 /** `owner` and `repo` for Octokit calls. */

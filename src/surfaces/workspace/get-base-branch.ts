@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { openRepository } from "../../core/git/repository-gate.js";
 import { detectBaseBranch } from "../../core/github/base-branch.js";
 import { type RepoTarget, resolveTarget } from "../../core/github/target.js";
 import { defineTool, plainReply } from "../tool.js";
@@ -21,7 +22,7 @@ export const getBaseBranch = defineTool({
       // No token or no GitHub remote: detection continues with git alone.
     }
     try {
-      const r = await detectBaseBranch(project.real, target);
+      const r = await detectBaseBranch(await openRepository(project), target);
       for (const w of r.warnings) ctx.log.warn(w);
       return plainReply(r.branch ?? "main");
     } catch {

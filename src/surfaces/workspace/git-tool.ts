@@ -39,7 +39,6 @@ export const gitTool = defineTool({
       root = projectRoot(ctx);
       label = "the project directory";
     }
-    const dir = root.real;
     const deny = root.deny ? { rules: root.deny, folds: namesOf(root).foldsCase } : undefined;
     const text = await runGitRead(
       {
@@ -51,7 +50,7 @@ export const gitTool = defineTool({
         maxLines: args.max_lines,
         compact: args.compact,
       },
-      { dir, label, signal: ctx.signal, deny },
+      { root, label, signal: ctx.signal, deny },
     );
     return boundedReply(ctx, text);
   },

@@ -1,6 +1,7 @@
 import { issueNumberFromBranch } from "../../git/base-branch.js";
 import { FETCH_LOCKS } from "../../git/commands.js";
 import { countCommits, currentBranch, refExists } from "../../git/repo.js";
+import { type GitRepository, openRepository } from "../../git/repository-gate.js";
 import { runGit } from "../../git/runner.js";
 import type { Root, Workspace } from "../../workspace.js";
 import { detectBaseBranch } from "../base-branch.js";
@@ -89,15 +90,14 @@ async function findOpenPr(t: RepoTarget, branch: string): Promise<number | undef
   return prs[0]?.number;
 }
 
-async function rebaseStatus(dir: string, base: string): Promise<Rebase> {
-  const fetch = await runGit(["fetch", "--quiet", ...FETCH_LOCKS, "origin"], {
-    cwd: dir,
+async function rebaseStatus(repo: GitRepository, base: string): Promise<Rebase> {
+  const fetch = await runGit(repo, ["fetch", "--quiet", ...FETCH_LOCKS, "origin"], {
     timeoutMs: 60_000,
   }).catch(() => undefined);
   if (fetch?.code !== 0 || fetch.timedOut) return { error: "failed to fetch from remote" };
-  if (!(await refExists(dir, `refs/remotes/origin/${base}`)))
+  if (!(await refExists(repo, `refs/remotes/origin/${base}`)))
     return { error: `target branch 'origin/${base}' not found` };
-  const n = await countCommits(dir, `HEAD..origin/${base}`);
+  const n = await countCommits(repo, `HEAD..origin/${base}`);
   return n === undefined ? { error: "could not count commits" } : { behind: n };
 }
 
@@ -117,11 +117,12 @@ export async function branchStatus(
   targetError: string | undefined,
   p: BranchStatusParams,
 ): Promise<string> {
-  const dir = project.real;
-  const branch = await currentBranch(dir);
-  if (!branch) return noBranchReport(p.failOnReviews);
-  const waited = target ? await waitForCiAndPr(dir, target, branch, p) : {};
-  const base = (await detectBaseBranch(dir, target)).branch ?? "main";
+  // A repository the gate refuses (data outside the root) reads as no branch at all.
+  const repo = await openRepository(project).catch(() => undefined);
+  const branch = repo && (await currentBranch(repo));
+  if (!repo || !branch) return noBranchReport(p.failOnReviews);
+  const waited = target ? await waitForCiAndPr(repo, target, branch, p) : {};
+  const base = (await detectBaseBranch(repo, target)).branch ?? "main";
   const tasks: TaskReport = await readTaskTracker(ws, project);
   const remote: RemoteFacts = target
     ? await fromGitHub(target, branch, p.maxLogLines)
@@ -130,7 +131,7 @@ export async function branchStatus(
         label: "unknown",
         prLookupFailed: false,
       };
-  const rebase = await rebaseStatus(dir, base);
+  const rebase = await rebaseStatus(repo, base);
   if ((rebase.behind ?? 0) > 0 && remote.pr?.mergeable === true) rebase.overridden = true;
   const facts: Facts = { branch, base, tasks, rebase, hasTarget: target !== undefined, ...remote };
   const recs = [...(waited.rec ? [waited.rec] : []), ...recommendations(facts)];
@@ -166,13 +167,13 @@ function noBranchReport(failOnReviews: boolean): string {
 
 /** Waits (when asked) for CI to finish and a PR to appear: the report's Wait line, or why it could not. */
 async function waitForCiAndPr(
-  dir: string,
+  repo: GitRepository,
   target: RepoTarget,
   branch: string,
   p: BranchStatusParams,
 ): Promise<{ line?: string; rec?: string }> {
   if (!(p.ciTimeout > 0 || p.prTimeout > 0)) return {};
-  if (!(await refExists(dir, `refs/remotes/origin/${branch}`)))
+  if (!(await refExists(repo, `refs/remotes/origin/${branch}`)))
     return { rec: "Push branch to remote before waiting for PR or CI" };
   const [ci, pr] = await Promise.all([
     poll(
