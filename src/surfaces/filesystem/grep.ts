@@ -5,6 +5,7 @@ import { ToolError } from "../../core/errors.js";
 import { escapeName } from "../../core/paths.js";
 import { type GrepMatch, grep, isFileTarget } from "../../core/search/grep.js";
 import { defineTool, textReply } from "../tool.js";
+import { ignoredNote, includeIgnoredParam } from "./common.js";
 
 const DEFAULT_MAX_RESULTS = 500;
 const PROGRESS_EVERY_MS = 1000;
@@ -28,6 +29,7 @@ const input = z.object({
     .describe("Most matching lines (files with filesOnly) to return"),
   offset: z.number().int().min(0).optional().default(0).describe("Skip this many results (the next page)"),
   filesOnly: z.boolean().optional().default(false).describe("List matching files only"),
+  includeIgnored: includeIgnoredParam,
 });
 
 const line = z.object({ line: z.number(), text: z.string() });
@@ -147,6 +149,7 @@ export const grepTool = defineTool({
       `\n\n[mcpfs: ${what} ${first}-${last} shown; more exist. Next page: offset=${last}. ` +
       "Or narrow: glob, a subdirectory as path, or filesOnly=true.]";
     const close = budget.reserve(more(ANY_COUNT));
+    const closeIgnored = budget.reserve(`\n\n${ignoredNote(ANY_COUNT)}`);
     let ticks = 0;
     const timer = setInterval(() => {
       void ctx.progress(++ticks, undefined, "searching");
@@ -165,6 +168,7 @@ export const grepTool = defineTool({
         offset: args.offset,
         filesOnly: args.filesOnly,
         gitignore: ctx.config.gitignore,
+        includeIgnored: args.includeIgnored,
         signal: ctx.signal,
         budgetBytes: budget.remaining,
         engine: ctx.config.grepEngine,
@@ -202,6 +206,7 @@ export const grepTool = defineTool({
     if (shownCount === 0)
       body = args.offset > 0 ? `No matches after offset ${args.offset}` : "No matches found";
     if (truncated) body += close(more(args.offset + shownCount));
+    if (result.ignored > 0) body += closeIgnored(`\n\n${ignoredNote(result.ignored)}`);
     const files = rels.map(show);
     return textReply(body, {
       matches: matches.map((m) => ({ ...m, path: show(m.path) })),
