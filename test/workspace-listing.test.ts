@@ -62,8 +62,10 @@ describe("list_directory", () => {
       "src/util.py",
     ]);
     expect(blocks(await conn.call("list_directory", { dirs_only: true }))).toEqual(["docs/", "src/"]);
-    // The root .gitignore still applies when listing an ignored directory itself.
-    expect(blocks(await conn.call("list_directory", { path: "node_modules" }))).toEqual([]);
+    // The root .gitignore still applies when listing an ignored directory itself: refused with the reason.
+    const ignored = await conn.call("list_directory", { path: "node_modules" });
+    expect(ignored.isError).toBe(true);
+    expect(ignored.text).toContain("Directory 'node_modules' is excluded by .gitignore");
   });
 
   it("answers mcp-workspace's errors", async () => {

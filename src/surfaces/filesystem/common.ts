@@ -21,10 +21,7 @@ export function truncationNote(what: string, howToContinue: string): string {
 }
 
 /** The optional parameter of grep, search_files and directory_tree that lifts the ignore rules for one call. */
-export const includeIgnoredParam = z
-  .boolean()
-  .optional()
-  .describe("Also gitignored entries (.git/ stays skipped)");
+export const includeIgnoredParam = z.boolean().optional().describe("Include gitignored paths");
 
 /** What a reply that left ignored entries out says, and how to include them ("" when it left none out). */
 export function ignoredNote(count: number): string {

@@ -36,7 +36,7 @@ export const directoryTreeTool = defineTool({
   name: "directory_tree",
   title: "Directory Tree",
   description:
-    'A directory\'s subtree as indented JSON: {name, type, children} (symlinks not followed; .git/ and gitignored paths skipped). A tree too big for one reply keeps its top levels and marks cut directories "truncated": true: then use maxDepth or a sub-path.',
+    'A directory\'s subtree as indented JSON: {name, type, children} (symlinks not followed; .git/ and gitignored paths skipped). A tree too big for one reply keeps its top levels, cut directories marked "truncated": true.',
   input: z.object({
     path: z.string(),
     excludePatterns: z.array(z.string()).optional().default([]),

@@ -11,14 +11,14 @@ const DEFAULT_MAX_RESULTS = 500;
 const PROGRESS_EVERY_MS = 1000;
 
 const input = z.object({
-  path: z.string().describe("Directory (recursive) or file"),
-  pattern: z.string().describe("RE2 regex (no backreferences or lookaround), or text with literal"),
+  path: z.string(),
+  pattern: z.string().describe("RE2 regex (no backreferences/lookaround), or text with literal"),
   glob: z
     .union([z.string(), z.array(z.string())])
     .optional()
     .describe("File glob(s) relative to path: '*.ts' any depth, 'src/**/*.py' anchored, '!x' excludes"),
   caseSensitive: z.boolean().optional().default(true),
-  literal: z.boolean().optional().default(false).describe("pattern is plain text"),
+  literal: z.boolean().optional().describe("pattern is plain text"),
   contextLines: z.number().int().min(0).max(20).optional().default(0).describe("Lines around each match"),
   maxResults: z
     .number()
@@ -26,9 +26,9 @@ const input = z.object({
     .min(1)
     .optional()
     .default(DEFAULT_MAX_RESULTS)
-    .describe("Most matching lines (files with filesOnly) to return"),
+    .describe("Most lines (files with filesOnly)"),
   offset: z.number().int().min(0).optional().default(0).describe("Skip this many results (the next page)"),
-  filesOnly: z.boolean().optional().default(false).describe("List matching files only"),
+  filesOnly: z.boolean().optional().describe("List matching files only"),
   includeIgnored: includeIgnoredParam,
 });
 
@@ -51,7 +51,7 @@ const output = z.object({
 });
 
 const DESCRIPTION =
-  "Search file contents for a regex or literal text, in a directory (recursively) or one file; honours .gitignore, skips .git/ and binary files. Use it to find text; search_files finds names. Prints each file's path once, relative to path, then its 'line: text' rows ('line- text' for context).";
+  "Search a file, or a directory recursively, for a regex or literal text; skips gitignored paths, .git/ and binary files. search_files finds names. Prints each file's path (relative to path) once, then 'line: text' rows ('line- text': context).";
 
 /** How a result path is shown: joined to the path the client gave, so it can be passed straight back. */
 function shown(requested: string, isFile: boolean, rel: string): string {
@@ -205,8 +205,9 @@ export const grepTool = defineTool({
     }
     if (shownCount === 0)
       body = args.offset > 0 ? `No matches after offset ${args.offset}` : "No matches found";
-    if (truncated) body += close(more(args.offset + shownCount));
+    // The continuation stays the reply's last line.
     if (result.ignored > 0) body += closeIgnored(`\n\n${ignoredNote(result.ignored)}`);
+    if (truncated) body += close(more(args.offset + shownCount));
     const files = rels.map(show);
     return textReply(body, {
       matches: matches.map((m) => ({ ...m, path: show(m.path) })),

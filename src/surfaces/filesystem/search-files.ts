@@ -10,7 +10,7 @@ export const searchFilesTool = defineTool({
   name: "search_files",
   title: "Search Files",
   description:
-    "Find files and directories whose path relative to path matches a glob ('*.ts' there, '**/*.ts' at any depth); returns full paths. Matches names, not contents (use grep). excludePatterns without '/' match at any depth; .git/ and gitignored paths are skipped.",
+    "Find files and directories whose path relative to path matches a glob ('*.ts' there, '**/*.ts' at any depth); returns full paths. Matches names, not contents (use grep). excludePatterns without '/' match at any depth; .git/ and gitignored paths skipped.",
   input: z.object({
     path: z.string(),
     pattern: z.string(),
@@ -64,7 +64,7 @@ export const searchFilesTool = defineTool({
     const truncated = fit.note !== undefined;
     const skipped = r.ignored > 0 ? closeIgnored(`\n${ignoredNote(r.ignored)}`) : "";
     const text =
-      (lines.length > 0 ? lines.join("\n") : "No matches found") + (fit.note ?? "") + timeNote + skipped;
+      (lines.length > 0 ? lines.join("\n") : "No matches found") + skipped + (fit.note ?? "") + timeNote;
     return textReply(text, {
       matches: rels.slice(0, lines.length),
       count: lines.length,
