@@ -180,7 +180,7 @@ describe("both engines agree", () => {
 });
 
 describe("a start inside an ignored folder", () => {
-  it("finds nothing with any engine, as the walker lists nothing there", async () => {
+  it("is searched by every engine, as ripgrep searches a path it is given", async () => {
     for (const engine of ["auto", "rg", "js"] as const) {
       const r = await grep({
         root,
@@ -189,8 +189,20 @@ describe("a start inside an ignored folder", () => {
         pattern: "needle",
         engine,
       });
-      expect(r.matches, engine).toEqual([]);
+      expect(r.files, engine).toEqual(["bundle.js"]);
+      expect(r.ignored, engine).toBe(0);
     }
+  });
+
+  it("counts what the rules left out of the scope, the same with every engine", async () => {
+    const counts = await Promise.all(
+      (["auto", "rg", "js"] as const).map(
+        async (engine) =>
+          (await grep({ root, gitignore: true, start: rootDir, pattern: "needle", engine })).ignored,
+      ),
+    );
+    expect(counts[0]).toBeGreaterThan(0);
+    expect(new Set(counts).size).toBe(1);
   });
 });
 

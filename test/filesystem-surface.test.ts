@@ -379,7 +379,10 @@ describe("walks: .gitignore, --no-gitignore, maxDepth", () => {
 
   it("skips ignored paths and .git/ by default; --no-gitignore restores the official behaviour", async () => {
     const a = await on.call("search_files", { path: root, pattern: "**/*.ts" });
-    expect(a.text).toBe(path.join(root, "src/a/b/c.ts"));
+    expect(a.text.split("\n")[0]).toBe(path.join(root, "src/a/b/c.ts"));
+    expect(a.text).toMatch(
+      /\[mcpfs: \d+ ignored entr(y|ies) skipped \(\.gitignore rules\); includeIgnored=true/,
+    );
     const b = await off.call("search_files", { path: root, pattern: "**/*" });
     expect(b.text.split("\n")).toEqual(
       expect.arrayContaining([path.join(root, "build/out.ts"), path.join(root, ".git/HEAD")]),
@@ -387,7 +390,7 @@ describe("walks: .gitignore, --no-gitignore, maxDepth", () => {
   });
 
   it("directory_tree maxDepth 1 lists direct children only; an empty directory is []", async () => {
-    const t = JSON.parse((await on.call("directory_tree", { path: root, maxDepth: 1 })).text);
+    const t = JSON.parse((await on.call("directory_tree", { path: root, maxDepth: 1 })).raw.content[0].text);
     expect(t.map((e: { name: string }) => e.name)).toEqual([".gitignore", "empty", "src"]);
     expect(t.find((e: { name: string }) => e.name === "src").children).toEqual([]);
     expect((await on.call("directory_tree", { path: path.join(root, "empty") })).text).toBe("[]");

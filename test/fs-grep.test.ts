@@ -88,10 +88,13 @@ describe.each(["rg", "js"] as const)("grep tool (%s engine)", (engine) => {
       glob: "*.ts",
       filesOnly: true,
     });
-    expect(r.text).toBe("src/a.ts");
+    // ignored/ is left out, and the reply says so.
+    expect(r.text).toBe(
+      "src/a.ts\n\n[mcpfs: 1 ignored entry skipped (.gitignore rules); includeIgnored=true includes them.]",
+    );
     expect(r.structured).toMatchObject({ files: ["src/a.ts"], matches: [] });
     const lit = await conn.call("grep", { path: ".", pattern: "needle.", literal: true });
-    expect(lit.text).toBe("No matches found");
+    expect(lit.text).toMatch(/^No matches found\n\n\[mcpfs: 1 ignored entry skipped/);
   });
 
   it("bounds the reply and says how to narrow the search", async () => {

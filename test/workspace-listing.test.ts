@@ -62,8 +62,10 @@ describe("list_directory", () => {
       "src/util.py",
     ]);
     expect(blocks(await conn.call("list_directory", { dirs_only: true }))).toEqual(["docs/", "src/"]);
-    // The root .gitignore still applies when listing an ignored directory itself.
-    expect(blocks(await conn.call("list_directory", { path: "node_modules" }))).toEqual([]);
+    // The root .gitignore still applies when listing an ignored directory itself: refused with the reason.
+    const ignored = await conn.call("list_directory", { path: "node_modules" });
+    expect(ignored.isError).toBe(true);
+    expect(ignored.text).toContain("Directory 'node_modules' is excluded by .gitignore");
   });
 
   it("answers mcp-workspace's errors", async () => {
@@ -178,6 +180,9 @@ describe("search_files", () => {
         { file: "README.md", lines: [2] },
         { file: "src/main.py", lines: [3] },
       ],
+      more:
+        "matches 1-1 of 2 shown; matched_files lists 2 of 2 files. " +
+        'Next page: offset=1 (or a larger max_results). Or narrow with glob, e.g. "src/**/*.py".',
     });
     const lit = await conn.call("search_files", { pattern: "foo(" });
     expect(lit.structured).toMatchObject({
@@ -212,6 +217,9 @@ describe("search_files", () => {
           total_matches: 5,
           truncated: true,
           matched_files: [{ file: "many.txt", lines: [1, 2, 3, 4, 5] }],
+          more: expect.stringContaining(
+            "matches 1-2 of 5 shown; matched_files lists 1 of 1 files. Next page: offset=2",
+          ),
         });
       } finally {
         await c.close();

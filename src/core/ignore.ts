@@ -328,14 +328,3 @@ export function createIgnoreOracle(root: Root, start: string): (rel: string, isD
     return isIgnoredBy(withOwnRules(parent.levels, parentRel), rel, isDir);
   };
 }
-
-/**
- * Whether a walk's start folder lies in what the rules ignore (itself or a folder above it, up to the root):
- * such a walk finds nothing, as listing an ignored folder in git shows nothing. One answer for the walker
- * and for ripgrep, which would otherwise search a path it is given whatever the rules say.
- */
-export function isIgnoredStart(root: Root, start: string): boolean {
-  const rel = path.relative(root.real, start);
-  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return false;
-  return createIgnoreOracle(root, root.real)(rel.split(path.sep).join("/"), true);
-}

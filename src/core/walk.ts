@@ -15,6 +15,8 @@ export interface WalkOptions {
   start: string;
   /** Honour .gitignore at every level + .git/info/exclude; skip .git/. */
   gitignore: boolean;
+  /** With `gitignore`: keep what the rules ignore (`.git/` stays skipped), as `rg --no-ignore` does. */
+  includeIgnored?: boolean;
   /** 1 = direct children only; undefined = unlimited. */
   maxDepth?: number;
   /** Prune: excluded dirs are not descended into. */
@@ -53,6 +55,8 @@ export interface WalkResult {
   truncated: boolean;
   timedOut: boolean;
   visited: number;
+  /** Entries the ignore rules left out (an ignored folder counts once: it is not entered). */
+  ignored: number;
 }
 
 export type WalkEachOptions = Omit<WalkOptions, "include" | "limit">;
@@ -62,6 +66,8 @@ export interface WalkStats {
   stopped: boolean;
   timedOut: boolean;
   visited: number;
+  /** Entries the ignore rules left out (an ignored folder counts once: it is not entered). */
+  ignored: number;
 }
 
 /** A visitor's answer that ends the walk at once (the walk then reports `stopped`). */
@@ -104,14 +110,15 @@ function typeOf(d: Dirent): WalkEntry["type"] {
  * plain children of directories already inside the root and symlinks are reported, never followed, so no
  * per-entry realpath is needed: confinement holds by construction. Ignore rules are decided as git and
  * ripgrep decide them: an ignored folder is not entered, and every entry of a folder that was entered is
- * judged by its own path against each level (the deepest level with a verdict wins). A start inside an
- * ignored folder has no entries.
+ * judged by its own path against each level (the deepest level with a verdict wins). The start itself is
+ * never judged, as ripgrep never filters a path it is given: a start inside an ignored folder is walked,
+ * its entries judged by every level, the folders above it included.
  */
 export async function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Promise<WalkStats> {
   const { start, timeLimitMs, onProgress } = opts;
   if (opts.signal?.aborted) throw cancelledError();
-  const ignores = new IgnoreStack(opts.root, start, opts.gitignore);
-  const counter = { visited: 0 };
+  const ignores = new IgnoreStack(opts.root, start, opts.gitignore, opts.includeIgnored !== true);
+  const counter = { visited: 0, ignored: 0 };
   const first: DirTask<T> = { abs: start, rel: "", depth: 0, levels: ignores.atStart, tag: undefined };
   const { stopped, timedOut } = await scheduleReads(first, visitListing(opts, ignores, visit, counter), {
     breadthFirst: opts.breadthFirst,
@@ -120,7 +127,7 @@ export async function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Pro
     deadline: timeLimitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeLimitMs,
     onProgress: onProgress && (() => onProgress(counter.visited)),
   });
-  return { stopped, timedOut, visited: counter.visited };
+  return { stopped, timedOut, visited: counter.visited, ignored: counter.ignored };
 }
 
 /**
@@ -132,7 +139,7 @@ function visitListing<T>(
   opts: WalkEachOptions,
   ignores: IgnoreStack,
   visit: Visitor<T>,
-  counter: { visited: number },
+  counter: { visited: number; ignored: number },
 ): OnListing<DirTask<T>> {
   const { start, maxDepth, exclude } = opts;
   const folds = namesOf(opts.root).foldsCase;
@@ -140,20 +147,23 @@ function visitListing<T>(
   const deny = opts.root.deny;
   const fromRoot = deny ? path.relative(opts.root.real, start).split(path.sep).join("/") : "";
   return (task, list, queue) => {
-    // The start was read (so a missing or non-folder start still fails) but keeps nothing.
-    if (ignores.startIgnored) return false;
     const levels = ignores.enter(task.levels, task.abs, task.rel, list);
     const depth = task.depth + 1;
     const descend = maxDepth === undefined || depth < maxDepth;
     for (const d of list) {
       const name = d.name;
       if (ignores.hides(name) || TEMP_NAME.test(folds ? name.toLowerCase() : name)) continue;
+      const rel = task.rel === "" ? name : `${task.rel}/${name}`;
+      // Denied entries are not even counted: no reply may reveal that they exist.
+      if (deny?.deniesChild(fromRoot, rel, folds)) continue;
       counter.visited++;
       const type = typeOf(d);
       const isDir = type === "dir";
-      const rel = task.rel === "" ? name : `${task.rel}/${name}`;
-      if (deny?.deniesChild(fromRoot, rel, folds)) continue;
-      if (ignores.ignores(levels, rel, isDir) || exclude?.(rel, isDir)) continue;
+      if (ignores.ignores(levels, rel, isDir)) {
+        counter.ignored++;
+        continue;
+      }
+      if (exclude?.(rel, isDir)) continue;
       const tag = visit(name, rel, type, depth, task.abs, task.tag);
       if (tag === STOP) return true;
       if (isDir && descend && tag !== SKIP) {
@@ -177,5 +187,6 @@ export async function walk(opts: WalkOptions): Promise<WalkResult> {
     return undefined;
   });
   entries.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  return { entries, truncated: stats.stopped, timedOut: stats.timedOut, visited: stats.visited };
+  const { stopped, timedOut, visited, ignored } = stats;
+  return { entries, truncated: stopped, timedOut, visited, ignored };
 }

@@ -324,10 +324,13 @@ export const fixCases: Case[] = [
     },
     async run({ conn, dir }) {
       const s = await conn.call("search_files", { path: dir, pattern: "**/*" });
-      expect(s.text.split("\n").sort()).toEqual(
-        [".gitignore", "src", "src/k.ts"].map((p) => path.join(dir, p)).sort(),
+      const [note, ...paths] = s.text.split("\n").reverse();
+      expect(paths.sort()).toEqual([".gitignore", "src", "src/k.ts"].map((p) => path.join(dir, p)).sort());
+      // build/ and a.tmp (.git/ is never counted: includeIgnored does not show it either).
+      expect(note).toBe(
+        "[mcpfs: 2 ignored entries skipped (.gitignore rules); includeIgnored=true includes them.]",
       );
-      const t = tree((await conn.call("directory_tree", { path: dir })).text);
+      const t = tree((await conn.call("directory_tree", { path: dir })).raw.content[0].text);
       expect(t.map((e) => e.name).sort()).toEqual([".gitignore", "src"]);
     },
   },

@@ -61,10 +61,12 @@ async function toolsRefuse(conn: Connection) {
     expect(r.isError, f).toBe(true);
     expect(r.text).toContain("is excluded by .gitignore");
   }
-  // list_directory never lists the inside of .git/ or of an ignored folder either (they list as empty).
+  // list_directory never lists the inside of .git/ or of an ignored folder either (refused with the reason).
   for (const d of [".git", ".git/hooks", "secret"]) {
     const r = await conn.call("list_directory", { path: d });
-    expect(r.structured, d).toEqual({ result: [] });
+    expect(r.isError, d).toBe(true);
+    expect(r.text, d).toContain(d === "secret" ? "is excluded by .gitignore" : "is inside .git/");
+    expect(r.text, d).not.toContain("db.txt");
   }
 }
 

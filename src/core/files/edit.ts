@@ -1,4 +1,5 @@
 import { ToolError } from "../errors.js";
+import { nearestRegion, nearMissDiff } from "./closest.js";
 import { joinEndings, spliceEndings, splitEndings } from "./text-lines.js";
 
 /**
@@ -67,6 +68,8 @@ export class EditError extends ToolError {
     readonly lines: number[] = [],
     /** not_found only: the text would match with every backslash doubled (a file storing `\\`). */
     readonly backslashHint = false,
+    /** not_found only: the file's region most like the text, as a short diff (see `closest.ts`). */
+    readonly nearest?: string,
   ) {
     super(message, reason === "not_found" ? "not_found" : reason === "empty" ? "invalid" : "conflict");
     this.name = "EditError";
@@ -225,13 +228,23 @@ function locate(
   const tail = total > 1 ? `\n(edit ${index + 1} of ${total}; no edit was applied)` : "";
   const doubled = oldText.replace(/\\/g, "\\\\");
   const hint = doubled !== oldText && text.includes(doubled);
+  const nearest = closestRegion(text, oldText);
   throw new EditError(
-    `Could not find exact match for edit:\n${edit.oldText}${tail}`,
+    `Could not find exact match for edit:\n${edit.oldText}${tail}${nearest ? `\n\n${nearest}` : ""}`,
     "not_found",
     index,
     [],
     hint,
+    nearest,
   );
+}
+
+/** The region of `text` most like `oldText`, as a short diff with its line numbers, or undefined. */
+function closestRegion(text: string, oldText: string): string | undefined {
+  const want = textLines(oldText);
+  const file = text.split("\n");
+  const near = nearestRegion(file, want);
+  return near && nearMissDiff(file, want, near);
 }
 
 function ambiguous(

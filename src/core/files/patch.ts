@@ -13,6 +13,7 @@ import { parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
+import { clip, nearestRegion } from "./closest.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
 import { fromLines, type Line, toLines } from "./text-lines.js";
 import type { Change } from "./transaction.js";
@@ -373,29 +374,15 @@ function nearest(
 /** Why a hunk did not apply: where it was looked for and the best partial match, line by line. */
 function explainMiss(file: readonly Line[], h: ParsedHunk, expected: number, min: number): string {
   const n = h.old.length;
-  let best = -1;
-  let bestScore = -1;
-  const budget = 5_000_000;
-  const step = n * Math.max(1, file.length - min) > budget ? Math.ceil((n * file.length) / budget) : 1;
-  for (let at = min; at + n <= file.length; at += step) {
-    let score = 0;
-    for (let j = 0; j < n; j++) if (file[at + j]!.text.trimEnd() === h.old[j]!.trimEnd()) score++;
-    if (score > bestScore || (score === bestScore && Math.abs(at - expected) < Math.abs(best - expected))) {
-      best = at;
-      bestScore = score;
-    }
-  }
   let msg = `its ${n} context/removed line(s) were not found (looked near line ${expected + 1}`;
   msg += file.length === 0 ? "; the file is empty)" : `; the file has ${file.length} lines)`;
-  if (best >= 0 && bestScore > 0) {
-    const j = h.old.findIndex((l, k) => file[best + k]!.text.trimEnd() !== l.trimEnd());
-    msg += `. Closest: line ${best + 1} matches ${bestScore} of ${n}`;
+  const texts = file.map((l) => l.text);
+  const near = nearestRegion(texts, h.old, { expected, min });
+  if (near) {
+    const j = near.firstDiff;
+    msg += `. Closest: line ${near.at + 1} matches ${near.equal} of ${n}`;
     if (j >= 0)
-      msg += `; at line ${best + j + 1} the patch expects ${JSON.stringify(cut(h.old[j]!))} but the file has ${JSON.stringify(cut(file[best + j]!.text))}`;
+      msg += `; at line ${near.at + j + 1} the patch expects ${JSON.stringify(clip(h.old[j]!))} but the file has ${JSON.stringify(clip(texts[near.at + j]!))}`;
   }
   return msg;
-}
-
-function cut(s: string): string {
-  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openVerifiedSync } from "../files/safe-open.js";
-import { cancelledError, STOP, walkEach } from "../walk.js";
+import { cancelledError, STOP, type WalkEachOptions, walkEach } from "../walk.js";
 import type { Root } from "../workspace.js";
 import { compileGlobs } from "./globs.js";
 import type { EngineJob, GrepMatch, RawGrep } from "./grep.js";
@@ -26,36 +26,52 @@ export interface GrepTarget {
 export async function listTargets(
   job: EngineJob,
   limit?: number,
-): Promise<{ targets: GrepTarget[]; more: boolean }> {
+): Promise<{ targets: GrepTarget[]; more: boolean; ignored: number }> {
   const { start } = job;
   if (fs.statSync(start).isFile())
-    return { targets: [{ rel: path.basename(start), real: start }], more: false };
+    return { targets: [{ rel: path.basename(start), real: start }], more: false, ignored: 0 };
   const globs = compileGlobs(job.globs);
   const targets: GrepTarget[] = [];
   // Only regular files count toward the limit: symlinks, sockets and folders are not searched.
-  const stats = await walkEach<undefined>(
-    {
-      root: job.root,
-      start,
-      gitignore: job.gitignore,
-      exclude: globs ? (rel, isDir) => isDir && globs.prunes(rel) : undefined,
-      signal: job.signal,
-    },
-    (name, rel, type, _depth, dirAbs) => {
-      if (type !== "file" || (globs && !globs.file(rel))) return undefined;
-      if (limit !== undefined && targets.length >= limit) return STOP;
-      targets.push({ rel, real: dirAbs === start ? path.join(start, name) : `${dirAbs}/${name}` });
-      return undefined;
-    },
-  );
+  const stats = await walkEach<undefined>(walkOf(job, globs), (name, rel, type, _depth, dirAbs) => {
+    if (type !== "file" || (globs && !globs.file(rel))) return undefined;
+    if (limit !== undefined && targets.length >= limit) return STOP;
+    targets.push({ rel, real: dirAbs === start ? path.join(start, name) : `${dirAbs}/${name}` });
+    return undefined;
+  });
   targets.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  return { targets, more: stats.stopped || stats.timedOut };
+  return { targets, more: stats.stopped || stats.timedOut, ignored: stats.ignored };
+}
+
+/** The walk of a grep job's scope: its ignore rules, and folders its globs rule out pruned. */
+function walkOf(job: EngineJob, globs: ReturnType<typeof compileGlobs>): WalkEachOptions {
+  return {
+    root: job.root,
+    start: job.start,
+    gitignore: job.gitignore,
+    includeIgnored: job.includeIgnored,
+    exclude: globs ? (rel, isDir) => isDir && globs.prunes(rel) : undefined,
+    signal: job.signal,
+  };
+}
+
+/**
+ * How many entries the ignore rules leave out of a grep job's scope (an ignored folder counts once), for
+ * an engine that does not walk with the walker (ripgrep): the same walk as `listTargets`, without a visitor.
+ */
+export async function countIgnored(job: EngineJob): Promise<number> {
+  if (!job.gitignore || job.includeIgnored || fs.statSync(job.start).isFile()) return 0;
+  return (await walkEach<undefined>(walkOf(job, compileGlobs(job.globs)), () => undefined)).ignored;
 }
 
 /** The pure-TS engine: the walker's file list (or `given`), scanned in path order with ripgrep's rules. */
-export async function grepWithJs(job: EngineJob, given?: GrepTarget[]): Promise<RawGrep> {
+export async function grepWithJs(
+  job: EngineJob,
+  given?: GrepTarget[],
+): Promise<RawGrep & { ignored: number }> {
   const matcher = compileMatcher(job.pattern, job.literal === true, job.caseSensitive !== false);
-  const targets = given ?? (await listTargets(job)).targets;
+  const listed = given ? { targets: given, ignored: 0 } : await listTargets(job);
+  const { targets, ignored } = listed;
   // A file asked for by name is searched whole, NUL bytes and all, as ripgrep searches a path it is given.
   const explicit = fs.statSync(job.start).isFile();
   const ctx = job.filesOnly ? 0 : Math.max(0, job.contextLines ?? 0);
@@ -71,10 +87,10 @@ export async function grepWithJs(job: EngineJob, given?: GrepTarget[]): Promise<
     files.push(t.rel);
     matches.push(...hits);
     if ((job.filesOnly ? files.length : matches.length) >= job.collectCap) {
-      return { matches, files, capped: true };
+      return { matches, files, capped: true, ignored };
     }
   }
-  return { matches, files, capped: false };
+  return { matches, files, capped: false, ignored };
 }
 
 /**

@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { isTempName } from "../files/safe-open.js";
-import { ancestorLevels, createIgnoreOracle, type IgnoreLevel, isIgnoredStart } from "../ignore.js";
+import { ancestorLevels, createIgnoreOracle, type IgnoreLevel } from "../ignore.js";
+import { hasGitDirSegment } from "../paths.js";
 import { namesOf } from "../workspace.js";
 import { anchorGlobs, compileGlobs } from "./globs.js";
 import type { EngineJob, Hit, RawGrep } from "./grep.js";
@@ -58,9 +59,6 @@ export async function grepWithRipgrep(job: EngineJob, rgPath: string): Promise<R
   const { root, start } = job;
   const startRel = path.relative(root.real, start).split(path.sep).join("/");
   const isFile = fs.statSync(start).isFile();
-  // ripgrep searches a folder it is given whatever the rules say; the walker finds nothing there.
-  if (job.gitignore && !isFile && isIgnoredStart(root, start))
-    return { matches: [], files: [], capped: false };
   const args = [...RG_RECORD_FLAGS, "--no-config", "--hidden", "--crlf", "--no-messages", "--color=never"];
   args.push(job.caseSensitive === false ? "-i" : "-s");
   if (job.literal) args.push("-F");
@@ -70,12 +68,14 @@ export async function grepWithRipgrep(job: EngineJob, rgPath: string): Promise<R
   if (isFile) args.push("--text");
   let ignoreFile: string | undefined;
   const positiveGlobs = (job.globs ?? []).some((g) => g !== "" && !g.startsWith("!"));
-  if (job.gitignore) {
+  // includeIgnored: no rules, `.git` still skipped (the walker's IgnoreStack without rules).
+  const rules = job.gitignore && job.includeIgnored !== true;
+  if (rules) {
     args.push("--no-ignore-global", "--no-ignore-dot", "--no-ignore-parent", "--no-require-git");
-    const rules = isFile ? [] : rebaseRules(ancestorLevels(root, start));
-    if (rules.length > 0) {
+    const above = isFile ? [] : rebaseRules(ancestorLevels(root, start));
+    if (above.length > 0) {
       ignoreFile = path.join(os.tmpdir(), `mcpfs-rg-${randomBytes(8).toString("hex")}.ignore`);
-      fs.writeFileSync(ignoreFile, `${rules.join("\n")}\n`, { flag: "wx", mode: 0o600 });
+      fs.writeFileSync(ignoreFile, `${above.join("\n")}\n`, { flag: "wx", mode: 0o600 });
       args.push("--ignore-file", ignoreFile);
     }
   } else {
@@ -84,13 +84,16 @@ export async function grepWithRipgrep(job: EngineJob, rgPath: string): Promise<R
   for (const g of anchorGlobs(job.globs ?? [], isFile ? "" : startRel)) args.push("-g", g);
   // On a case-insensitive volume rules and the fixed exclusions fold case, as the walker's (namesOf).
   const folds = namesOf(root).foldsCase;
-  if (folds && job.gitignore) args.push("--ignore-file-case-insensitive");
+  if (folds && rules) args.push("--ignore-file-case-insensitive");
   const fixed = folds ? "--iglob" : "-g";
   args.push(fixed, "!.mcpfs-????????????????.tmp");
   if (job.gitignore) args.push(fixed, "!.git");
   args.push("-e", job.pattern, "--", startRel === "" ? "." : startRel);
-  // A positive -g glob overrides gitignore in ripgrep; such hits are re-checked against the rules.
-  const oracle = job.gitignore && !isFile ? lazy(() => createIgnoreOracle(root, start)) : undefined;
+  // A positive -g glob overrides gitignore in ripgrep; such hits are re-checked against the rules (or,
+  // with includeIgnored, against the `.git` skip alone).
+  const inGit = (rel: string) => hasGitDirSegment(rel, folds);
+  const oracle =
+    !job.gitignore || isFile ? undefined : rules ? lazy(() => createIgnoreOracle(root, start)) : () => inGit;
   const globs = lazy(() => compileGlobs(job.globs));
   const strip = isFile ? "" : startRel === "" ? "./" : `${startRel}/`;
   const toRel = (p: string) =>

@@ -20,6 +20,8 @@ export interface GrepOptions {
   maxResults?: number;
   filesOnly?: boolean;
   gitignore: boolean;
+  /** With `gitignore`: search what the rules ignore too (`.git/` stays skipped). */
+  includeIgnored?: boolean;
   signal?: AbortSignal;
   /** Cap on the size of the matches returned (path + text of each line, context included). */
   budgetBytes?: number;
@@ -54,6 +56,8 @@ export interface GrepResult {
   files: string[];
   truncated: boolean;
   engine: "rg" | "js";
+  /** Entries the ignore rules left out of the scope (an ignored folder counts once). */
+  ignored: number;
 }
 
 /** What an engine hands back before sorting and capping. */
@@ -96,22 +100,29 @@ export async function grep(opts: GrepOptions): Promise<GrepResult> {
   const js = await import("./grep-js.js");
   // Starting ripgrep costs ~20 ms; on a small scope the in-process engine is done sooner (same rules).
   const small = engine.rg && engine.auto ? await smallScope(job, js.listTargets) : undefined;
-  if (!engine.rg || small) return fitBudget(page(await js.grepWithJs(job, small), opts), opts, "js");
-  const found = mayFit(page(await grepWithRipgrep(job, engine.rg), opts), opts);
+  if (!engine.rg || small) {
+    const raw = await js.grepWithJs(job, small?.targets);
+    return fitBudget(page(raw, opts), opts, "js", small ? small.ignored : raw.ignored);
+  }
+  // ripgrep does not say what it left out: the walker counts it meanwhile (a listing of the kept folders).
+  const [rgRaw, ignored] = await Promise.all([grepWithRipgrep(job, engine.rg), js.countIgnored(job)]);
+  const found = mayFit(page(rgRaw, opts), opts);
   // ripgrep opens files by path, so a folder swapped for a symlink meanwhile could lead it outside: it only
   // picks the page's files and lines; what is returned is read again through the verified open (at most
   // maxResults files), and only then held to the byte budget.
-  if (found.files.length === 0) return { matches: [], files: [], truncated: found.truncated, engine: "rg" };
+  if (found.files.length === 0)
+    return { matches: [], files: [], truncated: found.truncated, engine: "rg", ignored };
   const single = await isFileTarget(job.start);
   const targets = found.files.map((rel) => ({ rel, real: single ? job.start : path.join(job.start, rel) }));
   const again = await js.grepWithJs(job, targets);
   if (opts.filesOnly) {
     const still = new Set(again.files);
-    return fitBudget({ ...found, files: found.files.filter((f) => still.has(f)), matches: [] }, opts, "rg");
+    const files = found.files.filter((f) => still.has(f));
+    return fitBudget({ ...found, files, matches: [] }, opts, "rg", ignored);
   }
   const byKey = new Map(again.matches.map((m) => [`${m.line}\0${m.path}`, m]));
   const matches = found.matches.flatMap((m) => byKey.get(`${m.line}\0${m.path}`) ?? []);
-  return fitBudget({ matches, files: filesOf(matches), truncated: found.truncated }, opts, "rg");
+  return fitBudget({ matches, files: filesOf(matches), truncated: found.truncated }, opts, "rg", ignored);
 }
 
 /** Up to this many files and bytes, the auto engine searches in process rather than starting ripgrep. */
@@ -124,16 +135,19 @@ const SMALL_SCOPE_BYTES = 2 * 1024 * 1024;
  */
 async function smallScope(
   job: EngineJob,
-  listTargets: (job: EngineJob, limit?: number) => Promise<{ targets: GrepTarget[]; more: boolean }>,
-): Promise<GrepTarget[] | undefined> {
-  const { targets, more } = await listTargets(job, SMALL_SCOPE_FILES + 1);
+  listTargets: (
+    job: EngineJob,
+    limit?: number,
+  ) => Promise<{ targets: GrepTarget[]; more: boolean; ignored: number }>,
+): Promise<{ targets: GrepTarget[]; ignored: number } | undefined> {
+  const { targets, more, ignored } = await listTargets(job, SMALL_SCOPE_FILES + 1);
   if (more || targets.length > SMALL_SCOPE_FILES) return undefined;
   let bytes = 0;
   for (const t of targets) {
     bytes += fs.statSync(t.real, { throwIfNoEntry: false })?.size ?? 0;
     if (bytes > SMALL_SCOPE_BYTES) return undefined;
   }
-  return targets;
+  return { targets, ignored };
 }
 
 async function pickEngine(
@@ -197,14 +211,16 @@ function fitBudget(
   p: { matches: GrepMatch[]; files: string[]; truncated: boolean },
   opts: GrepOptions,
   engine: "rg" | "js",
+  ignored: number,
 ): GrepResult {
   if (opts.filesOnly) {
     const files = fitting(p.files, fileBytes, opts.budgetBytes);
-    return { matches: [], files, truncated: p.truncated || files.length < p.files.length, engine };
+    return { matches: [], files, truncated: p.truncated || files.length < p.files.length, engine, ignored };
   }
   const matches = fitting(p.matches, matchBytes, opts.budgetBytes);
   const cut = matches.length < p.matches.length;
-  return { matches, files: cut ? filesOf(matches) : p.files, truncated: p.truncated || cut, engine };
+  const files = cut ? filesOf(matches) : p.files;
+  return { matches, files, truncated: p.truncated || cut, engine, ignored };
 }
 
 /**

@@ -11,6 +11,8 @@ export interface NameSearchOptions {
   /** Globs of entries to prune; without '/' they match at any depth. */
   excludePatterns: readonly string[];
   gitignore: boolean;
+  /** With `gitignore`: list what the rules ignore too (`.git/` stays skipped). */
+  includeIgnored?: boolean;
   /** Stop after this many matches (the result is then `truncated`). */
   limit: number;
   signal: AbortSignal;
@@ -24,6 +26,8 @@ export interface NameSearchResult {
   truncated: boolean;
   timedOut: boolean;
   visited: number;
+  /** Entries the ignore rules left out (an ignored folder counts once). */
+  ignored: number;
 }
 
 export async function searchNames(
@@ -36,6 +40,7 @@ export async function searchNames(
     root: dir.root,
     start: dir.real,
     gitignore: opts.gitignore,
+    includeIgnored: opts.includeIgnored,
     exclude: compileExcludes(opts.excludePatterns),
     include: (rel) => isMatch(rel),
     limit: opts.limit,
@@ -48,5 +53,6 @@ export async function searchNames(
   const shown: string[] = [];
   for (const e of r.entries)
     if (e.type !== "symlink" || (await describeLink(ws, e.real)) !== undefined) shown.push(e.rel);
-  return { rels: shown.sort(comparePaths), truncated: r.truncated, timedOut: r.timedOut, visited: r.visited };
+  const { truncated, timedOut, visited, ignored } = r;
+  return { rels: shown.sort(comparePaths), truncated, timedOut, visited, ignored };
 }

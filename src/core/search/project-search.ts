@@ -52,6 +52,8 @@ export interface ContentSearchOptions {
   contextLines: number;
   /** Most matches in `details`. */
   maxResults: number;
+  /** Matches to skip before `details` starts (the next page). */
+  offset?: number;
   /** Most characters of match text (with context) in `details`. */
   maxChars: number;
   signal: AbortSignal;
@@ -101,11 +103,16 @@ export async function searchContents(root: Root, opts: ContentSearchOptions): Pr
   const byFile = new Map<string, number[]>();
   let used = 0;
   let truncated = false;
+  let skip = opts.offset ?? 0;
   for (const m of result.matches) {
     const lines = byFile.get(m.path) ?? [];
     lines.push(m.line);
     byFile.set(m.path, lines);
     if (truncated) continue;
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
     const text = contextText(m);
     if (details.length >= opts.maxResults || used + text.length > opts.maxChars) {
       truncated = true;

@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import path from "node:path";
-import { ancestorLevels, type IgnoreLevel, isIgnoredBy, isIgnoredStart, levelsForDir } from "../ignore.js";
+import { ancestorLevels, type IgnoreLevel, isIgnoredBy, levelsForDir } from "../ignore.js";
 import { isGitDirName } from "../paths.js";
 import { namesOf, type Root } from "../workspace.js";
 
@@ -8,13 +8,13 @@ import { namesOf, type Root } from "../workspace.js";
  * The gitignore rules in force during one walk: the levels above the start, one more level for each
  * folder the walk lists that holds a `.gitignore` or a `.git` (see `ignore.ts` for the precedence), and
  * the `.git` folders themselves, which a gitignore-honouring walk never shows. Without `gitignore` the
- * stack is empty and keeps everything.
+ * stack is empty and keeps everything; without `rules` it only hides `.git` (what `rg --no-ignore` skips).
  */
 export class IgnoreStack {
   /** The levels of the folders between the root and the start (the start's own rules come from its listing). */
   readonly atStart: readonly IgnoreLevel[];
-  /** The start lies inside an ignored folder: the walk keeps nothing. */
-  readonly startIgnored: boolean;
+  /** The .gitignore rules apply (else only `.git` is hidden). */
+  private readonly rules: boolean;
   /** On a case-insensitive volume `.GIT` is the repository and `.GITIGNORE` its rules. */
   private readonly folds: boolean;
 
@@ -22,9 +22,10 @@ export class IgnoreStack {
     private readonly root: Root,
     start: string,
     private readonly gitignore: boolean,
+    applyRules = true,
   ) {
-    this.atStart = gitignore ? ancestorLevels(root, start) : [];
-    this.startIgnored = gitignore && isIgnoredStart(root, start);
+    this.rules = gitignore && applyRules;
+    this.atStart = this.rules ? ancestorLevels(root, start) : [];
     this.folds = namesOf(root).foldsCase;
   }
 
@@ -35,7 +36,7 @@ export class IgnoreStack {
     dirRel: string,
     list: readonly Dirent[],
   ): readonly IgnoreLevel[] {
-    if (!this.gitignore) return inherited;
+    if (!this.rules) return inherited;
     const folds = this.folds;
     let hasGitignore = false;
     let hasGit = false;

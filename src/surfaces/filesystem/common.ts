@@ -20,6 +20,16 @@ export function truncationNote(what: string, howToContinue: string): string {
   return `\n[mcpfs: output truncated: ${what}. ${howToContinue}]`;
 }
 
+/** The optional parameter of grep, search_files and directory_tree that lifts the ignore rules for one call. */
+export const includeIgnoredParam = z.boolean().optional().describe("Include gitignored paths");
+
+/** What a reply that left ignored entries out says, and how to include them ("" when it left none out). */
+export function ignoredNote(count: number): string {
+  if (count === 0) return "";
+  const what = count === 1 ? "entry" : "entries";
+  return `[mcpfs: ${count} ignored ${what} skipped (.gitignore rules); includeIgnored=true includes them.]`;
+}
+
 /** A walk that runs this long stops and reports what it found (a hung network volume never hangs a call). */
 export const WALK_TIME_LIMIT_MS = 60_000;
 

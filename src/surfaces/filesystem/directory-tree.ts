@@ -3,7 +3,7 @@ import { ANY_COUNT } from "../../core/budget.js";
 import { budgetedTree, MAX_WALK_ENTRIES } from "../../core/files/budgeted-tree.js";
 import { compileExcludes } from "../../core/files/exclude.js";
 import { defineTool, textReply } from "../tool.js";
-import { WALK_TIME_LIMIT_MS } from "./common.js";
+import { ignoredNote, includeIgnoredParam, WALK_TIME_LIMIT_MS } from "./common.js";
 
 /** What a cut tree leaves out and how to see the rest, or undefined when the tree is whole. */
 export function capNote(
@@ -36,11 +36,12 @@ export const directoryTreeTool = defineTool({
   name: "directory_tree",
   title: "Directory Tree",
   description:
-    'A directory\'s subtree as indented JSON: {name, type, children} (symlinks not followed; .git/ and gitignored paths skipped). A tree too big for one reply keeps its top levels and marks cut directories "truncated": true: then use maxDepth or a sub-path.',
+    'A directory\'s subtree as indented JSON: {name, type, children} (symlinks not followed; .git/ and gitignored paths skipped). A tree too big for one reply keeps its top levels, cut directories marked "truncated": true.',
   input: z.object({
     path: z.string(),
     excludePatterns: z.array(z.string()).optional().default([]),
     maxDepth: z.number().int().min(1).optional().describe("Levels to descend (1 = children only)"),
+    includeIgnored: includeIgnoredParam,
   }),
   output: z.object({
     content: z.string(),
@@ -52,7 +53,7 @@ export const directoryTreeTool = defineTool({
       .string()
       .optional()
       .describe(
-        "what was left out (budget, entry cap or time limit) and how to narrow; also a second text block",
+        "what was left out (budget, entry cap, time limit, ignored entries) and how to see it; also a second text block",
       ),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -62,13 +63,16 @@ export const directoryTreeTool = defineTool({
     // Room is held for the note that says what was left out, at its widest.
     const budget = ctx.budget;
     const every = { stopped: true, timedOut: true, visited: ANY_COUNT };
-    const close = budget.reserve(capNote(ANY_COUNT - 1, ANY_COUNT, every, ANY_COUNT)!);
+    const close = budget.reserve(
+      `${capNote(ANY_COUNT - 1, ANY_COUNT, every, ANY_COUNT)!}\n${ignoredNote(ANY_COUNT)}`,
+    );
     const tree = await budgetedTree(
       ctx.ws,
       {
         root: dir.root,
         start: dir.real,
         gitignore: ctx.config.gitignore,
+        includeIgnored: args.includeIgnored,
         maxDepth: args.maxDepth,
         exclude: compileExcludes(args.excludePatterns),
         signal: ctx.signal,
@@ -81,7 +85,8 @@ export const directoryTreeTool = defineTool({
     const { shown, total, stats } = tree;
     budget.take(tree.json);
     const cap = capNote(shown, total, stats, tree.firstLeftDepth);
-    const note = cap === undefined ? undefined : close(cap);
+    const parts = [cap, ignoredNote(stats.ignored)].filter((p) => p !== undefined && p !== "");
+    const note = parts.length === 0 ? undefined : close(parts.join("\n"));
     const reply = textReply(tree.json, {
       entries: shown,
       totalEntries: total,

@@ -5,19 +5,20 @@ import { ToolError } from "../../core/errors.js";
 import { escapeName } from "../../core/paths.js";
 import { type GrepMatch, grep, isFileTarget } from "../../core/search/grep.js";
 import { defineTool, textReply } from "../tool.js";
+import { ignoredNote, includeIgnoredParam } from "./common.js";
 
 const DEFAULT_MAX_RESULTS = 500;
 const PROGRESS_EVERY_MS = 1000;
 
 const input = z.object({
-  path: z.string().describe("Directory (recursive) or file"),
-  pattern: z.string().describe("RE2 regex (no backreferences or lookaround), or text with literal"),
+  path: z.string(),
+  pattern: z.string().describe("RE2 regex (no backreferences/lookaround), or text with literal"),
   glob: z
     .union([z.string(), z.array(z.string())])
     .optional()
     .describe("File glob(s) relative to path: '*.ts' any depth, 'src/**/*.py' anchored, '!x' excludes"),
   caseSensitive: z.boolean().optional().default(true),
-  literal: z.boolean().optional().default(false).describe("pattern is plain text"),
+  literal: z.boolean().optional().describe("pattern is plain text"),
   contextLines: z.number().int().min(0).max(20).optional().default(0).describe("Lines around each match"),
   maxResults: z
     .number()
@@ -25,9 +26,10 @@ const input = z.object({
     .min(1)
     .optional()
     .default(DEFAULT_MAX_RESULTS)
-    .describe("Most matching lines (files with filesOnly) to return"),
+    .describe("Most lines (files with filesOnly)"),
   offset: z.number().int().min(0).optional().default(0).describe("Skip this many results (the next page)"),
-  filesOnly: z.boolean().optional().default(false).describe("List matching files only"),
+  filesOnly: z.boolean().optional().describe("List matching files only"),
+  includeIgnored: includeIgnoredParam,
 });
 
 const line = z.object({ line: z.number(), text: z.string() });
@@ -49,7 +51,7 @@ const output = z.object({
 });
 
 const DESCRIPTION =
-  "Search file contents for a regex or literal text, in a directory (recursively) or one file; honours .gitignore, skips .git/ and binary files. Use it to find text; search_files finds names. Prints each file's path once, relative to path, then its 'line: text' rows ('line- text' for context).";
+  "Search a file, or a directory recursively, for a regex or literal text; skips gitignored paths, .git/ and binary files. search_files finds names. Prints each file's path (relative to path) once, then 'line: text' rows ('line- text': context).";
 
 /** How a result path is shown: joined to the path the client gave, so it can be passed straight back. */
 function shown(requested: string, isFile: boolean, rel: string): string {
@@ -147,6 +149,7 @@ export const grepTool = defineTool({
       `\n\n[mcpfs: ${what} ${first}-${last} shown; more exist. Next page: offset=${last}. ` +
       "Or narrow: glob, a subdirectory as path, or filesOnly=true.]";
     const close = budget.reserve(more(ANY_COUNT));
+    const closeIgnored = budget.reserve(`\n\n${ignoredNote(ANY_COUNT)}`);
     let ticks = 0;
     const timer = setInterval(() => {
       void ctx.progress(++ticks, undefined, "searching");
@@ -165,6 +168,7 @@ export const grepTool = defineTool({
         offset: args.offset,
         filesOnly: args.filesOnly,
         gitignore: ctx.config.gitignore,
+        includeIgnored: args.includeIgnored,
         signal: ctx.signal,
         budgetBytes: budget.remaining,
         engine: ctx.config.grepEngine,
@@ -201,6 +205,8 @@ export const grepTool = defineTool({
     }
     if (shownCount === 0)
       body = args.offset > 0 ? `No matches after offset ${args.offset}` : "No matches found";
+    // The continuation stays the reply's last line.
+    if (result.ignored > 0) body += closeIgnored(`\n\n${ignoredNote(result.ignored)}`);
     if (truncated) body += close(more(args.offset + shownCount));
     const files = rels.map(show);
     return textReply(body, {

@@ -150,13 +150,15 @@ export function listReply(items: string[]): ToolReply {
 /**
  * A `dict` result held to the reply budget: while its JSON does not fit, the lists under `trim` (in that
  * order) keep only the items that do, and `truncated` is set. The JSON stays whole and parseable.
+ * `finish` completes a candidate before it is measured (a note that counts what the lists kept).
  */
 export function dictReplyWithin(
   ctx: ToolContext,
   obj: Record<string, unknown>,
   trim: readonly string[],
+  finish: (o: Record<string, unknown>) => Record<string, unknown> = (o) => o,
 ): ToolReply {
-  const json = (o: Record<string, unknown>) => JSON.stringify(o, null, 2);
+  const json = (o: Record<string, unknown>) => JSON.stringify(finish(o), null, 2);
   let out = obj;
   for (const key of trim) {
     if (ctx.budget.fits(json(out))) break;
@@ -172,8 +174,9 @@ export function dictReplyWithin(
     }
     out = { ...out, [key]: list.slice(0, lo), truncated: true };
   }
-  ctx.budget.take(json(out));
-  return dictReply(out);
+  const done = finish(out);
+  ctx.budget.take(JSON.stringify(done, null, 2));
+  return dictReply(done);
 }
 
 /** A Python `dict` result: its JSON with 2-space indentation, plus the object itself. */

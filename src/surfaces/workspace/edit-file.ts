@@ -133,8 +133,10 @@ async function run(args: Args, ctx: ToolContext): Promise<string> {
             `double backslashes in both \`${seedShape ? "old_text" : "old_string"}\` and \`${seedShape ? "new_text" : "new_string"}\`.${which}`,
           "not_found",
         );
-      if (err.reason === "not_found")
-        throw new ToolError(`Text not found in ${shown}: ${old}${which}`, "not_found");
+      if (err.reason === "not_found") {
+        const near = err.nearest ? `\n\n${err.nearest}` : "";
+        throw new ToolError(`Text not found in ${shown}: ${old}${which}${near}`, "not_found");
+      }
       if (err.reason === "empty") throw new ToolError(`old_text must not be empty${which}`);
       throw err;
     }

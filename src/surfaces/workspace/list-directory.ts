@@ -2,8 +2,8 @@ import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { filesUnder, renderTree } from "../../core/files/file-tree.js";
 import { entryKind } from "../../core/files/remove.js";
-import { printable } from "../../core/paths.js";
-import type { ResolvedPath } from "../../core/workspace.js";
+import { hasGitDirSegment, printable } from "../../core/paths.js";
+import { namesOf, type ResolvedPath } from "../../core/workspace.js";
 import { defineTool, type ToolContext } from "../tool.js";
 import { gitignoreGate, listOutput, listReply, resolveIn } from "./common.js";
 
@@ -26,9 +26,9 @@ export const listDirectoryTool = defineTool({
     const requested = args.path ?? ".";
     const shown = printable(requested);
     const target = await resolveIn(ctx, requested, "read");
-    // The same gate as read_file: an ignored folder, and the inside of .git/, list as empty (as in
-    // mcp-workspace, whose walk drops what the rules ignore).
-    if (await isGated(ctx, target, requested)) return listReply([]);
+    // The same gate as read_file: an ignored folder, or .git/, is refused with the reason (mcp-workspace
+    // lists it as empty, which reads as "nothing there").
+    if (await isGated(ctx, target, requested)) throw ignoredFolderError(target, shown);
     const kind = await entryKind(target);
     if (kind === "file")
       throw new ToolError(`'${shown}' is a file, not a directory. Use read_file() instead.`);
@@ -46,6 +46,16 @@ export const listDirectoryTool = defineTool({
     return listReply(note === undefined ? lines : [...lines.slice(0, kept), note]);
   },
 });
+
+function ignoredFolderError(target: ResolvedPath, shown: string): ToolError {
+  const why = hasGitDirSegment(target.relative, namesOf(target.root).foldsCase)
+    ? "is inside .git/, which is never listed"
+    : "is excluded by .gitignore";
+  return new ToolError(
+    `Directory '${shown}' ${why}: its files are not listed and cannot be read. Use list_directory() to see available files.`,
+    "ignored",
+  );
+}
 
 async function isGated(ctx: ToolContext, target: ResolvedPath, requested: string): Promise<boolean> {
   return gitignoreGate(ctx, target, requested, true).then(

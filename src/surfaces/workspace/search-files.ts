@@ -24,6 +24,7 @@ export const searchShape = {
   context_lines: z.number().int().min(0).default(0).describe("Lines around each match"),
   max_results: z.number().int().default(50).describe("Most matches or files returned"),
   max_result_lines: z.number().int().default(200).describe("Most output lines"),
+  offset: z.number().int().min(0).optional().describe("Matches or files to skip (the next page)"),
 };
 
 /** mcp-workspace returns a dict whose keys depend on the mode (file_search or content_search). */
@@ -38,6 +39,15 @@ export interface SearchArgs {
   context_lines?: number;
   max_results?: number;
   max_result_lines?: number;
+  offset?: number;
+}
+
+/** matched_files lists at most this many files (each with its line numbers); `more` says how to see the rest. */
+const MATCHED_FILES_SHOWN = 100;
+
+/** How a cut search goes on: the next page, or a narrower glob. */
+function nextStep(shownTo: number): string {
+  return `Next page: offset=${shownTo} (or a larger max_results). Or narrow with glob, e.g. "src/**/*.py".`;
 }
 
 async function fileSearch(
@@ -45,18 +55,17 @@ async function fileSearch(
   root: Root,
   glob: string,
   maxResults: number,
+  offset: number,
 ): Promise<ToolReply> {
   const files = await filesMatching(root, glob, ctx.signal);
-  return dictReplyWithin(
-    ctx,
-    {
-      mode: "file_search",
-      files: files.slice(0, Math.max(0, maxResults)),
-      total_files: files.length,
-      truncated: files.length > maxResults,
-    },
-    ["files"],
-  );
+  const page = files.slice(offset, offset + Math.max(0, maxResults));
+  const obj = { mode: "file_search", files: page, total_files: files.length, truncated: false };
+  return dictReplyWithin(ctx, obj, ["files"], (o) => {
+    const shown = (o.files as string[]).length;
+    if (offset + shown >= files.length) return o;
+    const more = `files ${offset + 1}-${offset + shown} of ${files.length} shown. ${nextStep(offset + shown)}`;
+    return { ...o, truncated: true, more };
+  });
 }
 
 async function contentSearch(
@@ -65,11 +74,13 @@ async function contentSearch(
   args: SearchArgs,
   pattern: string,
 ): Promise<ToolReply> {
+  const offset = args.offset ?? 0;
   const r = await searchContents(root, {
     pattern,
     glob: args.glob ?? undefined,
     contextLines: Math.max(0, args.context_lines ?? 0),
     maxResults: args.max_results ?? 50,
+    offset,
     // mcp-workspace's own bound: about 120 characters per result line.
     maxChars: (args.max_result_lines ?? 200) * 120,
     signal: ctx.signal,
@@ -81,11 +92,31 @@ async function contentSearch(
     total_matches: r.total,
     truncated: r.truncated,
   };
-  if (r.truncated) out.matched_files = r.matchedFiles;
+  if (r.truncated) out.matched_files = r.matchedFiles.slice(0, MATCHED_FILES_SHOWN);
   if (r.capped) out.total_matches_capped = true;
   if (r.literal) out.note = LITERAL_NOTE;
-  // Past the reply budget, the per-file line lists go first, then the details.
-  return dictReplyWithin(ctx, out, ["matched_files", "details"]);
+  // Past the reply budget, the per-file line lists go first, then the details; `more` counts what stayed.
+  return dictReplyWithin(ctx, out, ["matched_files", "details"], (o) =>
+    o.truncated ? { ...o, more: contentMore(o, r.total, r.capped, r.matchedFiles.length, offset) } : o,
+  );
+}
+
+/** What a cut content search shows of the matches and of the matched files, and how to go on. */
+function contentMore(
+  o: Record<string, unknown>,
+  total: number,
+  capped: boolean,
+  files: number,
+  offset: number,
+): string {
+  const shown = (o.details as unknown[]).length;
+  const listed = ((o.matched_files as unknown[] | undefined) ?? []).length;
+  const of = `${total}${capped ? "+" : ""}`;
+  const what =
+    shown === 0
+      ? `no matches after offset ${offset} of ${of}`
+      : `matches ${offset + 1}-${offset + shown} of ${of} shown`;
+  return `${what}; matched_files lists ${listed} of ${files} files. ${nextStep(offset + shown)}`;
 }
 
 /** search_files and search_reference_files: glob-only lists files, a pattern searches contents. */
@@ -95,7 +126,7 @@ export async function searchIn(ctx: ToolContext, root: Root, args: SearchArgs): 
   if (glob === undefined && pattern === undefined)
     throw new ToolError("At least one of 'glob' or 'pattern' must be provided");
   if (pattern !== undefined) return contentSearch(ctx, root, args, pattern);
-  return fileSearch(ctx, root, glob!, args.max_results ?? 50);
+  return fileSearch(ctx, root, glob!, args.max_results ?? 50, args.offset ?? 0);
 }
 
 export const DESCRIPTION_TAIL =
