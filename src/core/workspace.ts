@@ -324,20 +324,24 @@ export class Workspace {
 
   /**
    * The resolved path at `real`: its deepest root (confined once more), the write rules for write intent,
-   * and the recorder of the call this view serves.
+   * and the recorder of the call this view serves (which refuses the call, before it changes anything, when
+   * the undo journal has no room for it without dropping a recent change).
    */
-  private located(
+  private async located(
     shown: string,
     real: string,
     exists: boolean,
     candidates: readonly Root[],
     opts: ResolveOptions,
     spelled?: string,
-  ): ResolvedPath {
+  ): Promise<ResolvedPath> {
     const root = this.rootOf(real, candidates);
     if (!root) throw deniedError(shown);
     const relative = path.relative(root.real, real).split(path.sep).join("/");
-    if (opts.intent === "write") this.checkWrite(real, root, relative, shown, candidates);
+    if (opts.intent === "write") {
+      this.checkWrite(real, root, relative, shown, candidates);
+      await this.change?.admit(root);
+    }
     return {
       requested: shown,
       real,

@@ -137,7 +137,10 @@ describe("8.3 short names on the filesystem surface", () => {
       ["create_directory", { path: `${ro}\\made` }],
       ["copy_file", { source: `${P}\\notes-long-name.txt`, destination: `${git}\\hooks\\post-checkout` }],
       ["copy_file", { source: `${P}\\notes-long-name.txt`, destination: `${ro}\\copied.txt` }],
-      ["apply_patch", { patch: "--- a/lib.txt\n+++ b/lib.txt\n@@ -1 +1 @@\n-vendor\n+pwned\n", directory: ro }],
+      [
+        "apply_patch",
+        { patch: "--- a/lib.txt\n+++ b/lib.txt\n@@ -1 +1 @@\n-vendor\n+pwned\n", directory: ro },
+      ],
     ];
     for (const [tool, args] of attempts) {
       const r = await c.call(tool, args);
