@@ -48,6 +48,30 @@ function duration(name: string) {
   };
 }
 
+/** The undo journal's flags (in --help where they stand). */
+function journalOptions(program: Command): Command {
+  return program
+    .option(
+      "--no-journal",
+      "no change journal: changes cannot be undone; a multi-file change killed mid-commit may stay partly applied",
+    )
+    .option(
+      "--journal-max-bytes <n>",
+      "undo journal: bytes of previous versions kept per root (default 1 GiB)",
+      nonNegative("--journal-max-bytes"),
+    )
+    .option(
+      "--journal-max-days <n>",
+      "undo journal: days a change is kept (default 7)",
+      nonNegative("--journal-max-days"),
+    )
+    .option(
+      "--journal-min-age <duration>",
+      "undo journal: a change younger than this is never dropped to make room; the call is refused (default 1h; 0: off)",
+      duration("--journal-min-age"),
+    );
+}
+
 function buildProgram(version: string): Command {
   const program = new Command("mcpfs")
     .description(
@@ -79,26 +103,8 @@ function buildProgram(version: string): Command {
       "filesystem surface: allow writes into .git directories (refused by default)",
     )
     .option("--disable-tools <names>", "comma-separated tool names to hide")
-    .option("--audit-log <file>", "append a JSON line for every mutation to this file")
-    .option(
-      "--no-journal",
-      "no change journal: changes cannot be undone; a multi-file change killed mid-commit may stay partly applied",
-    )
-    .option(
-      "--journal-max-bytes <n>",
-      "undo journal: bytes of previous versions kept per root (default 1 GiB)",
-      nonNegative("--journal-max-bytes"),
-    )
-    .option(
-      "--journal-max-days <n>",
-      "undo journal: days a change is kept (default 7)",
-      nonNegative("--journal-max-days"),
-    )
-    .option(
-      "--journal-min-age <duration>",
-      "undo journal: a change younger than this is never dropped to make room; the call is refused (default 1h; 0: off)",
-      duration("--journal-min-age"),
-    )
+    .option("--audit-log <file>", "append a JSON line for every mutation to this file");
+  journalOptions(program)
     .option("--http", "serve Streamable HTTP instead of stdio")
     .option("--host <host>", "HTTP bind address (default 127.0.0.1)")
     .option("--port <port>", `HTTP port (default ${DEFAULT_HTTP_PORT})`, integer("--port"))

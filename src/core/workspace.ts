@@ -422,11 +422,6 @@ export class Workspace {
     return gateIgnored(this.access, target, shown, isDir);
   }
 
-  /** The mutation rule for an entry a surface assembled from a resolved parent (a link named itself). */
-  checkWritable(entry: ResolvedPath): void {
-    this.checkWrite(entry.real, entry.root, entry.relative, entry.requested, this.rootList);
-  }
-
   /**
    * The one rule for every mutation, judged by effect: nothing at or below a read-only root changes, whether
    * it is named itself or taken along by a delete, move or overwrite of an ancestor; and nothing is written
