@@ -227,7 +227,9 @@ function recheckInsideSync(opened: string, root: Root, requested: string): boole
 /** `real` (the realpath of `opened`) names the same place as `opened`, in any Unicode form, inside the root. */
 function isOwnRealpath(opened: string, real: string, root: Root): boolean {
   const names = namesOf(root);
-  return names.equal(real.normalize("NFC"), opened.normalize("NFC")) && names.isAtOrBelow(real, root.real);
+  // path.resolve: a walk may join with `/`, which Windows reads as `\`.
+  const same = names.equal(real.normalize("NFC"), path.resolve(opened).normalize("NFC"));
+  return same && names.isAtOrBelow(real, root.real);
 }
 
 export function changedError(requested: string): ToolError {
