@@ -18,7 +18,6 @@ const SECRET = "SECRET_TOKEN_8d3";
 
 let setup: WineSetup;
 let base: string;
-let W: string;
 
 /** The short names Wine gives the entries of `dir` (long name -> short name), from `cmd /c dir /x /a`. */
 function shortNames(dir: string): Map<string, string> {
@@ -72,7 +71,6 @@ beforeAll(() => {
   setup = wineSetup();
   base = path.join(setup.prefix, "drive_c", "mcpfs-win", `s${process.pid}`);
   fs.rmSync(base, { recursive: true, force: true });
-  W = toWin(base, setup);
 });
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
