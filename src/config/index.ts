@@ -51,6 +51,8 @@ export interface Config {
   /** Undo journal caps per root: bytes of previous versions kept, and days a change is kept. */
   journalMaxBytes?: number;
   journalMaxDays?: number;
+  /** A change younger than this is never dropped to make room: the call that would drop it is refused. */
+  journalMinAgeMs?: number;
   /** Where journals live (`MCPFS_STATE_DIR`, else the platform's user state directory); unset: no journal. */
   stateDir?: string;
   /** Arguments nobody recognised (warned about and ignored). */

@@ -58,6 +58,8 @@ export type ToolErrorCode =
   | "too_large"
   | "conflict"
   | "no_roots"
+  /** The undo journal has no room without dropping a recent change (`--journal-min-age`): nothing changed. */
+  | "journal_full"
   | "cancelled"
   | "io";
 

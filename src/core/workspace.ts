@@ -335,28 +335,32 @@ export class Workspace {
       (p) => this.rootOf(p, candidates) !== undefined,
       (p) => this.namesAt(p, candidates),
     );
-    const resolved = this.located(shown, real, exists, candidates, opts);
+    const resolved = await this.located(shown, real, exists, candidates, opts);
     if (opts.intent === "write") await gateChange(this.access, resolved, shown, false);
     return resolved;
   }
 
   /**
    * The resolved path at `real`: its deepest root (confined once more), the write rules for write intent,
-   * and the recorder of the call this view serves.
+   * and the recorder of the call this view serves (which refuses the call, before it changes anything, when
+   * the undo journal has no room for it without dropping a recent change).
    */
-  private located(
+  private async located(
     shown: string,
     real: string,
     exists: boolean,
     candidates: readonly Root[],
     opts: ResolveOptions,
     spelled?: string,
-  ): ResolvedPath {
+  ): Promise<ResolvedPath> {
     const root = this.rootOf(real, candidates);
     if (!root) throw deniedError(shown);
     const relative = path.relative(root.real, real).split(path.sep).join("/");
     if (root.deny?.denies(relative, namesOf(root).foldsCase)) throw deniedByRuleError(shown);
-    if (opts.intent === "write") this.checkWrite(real, root, relative, shown, candidates);
+    if (opts.intent === "write") {
+      this.checkWrite(real, root, relative, shown, candidates);
+      await this.change?.admit(root);
+    }
     return {
       requested: shown,
       real,
@@ -390,12 +394,21 @@ export class Workspace {
     if (!inside(parent.real)) throw deniedError(shown);
     // Another Unicode form, or on a case-insensitive volume another case, of an existing entry designates
     // that entry (as in `resolve`): the decisions below see its name on disk.
-    const onDisk = await entryMatch(parent.real, name, namesAt(parent.real));
-    const real = path.join(parent.real, onDisk ?? name);
+    const listed = await listNames(parent.real);
+    let onDisk = listed && matchName(listed, name, namesAt(parent.real));
+    let real = path.join(parent.real, onDisk ?? name);
     let exists = false;
     try {
-      const st = await fs.lstat(real);
+      let st = await fs.lstat(real);
       exists = true;
+      if (onDisk === undefined) {
+        // There, yet listed under no spelling of it: an alias (a Windows 8.3 short name, `GIT~1` for `.git`).
+        // Every rule below, the undo journal and the I/O see the name the volume stores.
+        onDisk = await storedName(parent.real, name, st, listed);
+        if (onDisk === undefined) throw aliasError(shown);
+        real = path.join(parent.real, onDisk);
+        st = await fs.lstat(real);
+      }
       if (st.isSymbolicLink()) {
         // The link's target must stay inside, whether it exists or dangles: every hop of the chain is checked.
         const target = await realLocation(real, shown, inside, namesAt);
@@ -406,7 +419,7 @@ export class Workspace {
       if (!isErrno(err, "ENOENT")) throw fsErrorFor(err, shown);
     }
     const spelled = onDisk !== undefined && onDisk !== name ? name : undefined;
-    const resolved = this.located(shown, real, exists, candidates, opts, spelled);
+    const resolved = await this.located(shown, real, exists, candidates, opts, spelled);
     // An entry resolved for writing is moved, renamed or deleted whole, with what it holds.
     if (opts.intent === "write") await gateChange(this.access, resolved, shown, true);
     return resolved;
@@ -434,11 +447,6 @@ export class Workspace {
   /** A copy's source: refused when it is a folder holding an entry out of reach (see `gateCarried`). */
   gateCopied(source: ResolvedPath): Promise<void> {
     return gateCarried(this.access, source, source.requested);
-  }
-
-  /** The mutation rule for an entry a surface assembled from a resolved parent (a link named itself). */
-  checkWritable(entry: ResolvedPath): void {
-    this.checkWrite(entry.real, entry.root, entry.relative, entry.requested, this.rootList);
   }
 
   /**
@@ -609,17 +617,68 @@ async function realOrThrow(p: string, shown: string): Promise<string> {
  * exact one: ambiguous.
  */
 async function entryMatch(dir: string, name: string, names: NamePolicy): Promise<string | undefined> {
+  const listed = await listNames(dir);
+  return listed && matchName(listed, name, names);
+}
+
+/** The names in `dir`; undefined when it cannot be listed. */
+async function listNames(dir: string): Promise<string[] | undefined> {
+  return fs.readdir(dir).catch(() => undefined);
+}
+
+function matchName(listed: readonly string[], name: string, names: NamePolicy): string | undefined {
   const want = names.fold(name.normalize("NFC"));
-  let entries: string[];
-  try {
-    entries = await fs.readdir(dir);
-  } catch {
-    return undefined;
-  }
-  const found = entries.filter((e) => names.fold(e.normalize("NFC")) === want);
+  const found = listed.filter((e) => names.fold(e.normalize("NFC")) === want);
   if (found.includes(name)) return name;
   if (found.length > 1) throw new ToolError(`Ambiguous path component: ${printable(name)}`);
   return found[0];
+}
+
+type Identity = { dev: number; ino: number; isSymbolicLink(): boolean };
+
+const sameIdentity = (a: Identity, b: Identity) =>
+  a.dev === b.dev && a.ino === b.ino && a.isSymbolicLink() === b.isSymbolicLink();
+
+/**
+ * The stored name of `name`, an entry of `dir` that lstat finds (`st`) but the listing does not: an alias.
+ * Windows expands an 8.3 alias in realpath, so a plain entry's stored name is its realpath's last component,
+ * proved to be listed in the same directory with the same identity. A link's realpath is its target, and a
+ * volume that folds case only in some directories (ext4 casefold) expands nothing: then the entry is the one
+ * listed entry of its kind, of that identity, among the links or the case variants. Undefined: unproved.
+ */
+async function storedName(
+  dir: string,
+  name: string,
+  st: Identity,
+  listed: readonly string[] | undefined,
+): Promise<string | undefined> {
+  const proved = async (n: string) =>
+    (listed === undefined || listed.includes(n)) &&
+    sameIdentity(
+      st,
+      await fs.lstat(path.join(dir, n)).catch(() => ({ dev: -1, ino: -1, isSymbolicLink: () => false })),
+    );
+  if (!st.isSymbolicLink()) {
+    const real = await fs.realpath(path.join(dir, name)).catch(() => undefined);
+    if (real !== undefined && path.dirname(real) === dir && (await proved(path.basename(real))))
+      return path.basename(real);
+  }
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  const key = FOLDED_NAMES.fold(name.normalize("NFC"));
+  const found: string[] = [];
+  for (const e of entries) {
+    if (e.isSymbolicLink() !== st.isSymbolicLink()) continue;
+    if (!st.isSymbolicLink() && FOLDED_NAMES.fold(e.name.normalize("NFC")) !== key) continue;
+    if (await proved(e.name)) found.push(e.name);
+  }
+  return found.length === 1 ? found[0] : undefined;
+}
+
+function aliasError(shown: string): ToolError {
+  return new ToolError(
+    `Access denied - cannot tell which entry this name is another name of; use its full name: ${printable(shown)}`,
+    "denied",
+  );
 }
 
 function fsErrorFor(err: unknown, shown: string): Error {

@@ -55,11 +55,14 @@ export async function listChanges(
   let under: { real: string; names: ReturnType<typeof namesOf> } | undefined;
   if (args.path !== undefined) {
     const t = await ctx.ws.resolveEntry(args.path, { intent: "read" });
-    under = { real: t.real, names: namesOf(t.root) };
+    // NFC on both sides: an entry gone since (nothing left to look its stored name up by) is found by any form.
+    under = { real: t.real.normalize("NFC"), names: namesOf(t.root) };
   }
   const touches = (s: ChangeSummary) =>
     !under ||
-    s.paths.some((p) => under.names.isAtOrBelow(path.join(p.root, ...p.rel.split("/")), under.real));
+    s.paths.some((p) =>
+      under.names.isAtOrBelow(path.join(p.root, ...p.rel.split("/")).normalize("NFC"), under.real),
+    );
   const limit = Math.min(args.limit ?? DEFAULT_CHANGES_SHOWN, MAX_CHANGES_SHOWN);
   const all = (await log.list(roots)).map((c) => c.summary).filter(touches);
   const changes: ListedChange[] = all.slice(0, limit).map((s) => ({

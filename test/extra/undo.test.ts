@@ -368,7 +368,7 @@ describe("a root's first changes", () => {
 describe("caps, --no-journal, read-only roots", () => {
   it("the size cap drops the oldest change; a change larger than the cap is applied but not undoable", async () => {
     const root = area.tree("caps", {});
-    const conn = await startServer([root, "--journal-max-bytes", "2500"], {
+    const conn = await startServer([root, "--journal-max-bytes", "2500", "--journal-min-age", "0"], {
       env: { MCPFS_STATE_DIR: path.join(area.base, "state-caps") },
     });
     try {

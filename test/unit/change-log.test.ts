@@ -62,7 +62,13 @@ describe("ChangeLog.account", () => {
 
   it("drops the oldest until the size cap holds, never the change just made", async () => {
     const dir = fs.mkdtempSync(path.join(base, "size-"));
-    const cl = new ChangeLog({ log, dirOf: () => dir, ensureRootDir: async () => dir, maxBytes: 100 });
+    const cl = new ChangeLog({
+      log,
+      dirOf: () => dir,
+      ensureRootDir: async () => dir,
+      maxBytes: 100,
+      minAgeMs: 0,
+    });
     const now = Date.now();
     const ids = [1, 2, 3, 4].map((n) => idAt(now - (10 - n) * 1000, n));
     for (const id of ids) {
@@ -86,7 +92,13 @@ describe("ChangeLog.account", () => {
     const earlier = new RecordWriter(dir);
     const old = earlier.append(ids[0]!, body(ids[0]!, 40));
     earlier.append(ids[1]!, body(ids[1]!, 40));
-    const cl = new ChangeLog({ log, dirOf: () => dir, ensureRootDir: async () => dir, maxBytes: 50 });
+    const cl = new ChangeLog({
+      log,
+      dirOf: () => dir,
+      ensureRootDir: async () => dir,
+      maxBytes: 50,
+      minAgeMs: 0,
+    });
     cl.append(dir, ids[2]!, body(ids[2]!, 40));
     await cl.account(dir, ids[2]!, { size: 40, blobs: [] }, now);
     expect(fs.existsSync(path.join(dir, old))).toBe(false);

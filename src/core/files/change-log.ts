@@ -29,7 +29,7 @@
 import fsSync, { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { isErrno } from "../errors.js";
+import { isErrno, ToolError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
 import { type RecordSet, RecordWriter, readRecords, TAMPERED } from "./change-records.js";
@@ -43,6 +43,12 @@ const POSIX = process.platform !== "win32";
 const ABANDONED_MS = 15 * 60 * 1000;
 export const DEFAULT_JOURNAL_MAX_BYTES = 1024 ** 3;
 export const DEFAULT_JOURNAL_MAX_DAYS = 7;
+export const DEFAULT_JOURNAL_MIN_AGE_MS = 3600 * 1000;
+/** A record line beside its JSON: "mcpfs-change 1 <sha256> " and the newline (change-records.ts). */
+const RECORD_LINE_BYTES = "mcpfs-change 1 ".length + 64 + 2;
+/** What a record not written yet is taken to cost, before it is (its JSON: ~570 bytes for one path). */
+const RECORD_GUESS_BASE = 400;
+const RECORD_GUESS_PER_ENTRY = 600;
 
 /** What was (or is) at one path. `null` in an entry: nothing was there. */
 export type EntryState =
@@ -107,6 +113,8 @@ export interface ChangeLogOptions {
   maxBytes?: number;
   /** @default DEFAULT_JOURNAL_MAX_DAYS */
   maxDays?: number;
+  /** A change younger than this is never dropped for room: the call is refused (0: off). @default DEFAULT_JOURNAL_MIN_AGE_MS */
+  minAgeMs?: number;
   /** Tests only: never hard-link pre-images (as across devices). */
   copyPreImages?: boolean;
 }
@@ -168,6 +176,7 @@ export function onDiskRelOf(root: Root, real: string): string {
 export class ChangeLog {
   readonly maxBytes: number;
   readonly maxAgeMs: number;
+  readonly minAgeMs: number;
   /** Per root journal directory: each kept change (read once, then kept up to date). */
   private readonly sizes = new Map<string, Map<string, Kept>>();
   private readonly loads = new Map<string, Promise<Map<string, Kept>>>();
@@ -182,6 +191,7 @@ export class ChangeLog {
   constructor(readonly opts: ChangeLogOptions) {
     this.maxBytes = opts.maxBytes ?? DEFAULT_JOURNAL_MAX_BYTES;
     this.maxAgeMs = (opts.maxDays ?? DEFAULT_JOURNAL_MAX_DAYS) * 24 * 3600 * 1000;
+    this.minAgeMs = opts.minAgeMs ?? DEFAULT_JOURNAL_MIN_AGE_MS;
   }
 
   private readonly madeRootDirs = new Map<string, string>();
@@ -265,7 +275,11 @@ export class ChangeLog {
     if (segments) segments.set(segment, id);
   }
 
-  /** Adds a finished change (its size and pre-images) to its root's tally; drops the oldest past the caps. */
+  /**
+   * Adds a finished change (its pre-images and its record) to its root's tally; drops the oldest past the
+   * caps, never one younger than the minimum age (`admit` refused the calls that would need that; a record
+   * larger than guessed leaves the journal over its cap instead).
+   */
   async account(rootDir: string, id: string, kept: Kept, now = Date.now()): Promise<void> {
     const changes = await this.keptIn(rootDir);
     // A first call loads the directory, this change's record included: counted once.
@@ -276,12 +290,31 @@ export class ChangeLog {
     for (const [old, k] of changes) {
       const tooOld = now - idTime(old) > this.maxAgeMs;
       if (!tooOld && total <= this.maxBytes) break;
-      if (old === id && !tooOld) break;
+      if (!tooOld && (old === id || now - idTime(old) < this.minAgeMs)) break;
       total -= k.size;
       drop.push([old, k]);
     }
     this.totals.set(rootDir, total);
     if (drop.length > 0) await this.drop(rootDir, drop);
+  }
+
+  /**
+   * Refuses a change that needs `need` bytes in a root's journal (its pre-images and its record) when the room
+   * could only be made by dropping a change younger than the minimum age: a flood of writes cannot push an
+   * earlier change out of reach of undo. Called before anything changes on disk. `spare`: the change an undo
+   * takes back (dropping it loses nothing the undo does not bring back).
+   */
+  async admit(rootDir: string, self: string, need: number, spare?: string, now = Date.now()): Promise<void> {
+    if (this.minAgeMs <= 0) return;
+    const changes = await this.keptIn(rootDir);
+    let total = (this.totals.get(rootDir) ?? 0) + need - (changes.get(self)?.size ?? 0);
+    for (const [old, k] of changes) {
+      if (total <= this.maxBytes) return;
+      const age = now - idTime(old);
+      if (old !== self && old !== spare && age <= this.maxAgeMs && age < this.minAgeMs)
+        throw journalFullError(old, k.tool ?? "a change", age, this.minAgeMs);
+      total -= k.size;
+    }
   }
 
   /**
@@ -347,9 +380,11 @@ export class ChangeLog {
     const names = (await readdirOrEmpty(rootDir)).sort();
     const set = await readRecords(rootDir, names);
     for (const id of [...set.records.keys()].sort()) {
-      const body = decode(set.records.get(id), id);
-      if (body) changes.set(id, { size: body.size, blobs: blobsOf(body) });
-      total += body?.size ?? 0;
+      const json = set.records.get(id);
+      const body = decode(json, id);
+      const size = (body?.size ?? 0) + recordBytes(json ?? "");
+      if (body) changes.set(id, { size, blobs: blobsOf(body), tool: body.tool });
+      total += size;
     }
     this.sizes.set(rootDir, changes);
     this.totals.set(rootDir, total);
@@ -377,10 +412,32 @@ export class ChangeLog {
   }
 }
 
-/** What the caps need of a kept change: its bytes and its pre-images' names. */
+/** What the caps need of a kept change: its bytes (pre-images and record) and its pre-images' names. */
 interface Kept {
   size: number;
   blobs: string[];
+  /** The tool that made it (for the refusal that names it). */
+  tool?: string;
+}
+
+function recordBytes(json: string): number {
+  return Buffer.byteLength(json) + RECORD_LINE_BYTES;
+}
+
+function journalFullError(id: string, tool: string, age: number, minAge: number): ToolError {
+  return new ToolError(
+    `Refused: the undo journal is full, and making room would drop change ${id} (${tool}, ${span(age)} old), younger than --journal-min-age (${span(minAge)}); nothing was changed. Retry in ${span(minAge - age)}, or restart mcpfs with a larger --journal-max-bytes or a shorter --journal-min-age.`,
+    "journal_full",
+  );
+}
+
+/** A duration for people: 45s, 12m, 1h30m. */
+function span(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.ceil(s / 60);
+  if (m < 60) return `${m}m`;
+  return `${Math.floor(m / 60)}h${m % 60 ? `${m % 60}m` : ""}`;
 }
 
 function blobsOf(body: ChangeBody): string[] {
@@ -438,6 +495,16 @@ export class ChangeRecorder {
    */
   async reserveBlob(root: Pick<Root, "real">): Promise<string | undefined> {
     return this.log.opts.copyPreImages ? undefined : this.blobPath(root);
+  }
+
+  /**
+   * Refuses this change, before it changes anything more, when keeping it (what it holds now plus its
+   * record) would drop a recent change from the journal of `root` (`ChangeLog.admit`).
+   */
+  async admit(root: Pick<Root, "real">): Promise<void> {
+    const kept = this.size <= this.log.maxBytes ? this.size : 0;
+    const record = RECORD_GUESS_BASE + RECORD_GUESS_PER_ENTRY * (this.entries.length + 1);
+    await this.log.admit(this.rootDir ?? this.log.opts.dirOf(root.real), this.id, kept + record, this.undoOf);
   }
 
   /** Position to rewind to when the operation that follows fails (and changed nothing). */
@@ -509,6 +576,8 @@ export class ChangeRecorder {
       entry.post = { type: "file", sha256: postSha256, mode, size: 0 };
     }
     this.entries.push(entry);
+    // Before the transaction's first rename: a refusal rewinds this entry and its pre-image.
+    await this.admit(target.root);
     return kept;
   }
 
@@ -547,7 +616,7 @@ export class ChangeRecorder {
       } catch (err) {
         if (!isLinkRefused(err)) throw err;
       }
-    if (!moved) {
+    if (!moved)
       await fs.cp(entry.real, dest, {
         recursive: true,
         verbatimSymlinks: true,
@@ -555,10 +624,25 @@ export class ChangeRecorder {
         errorOnExist: true,
         force: false,
       });
-      await removeInPlace();
-    }
     const { shape, size } = await shapeOf(dest);
     this.size += size;
+    try {
+      await this.admit(entry.root);
+    } catch (err) {
+      // No room: the tree goes back where it was (one rename), or its copy is dropped. Should something have
+      // taken its place meanwhile, the delete stands, its tree kept like any other.
+      const back = moved
+        ? await withPinnedParent(entry, (d, name) => fs.rename(dest, d.at(name))).then(
+            () => true,
+            () => false,
+          )
+        : await fs.rm(dest, { recursive: true, force: true }).then(() => true);
+      if (back) {
+        this.size -= size;
+        throw err;
+      }
+    }
+    if (!moved) await removeInPlace();
     const pre: EntryState = { type: "tree", mode, shape, size, blob: this.blobName(dest) };
     this.entries.push({ op: "path", root: entry.root.real, rel, pre, post: null });
   }
@@ -607,9 +691,11 @@ export class ChangeRecorder {
       entries: this.entries,
     };
     // Appended in one write (change-records.ts): the change exists from here on.
-    this.log.append(this.rootDir!, this.id, JSON.stringify(body));
+    const json = JSON.stringify(body);
+    this.log.append(this.rootDir!, this.id, json);
     const blobs = undoable ? blobsOf(body) : [];
-    await this.log.account(this.rootDir!, this.id, { size: body.size, blobs });
+    const size = body.size + recordBytes(json);
+    await this.log.account(this.rootDir!, this.id, { size, blobs, tool: this.tool });
     return { id: this.id, undoable, size: this.size, cap: this.log.maxBytes };
   }
 

@@ -94,6 +94,7 @@ export interface JournalOptions {
   /** Undo journal caps per root (change-log.ts has the defaults). */
   maxBytes?: number;
   maxDays?: number;
+  minAgeMs?: number;
 }
 
 /** An intent written and durable; `commit` after the last rename, `discard` after an in-memory rollback. */
@@ -125,6 +126,7 @@ export class Journal {
       ensureRootDir: (root) => this.ensureRootDir(root),
       maxBytes: opts.maxBytes,
       maxDays: opts.maxDays,
+      minAgeMs: opts.minAgeMs,
       copyPreImages: opts.copyPreImages,
     });
   }

@@ -184,7 +184,7 @@ export function openVerifiedSync(target: ResolvedPath, flags: number = constants
     const inside = descriptorPathsOf(root)
       ? namesOf(root).isAtOrBelow(fsSync.readlinkSync(`/proc/self/fd/${fd}`), root.real)
       : sameFile(fsSync.fstatSync(fd), fsSync.lstatSync(target.real, { throwIfNoEntry: false })) &&
-        namesOf(root).isAtOrBelow(fsSync.realpathSync(path.dirname(target.real)), root.real);
+        recheckInsideSync(target.real, root, target.requested);
     if (!inside) throw changedError(target.requested);
     return fd;
   } catch (err) {
@@ -202,29 +202,34 @@ export function notRegularError(requested: string): ToolError {
 }
 
 /**
- * Without descriptor paths: the path opened must still resolve inside the root after the open. With the
- * identity check that follows, an ancestor swapped for a symlink must be swapped in, out and in again
- * between two system calls to pass: this narrows the race the descriptor check closes on Linux.
+ * Without descriptor paths: the path opened must still be its own realpath, inside the root, after the open
+ * — its last component included, which nothing else checks there: Windows has no O_NOFOLLOW, and under Wine
+ * a Unix symlink is no link at all to lstat. With the identity check that follows, an ancestor swapped for a
+ * symlink must be swapped in, out and in again between two system calls to pass: this narrows the race the
+ * descriptor check closes on Linux.
  */
 async function recheckInside(opened: string, root: Root, requested: string): Promise<void> {
-  let real: string;
-  try {
-    real = await fs.realpath(path.dirname(opened));
-  } catch {
-    throw changedError(requested);
-  }
-  if (!namesOf(root).isAtOrBelow(real, root.real)) throw changedError(requested);
+  if (!isOwnRealpath(opened, await fs.realpath(opened).catch(() => ""), root)) throw changedError(requested);
 }
 
 /** `recheckInside`, synchronously. */
-function recheckInsideSync(opened: string, root: Root, requested: string): void {
-  let real: string;
+function recheckInsideSync(opened: string, root: Root, requested: string): boolean {
+  let real = "";
   try {
-    real = fsSync.realpathSync.native(path.dirname(opened));
+    real = fsSync.realpathSync.native(opened);
   } catch {
-    throw changedError(requested);
+    // Gone: refused below.
   }
-  if (!namesOf(root).isAtOrBelow(real, root.real)) throw changedError(requested);
+  if (!isOwnRealpath(opened, real, root)) throw changedError(requested);
+  return true;
+}
+
+/** `real` (the realpath of `opened`) names the same place as `opened`, in any Unicode form, inside the root. */
+function isOwnRealpath(opened: string, real: string, root: Root): boolean {
+  const names = namesOf(root);
+  // path.resolve: a walk may join with `/`, which Windows reads as `\`.
+  const same = names.equal(real.normalize("NFC"), path.resolve(opened).normalize("NFC"));
+  return same && names.isAtOrBelow(real, root.real);
 }
 
 export function changedError(requested: string): ToolError {

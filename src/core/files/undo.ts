@@ -89,6 +89,9 @@ export async function undoChange(
       `Change ${id} was already undone by change ${undoneBy} (undo that one to redo it, or pass force to undo again)`,
       "conflict",
     );
+  const change = ws.change;
+  // Before planning resolves any path: the journal may drop the change undone to make room for its undo.
+  if (change) change.undoOf = id;
   const plan = await planUndo(ws, roots, body, base);
   const conflicts = plan.filter((p) => p.step.changed).length;
   const result = (applied: boolean): UndoResult => ({
@@ -100,8 +103,6 @@ export async function undoChange(
   });
   if (opts.dryRun) return result(false);
   if (conflicts > 0 && !opts.force) throw new UndoConflictError(result(false));
-  const change = ws.change;
-  if (change) change.undoOf = id;
   for (const p of plan) await p.apply();
   if (change) await log.markUndone(base, change.id);
   return result(true);

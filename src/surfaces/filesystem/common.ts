@@ -3,7 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { type ListedEntry, listDirectory } from "../../core/files/listing.js";
 import { screenRequestedPath } from "../../core/paths.js";
-import { deniedError, type ResolvedPath } from "../../core/workspace.js";
+import type { ResolvedPath } from "../../core/workspace.js";
 import type { ToolContext } from "../tool.js";
 
 /** 1024-based units labelled B/KB/MB/GB/TB: `512 B`, `1.50 KB`, capped at TB; 0 and negatives are `0 B`. */
@@ -81,19 +81,9 @@ export async function resolveEntry(ctx: ToolContext, requested: string): Promise
   const trimmed = screened.length > 1 ? screened.replace(/\/+$/, "") : screened;
   const name = path.basename(trimmed);
   if (name === "" || name === "." || name === ".." || path.dirname(trimmed) === trimmed) return full;
-  let parent: ResolvedPath;
-  try {
-    // Read intent: the parent itself is not changed (a read-only dir below it must not refuse this entry).
-    parent = await ctx.ws.resolve(path.dirname(trimmed), { intent: "read" });
-  } catch {
-    // Word any refusal on the path the client sent, never on a parent it did not name.
-    throw deniedError(requested);
-  }
-  const real = path.join(parent.real, name);
-  if (real === full.real || ctx.ws.roots.some((r) => r.real === real)) return full;
-  const relative = parent.relative === "" ? name : `${parent.relative}/${name}`;
-  // From `full`, so the entry keeps what the call's paths carry (its undo recorder).
-  const entry: ResolvedPath = { ...full, requested, real, root: parent.root, exists: false, relative };
-  ctx.ws.checkWritable(entry);
-  return entry;
+  // The entry under the name the volume stores (another Unicode form, case or an 8.3 alias of it), the
+  // write rules judged on it: the path gate's own entry resolution.
+  const entry = await ctx.ws.resolveEntry(requested, { intent: "write" });
+  if (entry.real === full.real || ctx.ws.roots.some((r) => r.real === entry.real)) return full;
+  return { ...entry, requested };
 }

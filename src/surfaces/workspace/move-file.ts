@@ -8,7 +8,7 @@ import { boolOutput, boolReply, expectedSha256, gitignoreGate, resolveEntry } fr
 export function simplifyMoveError(err: unknown): ToolError {
   if (err instanceof ToolError) {
     // The ignore gate's refusal keeps its full message, as in mcp-workspace.
-    if (err.code === "ignored") return err;
+    if (err.code === "ignored" || err.code === "journal_full") return err;
     if (err.code === "not_found") return new ToolError("File not found", "not_found");
     if (err.code === "exists") return new ToolError("Destination already exists", "exists");
     if (err.code === "denied" || err.code === "read_only") {
