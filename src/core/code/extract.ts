@@ -46,6 +46,13 @@ function outerOf(n: Node): Node {
   return o;
 }
 
+/** The last leaf of a node that is not a comment: a definition ends there, not at comments after its body. */
+function lastCode(n: Node): Node {
+  let c = n.lastChild;
+  while (c && /comment/.test(c.type)) c = c.previousSibling;
+  return c ? lastCode(c) : n;
+}
+
 /** The text from the definition's start up to its body, on one line. */
 function signatureOf(n: Node, outer: Node, text: string): string {
   const value = n.childForFieldName("value");
@@ -58,6 +65,29 @@ function signatureOf(n: Node, outer: Node, text: string): string {
   return sig.length > SIGNATURE_MAX ? `${sig.slice(0, SIGNATURE_MAX - 1)}…` : sig;
 }
 
+function namesOf(rule: Rule, n: Node): Node[] {
+  if (rule.names) return rule.names(n);
+  const one = (rule.name ?? ((x: Node) => x.childForFieldName("name")))(n);
+  return one ? [one] : [];
+}
+
+function symbolAt(n: Node, nameNode: Node, kind: SymbolKind, text: string): SymbolNode {
+  const outer = outerOf(n);
+  const last = lastCode(outer);
+  const end = last.endPosition;
+  return {
+    name: nameNode.text,
+    kind,
+    startLine: outer.startPosition.row + 1,
+    // A node that ends with its line break (a preprocessor line) ends on the line before.
+    endLine: end.row + 1 - (end.column === 0 && end.row > outer.startPosition.row ? 1 : 0),
+    start: outer.startIndex,
+    end: last.endIndex,
+    signature: signatureOf(n, outer, text),
+    children: [],
+  };
+}
+
 /** The definitions of a tree, nested (a method under its class). */
 export function extractSymbols(root: Node, grammar: GrammarId, text: string): SymbolNode[] {
   const rules = RULES[grammar];
@@ -65,23 +95,9 @@ export function extractSymbols(root: Node, grammar: GrammarId, text: string): Sy
   const visit = (n: Node, into: SymbolNode[]): void => {
     const rule = rules[n.type];
     const kind = rule ? kindOf(rule, n) : undefined;
-    const nameNode = kind ? (rule!.name ?? ((x: Node) => x.childForFieldName("name")))(n) : undefined;
     let children = into;
-    if (kind && nameNode) {
-      const outer = outerOf(n);
-      const sym: SymbolNode = {
-        name: nameNode.text,
-        kind,
-        startLine: outer.startPosition.row + 1,
-        endLine:
-          outer.endPosition.row +
-          1 -
-          (outer.endPosition.column === 0 && outer.endPosition.row > outer.startPosition.row ? 1 : 0),
-        start: outer.startIndex,
-        end: outer.endIndex,
-        signature: signatureOf(n, outer, text),
-        children: [],
-      };
+    for (const nameNode of kind ? namesOf(rule!, n) : []) {
+      const sym = symbolAt(n, nameNode, kind!, text);
       into.push(sym);
       children = sym.children;
     }
@@ -97,10 +113,7 @@ function definitionStarts(root: Node, grammar: GrammarId): Set<number> {
   const starts = new Set<number>();
   const visit = (n: Node): void => {
     const rule = rules[n.type];
-    if (rule && kindOf(rule, n)) {
-      const nameNode = (rule.name ?? ((x: Node) => x.childForFieldName("name")))(n);
-      if (nameNode) starts.add(nameNode.startIndex);
-    }
+    if (rule && kindOf(rule, n)) for (const name of namesOf(rule, n)) starts.add(name.startIndex);
     for (const c of n.namedChildren) if (c) visit(c);
   };
   visit(root);

@@ -11,6 +11,8 @@ export interface Rule {
   kind: SymbolKind | ((n: Node) => SymbolKind | undefined);
   /** The name node (default: the `name` field). */
   name?: (n: Node) => Node | null | undefined;
+  /** Several names declared at once (`X, Y int`; `int a, b;`): one symbol each, with the node's range. */
+  names?: (n: Node) => Node[];
 }
 
 export type Rules = Readonly<Record<string, Rule>>;
@@ -47,12 +49,17 @@ function inClass(n: Node, bodies: readonly string[]): boolean {
   return false;
 }
 
-/** The first declarator's name of a field/variable declaration (Java, C#). */
-function firstDeclarator(n: Node): Node | null {
+/** The declarators' names of a field/variable declaration (Java, C#). */
+function declarators(n: Node): Node[] {
   const holder = n.namedChildren.find((c) => c?.type === "variable_declaration") ?? n;
-  const decl = holder.namedChildren.find((c) => c?.type === "variable_declarator");
-  return decl ? (decl.childForFieldName("name") ?? decl.namedChildren[0] ?? null) : null;
+  return holder.namedChildren
+    .filter((c) => c?.type === "variable_declarator")
+    .map((d) => d!.childForFieldName("name") ?? d!.namedChildren[0])
+    .filter((x): x is Node => !!x);
 }
+
+/** Every `name` field of a node (Go's `X, Y int`). */
+const allNames = (n: Node) => n.childrenForFieldName("name").filter((x): x is Node => !!x);
 
 const TS_VALUE_KIND: Record<string, SymbolKind> = {
   arrow_function: "function",
@@ -66,7 +73,8 @@ const TS_VALUE_KIND: Record<string, SymbolKind> = {
 function tsVariable(n: Node): SymbolKind | undefined {
   const decl = n.parent;
   const holder = decl?.parent;
-  if (!holder || !/^(program|export_statement|statement_block)$/.test(holder.type)) return undefined;
+  if (!holder || !/^(program|export_statement|statement_block|ambient_declaration)$/.test(holder.type))
+    return undefined;
   if (holder.type === "statement_block" && holder.parent?.type !== "internal_module") return undefined;
   if (n.childForFieldName("name")?.type !== "identifier") return undefined;
   const value = n.childForFieldName("value");
@@ -113,9 +121,15 @@ const GO: Rules = {
   type_alias: { kind: "type" },
   method_elem: { kind: "method" },
   method_spec: { kind: "method" },
-  field_declaration: { kind: "field" },
-  const_spec: { kind: (n) => (n.parent?.parent?.type === "source_file" ? "constant" : undefined) },
-  var_spec: { kind: (n) => (n.parent?.parent?.type === "source_file" ? "variable" : undefined) },
+  field_declaration: { kind: "field", names: allNames },
+  const_spec: {
+    kind: (n) => (n.parent?.parent?.type === "source_file" ? "constant" : undefined),
+    names: allNames,
+  },
+  var_spec: {
+    kind: (n) => (n.parent?.parent?.type === "source_file" ? "variable" : undefined),
+    names: allNames,
+  },
 };
 
 const RUST: Rules = {
@@ -144,8 +158,8 @@ const JAVA: Rules = {
   constructor_declaration: { kind: "constructor" },
   compact_constructor_declaration: { kind: "constructor" },
   annotation_type_element_declaration: { kind: "method" },
-  field_declaration: { kind: "field", name: firstDeclarator },
-  constant_declaration: { kind: "constant", name: firstDeclarator },
+  field_declaration: { kind: "field", names: declarators },
+  constant_declaration: { kind: "constant", names: declarators },
 };
 
 const CSHARP: Rules = {
@@ -163,8 +177,8 @@ const CSHARP: Rules = {
   destructor_declaration: { kind: "method" },
   property_declaration: { kind: "property" },
   event_declaration: { kind: "property" },
-  field_declaration: { kind: "field", name: firstDeclarator },
-  event_field_declaration: { kind: "property", name: firstDeclarator },
+  field_declaration: { kind: "field", names: declarators },
+  event_field_declaration: { kind: "property", names: declarators },
 };
 
 /** A class/struct/union/enum with a body (a bare `struct S;` or `struct S x;` defines nothing). */
@@ -182,6 +196,15 @@ const CPP: Rules = {
   namespace_definition: { kind: "namespace" },
   type_definition: { kind: "type", name: declaratorName },
   alias_declaration: { kind: "type" },
+  declaration: {
+    // A variable at file or namespace level (a prototype, with a function declarator, defines nothing).
+    kind: (n) =>
+      /^(translation_unit|declaration_list)$/.test(n.parent?.type ?? "") &&
+      n.descendantsOfType("function_declarator").length === 0
+        ? "variable"
+        : undefined,
+    name: declaratorName,
+  },
   preproc_def: { kind: "macro" },
   preproc_function_def: { kind: "macro" },
   field_declaration: {
@@ -200,6 +223,14 @@ const RUBY: Rules = {
   module: { kind: "module" },
   method: { kind: "method" },
   singleton_method: { kind: "method" },
+  assignment: {
+    kind: (n) =>
+      n.childForFieldName("left")?.type === "constant" &&
+      /^(program|body_statement)$/.test(n.parent?.type ?? "")
+        ? "constant"
+        : undefined,
+    name: field("left"),
+  },
 };
 
 const PHP: Rules = {
@@ -214,7 +245,7 @@ const PHP: Rules = {
   },
   property_declaration: {
     kind: "property",
-    name: (n) => n.descendantsOfType("property_element")[0]?.namedChildren[0] ?? null,
+    name: (n) => n.descendantsOfType("property_element")[0]?.descendantsOfType("name")[0] ?? null,
   },
   const_declaration: {
     kind: "constant",
@@ -241,4 +272,5 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
   "export_statement",
   "decorated_definition",
   "template_declaration",
+  "ambient_declaration",
 ]);
