@@ -101,3 +101,7 @@ export function parseOccurrences(
 export function parseErrors(grammar: GrammarId, text: string, signal?: AbortSignal) {
   return pool.request<number>({ op: "errors", grammar, text, key: "" }, signal);
 }
+
+export function parseUses(grammar: GrammarId, text: string, key: string, signal?: AbortSignal) {
+  return pool.request<[string, number][]>({ op: "uses", grammar, text, key }, signal);
+}

@@ -4,7 +4,8 @@ import type { GrammarId } from "./languages.js";
 
 export interface ParseRequest {
   id: number;
-  op: "symbols" | "occurrences" | "errors";
+  /** `uses`: the names the file uses but does not define there, with counts. */
+  op: "symbols" | "occurrences" | "uses" | "errors";
   grammar: GrammarId;
   text: string;
   /** Cache key: the content's sha256 (`errors` is never cached). */

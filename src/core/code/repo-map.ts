@@ -7,7 +7,7 @@
 import type { SymbolNode } from "./extract.js";
 import { symbolLine } from "./outline.js";
 import { allCodeFiles, type CodeScope, readInScope } from "./scope.js";
-import { occurrencesOf, symbolsOf } from "./source.js";
+import { symbolsOf, usesOf } from "./source.js";
 import { type FoundSymbol, flatten } from "./symbols.js";
 
 export interface RepoMapOptions {
@@ -38,24 +38,24 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 3.6);
 }
 
+async function infoOf(scope: CodeScope, rel: string): Promise<FileInfo | undefined> {
+  const file = await readInScope(scope, rel);
+  if (!file) return undefined;
+  const [parsed, uses] = await Promise.all([symbolsOf(file, scope.signal), usesOf(file, scope.signal)]);
+  return parsed && uses ? { path: rel, symbols: parsed.symbols, uses } : undefined;
+}
+
+/** Reads and parses the files, 8 at a time (the reads overlap; the worker parses one after another). */
 async function collect(
   scope: CodeScope,
   maxFiles: number,
 ): Promise<{ infos: FileInfo[]; truncated: boolean }> {
   const { files, truncated } = await allCodeFiles(scope, false);
   const infos: FileInfo[] = [];
-  for (const rel of files.slice(0, maxFiles)) {
-    const file = await readInScope(scope, rel);
-    if (!file) continue;
-    const parsed = await symbolsOf(file, scope.signal);
-    const occ = await occurrencesOf(file, undefined, scope.signal);
-    if (!parsed || !occ) continue;
-    const uses = new Map<string, number>();
-    for (const [name, list] of occ) {
-      const n = list.filter((o) => o.tag !== "definition").length;
-      if (n > 0) uses.set(name, n);
-    }
-    infos.push({ path: rel, symbols: parsed.symbols, uses });
+  const todo = files.slice(0, maxFiles);
+  for (let i = 0; i < todo.length; i += 8) {
+    const batch = await Promise.all(todo.slice(i, i + 8).map((rel) => infoOf(scope, rel)));
+    for (const info of batch) if (info) infos.push(info);
   }
   return { infos, truncated: truncated || files.length > maxFiles };
 }

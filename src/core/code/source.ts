@@ -6,7 +6,7 @@ import type { ResolvedPath } from "../workspace.js";
 import type { Occurrence, SymbolNode } from "./extract.js";
 import { type Language, languageOf } from "./languages.js";
 import { markdownSymbols } from "./markdown.js";
-import { parseOccurrences, parseSymbols } from "./parser-pool.js";
+import { parseOccurrences, parseSymbols, parseUses } from "./parser-pool.js";
 
 /** Files larger than this are not parsed (generated code, bundles): 2 MiB. */
 export const MAX_CODE_BYTES = 2 * 1024 * 1024;
@@ -73,4 +73,10 @@ export function noGrammarNote(requested: string): string {
     `No code grammar for ${printable(requested)}: outlines cover TypeScript, TSX, JavaScript, Python, Go, ` +
     "Rust, Java, C#, C, C++, Ruby, PHP and Markdown. Read it with a line range instead."
   );
+}
+
+/** The names a file uses without defining them there, with counts; `undefined` without a grammar. */
+export async function usesOf(file: CodeFile, signal?: AbortSignal): Promise<Map<string, number> | undefined> {
+  if (file.language === undefined || file.language === "markdown") return undefined;
+  return new Map(await parseUses(file.language, file.text, file.sha256, signal));
 }

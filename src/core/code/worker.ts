@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import { Language, Parser } from "@vscode/tree-sitter-wasm";
+import { Language, type Node, Parser } from "@vscode/tree-sitter-wasm";
 import { errorCount, extractOccurrences, extractSymbols, type Occurrence } from "./extract.js";
 import type { GrammarId } from "./languages.js";
 import type { ParseRequest, ParseResponse, SymbolsResult } from "./protocol.js";
@@ -17,6 +17,7 @@ const grammarDir: string = (workerData as { grammarDir: string }).grammarDir;
 interface Entry {
   symbols?: SymbolsResult;
   occurrences?: Map<string, Occurrence[]>;
+  uses?: [string, number][];
   weight: number;
 }
 
@@ -61,27 +62,44 @@ function entryFor(key: string, weight: number): Entry {
   return e;
 }
 
-async function handle(req: ParseRequest): Promise<unknown> {
-  const key = `${req.grammar}:${req.key}`;
-  const e = req.op === "errors" ? undefined : entryFor(key, req.text.length);
-  if (e?.symbols && req.op === "symbols") return e.symbols;
-  if (e?.occurrences && req.op === "occurrences") return pick(e.occurrences, req.name);
+async function withTree<T>(req: ParseRequest, use: (root: Node) => T): Promise<T> {
   const p = await parser();
   p.setLanguage(await language(req.grammar));
   const tree = p.parse(req.text);
   if (!tree) throw new Error("parse failed");
   try {
-    const root = tree.rootNode;
-    if (req.op === "errors") return errorCount(root);
-    if (req.op === "symbols") {
-      e!.symbols = { symbols: extractSymbols(root, req.grammar, req.text), errors: errorCount(root) };
-      return e!.symbols;
-    }
-    e!.occurrences = extractOccurrences(root, req.grammar);
-    return pick(e!.occurrences, req.name);
+    return use(tree.rootNode);
   } finally {
     tree.delete();
   }
+}
+
+/** Names a file uses without defining them there, with counts (what the repository map needs). */
+function usesOf(all: Map<string, Occurrence[]>): [string, number][] {
+  const out: [string, number][] = [];
+  for (const [name, list] of all) {
+    const n = list.filter((o) => o.tag !== "definition").length;
+    if (n > 0) out.push([name, n]);
+  }
+  return out;
+}
+
+async function handle(req: ParseRequest): Promise<unknown> {
+  if (req.op === "errors") return withTree(req, errorCount);
+  const e = entryFor(`${req.grammar}:${req.key}`, req.text.length);
+  if (req.op === "symbols") {
+    e.symbols ??= await withTree(req, (root) => ({
+      symbols: extractSymbols(root, req.grammar, req.text),
+      errors: errorCount(root),
+    }));
+    return e.symbols;
+  }
+  e.occurrences ??= await withTree(req, (root) => extractOccurrences(root, req.grammar));
+  if (req.op === "uses") {
+    e.uses ??= usesOf(e.occurrences);
+    return e.uses;
+  }
+  return pick(e.occurrences, req.name);
 }
 
 function pick(all: Map<string, Occurrence[]>, name: string | undefined): [string, Occurrence[]][] {
