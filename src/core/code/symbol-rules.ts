@@ -82,6 +82,10 @@ function tsVariable(n: Node): SymbolKind | undefined {
   return decl?.text.startsWith("const") ? "constant" : "variable";
 }
 
+/** A member of an interface or class (not of an object type in a signature: `(): { text: string }`). */
+const inInterface = (kind: SymbolKind) => (n: Node) =>
+  n.parent?.type === "object_type" && n.parent.parent?.type !== "interface_declaration" ? undefined : kind;
+
 const TS: Rules = {
   function_declaration: { kind: "function" },
   generator_function_declaration: { kind: "function" },
@@ -96,11 +100,11 @@ const TS: Rules = {
   method_definition: {
     kind: (n) => (n.childForFieldName("name")?.text === "constructor" ? "constructor" : "method"),
   },
-  method_signature: { kind: "method" },
+  method_signature: { kind: inInterface("method") },
   abstract_method_signature: { kind: "method" },
   public_field_definition: { kind: "property" },
   field_definition: { kind: "property", name: field("property") },
-  property_signature: { kind: "property" },
+  property_signature: { kind: inInterface("property") },
   variable_declarator: { kind: tsVariable },
 };
 
