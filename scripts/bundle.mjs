@@ -2,7 +2,7 @@
 // of hundreds of modules, which is most of cold-start time; dist/bundle/mcpfs.js (scripts/bin.mjs) loads it,
 // with Node's module compile cache where Node has one. Only @vscode/ripgrep stays external: it locates its
 // platform's binary package relative to itself, and it is the package's one runtime dependency.
-import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -103,6 +103,32 @@ await build({
 });
 
 copyFileSync(path.join(here, "bin.mjs"), path.join("dist", "bundle", "mcpfs.js"));
+
+// The code tools' parser worker (src/core/code/worker.ts) is its own file, started on the first parse; the
+// tree-sitter runtime and the grammars it loads are copied beside it (`grammars/`, found through
+// `locateFile`), so nothing is fetched at run time and the runtime needs no package of its own.
+await build({
+  entryPoints: { "mcpfs-code-worker": "dist/core/code/worker.js" },
+  outdir: "dist/bundle",
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  define: { "import.meta.url": "__mcpfsUrl" },
+  banner: { js: "\"use strict\";var __mcpfsUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: "warning",
+  legalComments: "none",
+  minify: true,
+});
+{
+  const { GRAMMARS } = await import("../dist/core/code/languages.js");
+  const from = path.join("node_modules", "@vscode", "tree-sitter-wasm", "wasm");
+  const to = path.join("dist", "bundle", "grammars");
+  mkdirSync(to, { recursive: true });
+  for (const name of ["tree-sitter.wasm", ...GRAMMARS.map((g) => `tree-sitter-${g}.wasm`)])
+    copyFileSync(path.join(from, name), path.join(to, name));
+}
 
 // The installed package has only its dependencies: a module loaded at run time that is neither bundled, nor a
 // builtin, nor a dependency fails for users only (see bundle-imports.mjs).

@@ -103,7 +103,8 @@ describe("command line", () => {
       expect(conn.stderr()).toContain("Ignoring unrecognized argument: --bogus-flag");
       expect(conn.stderr()).toContain("Ignoring unrecognized argument: --project");
       expect(conn.client.getServerVersion()).toMatchObject({ name: "mcpfs" });
-      // mcp-workspace's tools in its registration order (tools/list order), then mcpfs's undo journal's two.
+      // mcp-workspace's tools in its registration order (tools/list order), then mcpfs's undo journal's two
+      // and its code tools.
       const names = (await conn.client.listTools()).tools.map((t: { name: string }) => t.name);
       expect(names).toEqual([
         "get_reference_projects",
@@ -134,6 +135,13 @@ describe("command line", () => {
         "check_branch_status",
         "list_changes",
         "undo_change",
+        "outline",
+        "find_symbol",
+        "read_symbol",
+        "find_references",
+        "replace_symbol",
+        "insert_symbol",
+        "repo_map",
       ]);
       expect((await conn.call("read_file", { file_path: "a.txt" })).text).toBe("a\n");
     } finally {

@@ -271,6 +271,7 @@ describe("filesystem surface", () => {
     fs.writeFileSync(p("au/a.txt"), "a\n");
     fs.writeFileSync(p("au/gone.txt"), "gone\n");
     fs.mkdirSync(p("au/d"));
+    fs.writeFileSync(p("au/f.ts"), "function f() {}\n");
     const calls: [string, Record<string, unknown>][] = [
       ["write_file", { path: p("au/a.txt"), content: "a2\n" }],
       ["edit_file", { path: p("au/a.txt"), edits: [{ oldText: "a2", newText: "a3" }] }],
@@ -283,6 +284,8 @@ describe("filesystem surface", () => {
         "apply_patch",
         { patch: "--- a/c.txt\n+++ b/c.txt\n@@ -1,2 +1,2 @@\n a3\n-TAIL\n+end\n", directory: p("au") },
       ],
+      ["replace_symbol", { path: p("au/f.ts"), name: "f", newText: "function f() { return 1; }" }],
+      ["insert_symbol", { path: p("au/f.ts"), name: "f", position: "after", text: "function g() {}" }],
       ["delete_file", { path: p("au/gone.txt") }],
       ["delete_directory", { path: p("au/d") }],
     ];
@@ -424,7 +427,10 @@ describe("workspace surface", () => {
   it("audits every mutating tool it lists into its JSON log (no --audit-log)", async () => {
     fs.writeFileSync(p("au.txt"), "a\n");
     fs.mkdirSync(p("au-dir"));
+    fs.writeFileSync(p("au.py"), "def f():\n    pass\n");
     const calls: [string, Record<string, unknown>][] = [
+      ["replace_symbol", { file_path: "au.py", name: "f", new_text: "def f():\n    return 1" }],
+      ["insert_symbol", { file_path: "au.py", name: "f", position: "before", text: "def g():\n    pass" }],
       ["save_file", { file_path: "au.txt", content: "a2\n" }],
       ["append_file", { file_path: "au.txt", content: "b\n" }],
       ["edit_file", { file_path: "au.txt", old_string: "b", new_string: "c" }],

@@ -1,6 +1,7 @@
 import type { AnyToolDef } from "../tool.js";
 import { appendFileTool } from "./append-file.js";
 import { applyPatchTool } from "./apply-patch.js";
+import { codeTools } from "./code.js";
 import { copyFileTool } from "./copy-file.js";
 import { createDirectoryTool } from "./create-directory.js";
 import { deleteDirectoryTool } from "./delete-directory.js";
@@ -49,4 +50,5 @@ export const filesystemTools: readonly AnyToolDef[] = [
   applyPatchTool,
   listChangesTool,
   undoChangeTool,
+  ...codeTools,
 ];

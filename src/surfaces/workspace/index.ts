@@ -2,6 +2,7 @@ import type { AnyToolDef } from "../tool.js";
 import { appendFileTool } from "./append-file.js";
 import { checkBranchStatus } from "./check-branch-status.js";
 import { checkFileSizeTool } from "./check-file-size.js";
+import { codeTools } from "./code.js";
 import { deleteDirectoryTool } from "./delete-directory.js";
 import { deleteThisFileTool } from "./delete-this-file.js";
 import { editFileTool } from "./edit-file.js";
@@ -63,4 +64,5 @@ export const workspaceTools: readonly AnyToolDef[] = [
   // mcpfs's undo journal (after mcp-workspace's own tools).
   listChangesTool,
   undoChangeTool,
+  ...codeTools,
 ];

@@ -1,0 +1,100 @@
+/**
+ * Symbol edits: replace a definition's text, or insert text before or after it. Read once through the
+ * verified open, checked against `expectedSha256`, refused when the result parses with more syntax errors
+ * than the original, and committed through the transaction (lost-update check, undo journal).
+ */
+import { ToolError } from "../errors.js";
+import { unifiedDiff } from "../files/diff.js";
+import { checkExpected } from "../files/precondition.js";
+import { detectFormat, toLf } from "../files/text-format.js";
+import { type ChangeResult, commitChanges } from "../files/transaction.js";
+import { printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+import type { SymbolNode } from "./extract.js";
+import { GRAMMARS, type GrammarId } from "./languages.js";
+import { rangeLabel } from "./outline.js";
+import { parseErrors } from "./parser-pool.js";
+import { type CodeFile, noGrammarNote, readCode, symbolsOf } from "./source.js";
+import { type FoundSymbol, matchSymbols } from "./symbols.js";
+
+export interface SymbolEditOptions {
+  dryRun?: boolean;
+  expectedSha256?: string;
+  /** Name in the diff headers. */
+  diffName: string;
+  signal?: AbortSignal;
+}
+
+export interface SymbolEditResult {
+  diff: string;
+  written: boolean;
+  sha256: string;
+  symbol: FoundSymbol;
+  change?: ChangeResult;
+}
+
+export type Placement = { kind: "replace"; text: string } | { kind: "before" | "after"; text: string };
+
+/** The one symbol `name` designates in a file, or a refusal that lists the candidates. */
+export async function oneSymbol(file: CodeFile, name: string, signal?: AbortSignal): Promise<FoundSymbol> {
+  const parsed = await symbolsOf(file, signal);
+  if (!parsed) throw new ToolError(noGrammarNote(file.target.requested), "invalid");
+  const found = matchSymbols(parsed.symbols, { name });
+  const shown = printable(file.target.requested);
+  if (found.length === 0)
+    throw new ToolError(`No symbol '${name}' in ${shown}. List its symbols with outline.`, "not_found");
+  if (found.length > 1) {
+    const list = found.slice(0, 10).map((f) => `${rangeLabel(f.symbol)} ${f.symbol.kind} ${f.qualified}`);
+    throw new ToolError(
+      `'${name}' names ${found.length} symbols in ${shown}: ${list.join("; ")}. Give a qualified name (Outer.inner).`,
+      "invalid",
+    );
+  }
+  return found[0]!;
+}
+
+/** The file's text with the placement applied (offsets are into the text without BOM). */
+function applyPlacement(text: string, sym: SymbolNode, p: Placement): string {
+  const eol = detectFormat(text).eol;
+  const body = toLf(p.text).replace(/\n/g, eol);
+  if (p.kind === "replace")
+    return text.slice(0, sym.start) + body.replace(/(\r?\n)+$/, "") + text.slice(sym.end);
+  const block = body.endsWith(eol) ? body : body + eol;
+  if (p.kind === "before") {
+    const lineStart = text.lastIndexOf("\n", sym.start - 1) + 1;
+    return text.slice(0, lineStart) + block + eol + text.slice(lineStart);
+  }
+  const nl = text.indexOf("\n", sym.end);
+  const lineEnd = nl === -1 ? text.length : nl + 1;
+  const head = text.slice(0, lineEnd) + (nl === -1 ? eol : "");
+  return head + eol + block + text.slice(lineEnd);
+}
+
+export async function editSymbol(
+  target: ResolvedPath,
+  name: string,
+  placement: Placement,
+  opts: SymbolEditOptions,
+): Promise<SymbolEditResult> {
+  const file = await readCode(target);
+  checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: file.snapshot });
+  const found = await oneSymbol(file, name, opts.signal);
+  const out = applyPlacement(file.text, found.symbol, placement);
+  const grammar = file.language as GrammarId;
+  if (GRAMMARS.includes(grammar)) {
+    const [before, after] = await Promise.all([
+      parseErrors(grammar, file.text, opts.signal),
+      parseErrors(grammar, out, opts.signal),
+    ]);
+    if (after > before)
+      throw new ToolError(
+        `Refused: the new text leaves ${printable(target.requested)} with syntax errors (${after} where it had ${before}). Nothing was changed; check the text's brackets and indentation.`,
+        "invalid",
+      );
+  }
+  const diff = unifiedDiff(opts.diffName, toLf(file.text), toLf(out));
+  if (opts.dryRun || out === file.text) return { diff, written: false, sha256: file.sha256, symbol: found };
+  const data = (file.bom ? "\uFEFF" : "") + out;
+  const [change] = await commitChanges([{ kind: "write", target, data, base: file.snapshot }]);
+  return { diff, written: true, sha256: change!.after!, symbol: found, change };
+}

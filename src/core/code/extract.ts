@@ -1,0 +1,190 @@
+/**
+ * Symbols and identifier occurrences of one parsed file (runs in the parser worker). Definitions come from
+ * the grammar's rule table (`symbol-rules.ts`); occurrences are the identifier leaves of the tree, so text
+ * inside comments and strings (single leaves of their own) is never one.
+ */
+import type { Node } from "@vscode/tree-sitter-wasm";
+import type { GrammarId, SymbolKind } from "./languages.js";
+import { RULES, type Rule, WRAPPERS } from "./symbol-rules.js";
+
+/** A definition. Lines are 1-based; `start`/`end` are UTF-16 offsets into the parsed text (for edits). */
+export interface SymbolNode {
+  name: string;
+  kind: SymbolKind;
+  startLine: number;
+  endLine: number;
+  start: number;
+  end: number;
+  signature: string;
+  children: SymbolNode[];
+}
+
+export type RefTag = "definition" | "call" | "import" | "type" | "other";
+
+export interface Occurrence {
+  line: number;
+  column: number;
+  tag: RefTag;
+}
+
+const SIGNATURE_MAX = 200;
+
+function kindOf(rule: Rule, n: Node): SymbolKind | undefined {
+  return typeof rule.kind === "function" ? rule.kind(n) : rule.kind;
+}
+
+/** The node whose range is the definition's: the lone declarator's declaration, then any wrappers. */
+function outerOf(n: Node): Node {
+  let o = n;
+  if (
+    n.type === "variable_declarator" &&
+    o.parent &&
+    o.parent.namedChildren.filter((c) => c?.type === "variable_declarator").length === 1
+  )
+    o = o.parent;
+  while (o.parent && WRAPPERS.has(o.parent.type)) o = o.parent;
+  return o;
+}
+
+/** The last leaf of a node that is not a comment: a definition ends there, not at comments after its body. */
+function lastCode(n: Node): Node {
+  let c = n.lastChild;
+  while (c && /comment/.test(c.type)) c = c.previousSibling;
+  return c ? lastCode(c) : n;
+}
+
+/** The text from the definition's start up to its body, on one line. */
+function signatureOf(n: Node, outer: Node, text: string): string {
+  const value = n.childForFieldName("value");
+  const body = n.childForFieldName("body") ?? value?.childForFieldName("body") ?? null;
+  let end = body && body.startIndex > outer.startIndex ? body.startIndex : outer.endIndex;
+  const firstBreak = text.indexOf("\n", outer.startIndex);
+  if (!body && firstBreak !== -1) end = Math.min(end, firstBreak);
+  let sig = text.slice(outer.startIndex, end).replace(/\s+/g, " ").trim();
+  if (body) sig = sig.replace(/\s*(\{|=>|=|:)?$/, (m) => (m.includes("=>") ? " =>" : ""));
+  return sig.length > SIGNATURE_MAX ? `${sig.slice(0, SIGNATURE_MAX - 1)}…` : sig;
+}
+
+function namesOf(rule: Rule, n: Node): Node[] {
+  if (rule.names) return rule.names(n);
+  const one = (rule.name ?? ((x: Node) => x.childForFieldName("name")))(n);
+  return one ? [one] : [];
+}
+
+function symbolAt(n: Node, nameNode: Node, kind: SymbolKind, text: string): SymbolNode {
+  const outer = outerOf(n);
+  const last = lastCode(outer);
+  const end = last.endPosition;
+  return {
+    name: nameNode.text,
+    kind,
+    startLine: outer.startPosition.row + 1,
+    // A node that ends with its line break (a preprocessor line) ends on the line before.
+    endLine: end.row + 1 - (end.column === 0 && end.row > outer.startPosition.row ? 1 : 0),
+    start: outer.startIndex,
+    end: last.endIndex,
+    signature: signatureOf(n, outer, text),
+    children: [],
+  };
+}
+
+/** The definitions of a tree, nested (a method under its class). */
+export function extractSymbols(root: Node, grammar: GrammarId, text: string): SymbolNode[] {
+  const rules = RULES[grammar];
+  const top: SymbolNode[] = [];
+  const visit = (n: Node, into: SymbolNode[]): void => {
+    const rule = rules[n.type];
+    const kind = rule ? kindOf(rule, n) : undefined;
+    let children = into;
+    for (const nameNode of kind ? namesOf(rule!, n) : []) {
+      const sym = symbolAt(n, nameNode, kind!, text);
+      into.push(sym);
+      children = sym.children;
+    }
+    for (const c of n.namedChildren) if (c) visit(c, children);
+  };
+  visit(root, top);
+  return top;
+}
+
+/** Every name node of a definition, by start offset (to tag occurrences that define). */
+function definitionStarts(root: Node, grammar: GrammarId): Set<number> {
+  const rules = RULES[grammar];
+  const starts = new Set<number>();
+  const visit = (n: Node): void => {
+    const rule = rules[n.type];
+    if (rule && kindOf(rule, n)) for (const name of namesOf(rule, n)) starts.add(name.startIndex);
+    for (const c of n.namedChildren) if (c) visit(c);
+  };
+  visit(root);
+  return starts;
+}
+
+const IDENTIFIER = /identifier$|^constant$|^name$/;
+const IMPORT = /import|^use_declaration$|^using_directive$|^preproc_include$|^namespace_use|^require/;
+const CALL =
+  /^(call_expression|call|method_invocation|invocation_expression|new_expression|object_creation_expression|function_call_expression|member_call_expression|scoped_call_expression|nullsafe_member_call_expression)$/;
+const ACCESS =
+  /^(member_expression|field_expression|attribute|selector_expression|scoped_identifier|qualified_identifier|member_access_expression|scope_resolution|generic_name)$/;
+const CALLEE_FIELDS = ["function", "name", "method", "constructor", "type"];
+
+function tagOf(n: Node, defs: Set<number>): RefTag {
+  if (defs.has(n.startIndex)) return "definition";
+  for (let p = n.parent, i = 0; p && i < 6; p = p.parent, i++) if (IMPORT.test(p.type)) return "import";
+  let callee: Node = n;
+  while (
+    callee.parent &&
+    ACCESS.test(callee.parent.type) &&
+    callee.parent.lastNamedChild?.startIndex === callee.startIndex
+  )
+    callee = callee.parent;
+  const call = callee.parent;
+  if (
+    call &&
+    CALL.test(call.type) &&
+    CALLEE_FIELDS.some((f) => call.childForFieldName(f)?.startIndex === callee.startIndex)
+  )
+    return "call";
+  if (n.type === "type_identifier" || /type/.test(n.parent?.type ?? "")) return "type";
+  return "other";
+}
+
+/** The identifier leaves of a tree, by name: each occurrence with its line, column and role. */
+export function extractOccurrences(root: Node, grammar: GrammarId, only?: string): Map<string, Occurrence[]> {
+  const defs = definitionStarts(root, grammar);
+  const out = new Map<string, Occurrence[]>();
+  const cursor = root.walk();
+  let descend = true;
+  for (;;) {
+    if (descend && cursor.gotoFirstChild()) continue;
+    const n = cursor.currentNode;
+    if (n.childCount === 0 && IDENTIFIER.test(n.type)) {
+      const name = n.text;
+      if (only === undefined || name === only) {
+        const list = out.get(name) ?? [];
+        if (list.length === 0) out.set(name, list);
+        list.push({ line: n.startPosition.row + 1, column: n.startPosition.column + 1, tag: tagOf(n, defs) });
+      }
+    }
+    if (cursor.gotoNextSibling()) {
+      descend = true;
+      continue;
+    }
+    descend = false;
+    if (!cursor.gotoParent()) break;
+  }
+  cursor.delete();
+  return out;
+}
+
+/** How many ERROR and MISSING nodes a tree holds (an edit may not add any). */
+export function errorCount(root: Node): number {
+  if (!root.hasError) return 0;
+  let count = 0;
+  const visit = (n: Node): void => {
+    if (n.isError || n.isMissing) count++;
+    if (n.hasError) for (const c of n.children) if (c) visit(c);
+  };
+  visit(root);
+  return count;
+}

@@ -1,0 +1,107 @@
+/**
+ * The main thread's side of the parser worker: one worker per process, started on the first parse (a
+ * server that never parses pays nothing), held only while requests are pending. It is shared by every
+ * connection: it holds no path or permission, only results keyed by content that a caller sent it.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { ToolError } from "../errors.js";
+import type { GrammarId } from "./languages.js";
+import type { OccurrencesResult, ParseRequest, ParseResponse, SymbolsResult } from "./protocol.js";
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
+/** Where the worker and the grammars are: beside the bundle, or (unbundled build) in node_modules. */
+function locate(): { worker: string; grammarDir: string } {
+  const bundled = fileURLToPath(new URL("./mcpfs-code-worker.cjs", import.meta.url));
+  if (existsSync(bundled))
+    return { worker: bundled, grammarDir: fileURLToPath(new URL("./grammars/", import.meta.url)) };
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, "node_modules", "@vscode", "tree-sitter-wasm", "wasm");
+    if (existsSync(candidate))
+      return { worker: fileURLToPath(new URL("./worker.js", import.meta.url)), grammarDir: candidate };
+    const up = path.dirname(dir);
+    if (up === dir) throw new ToolError("The code parser is not installed with this build", "invalid");
+    dir = up;
+  }
+}
+
+class ParserPool {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  private start(): Worker {
+    const { worker, grammarDir } = locate();
+    const w = new Worker(worker, { workerData: { grammarDir } });
+    w.on("message", (res: ParseResponse) => {
+      const p = this.pending.get(res.id);
+      if (!p) return;
+      this.pending.delete(res.id);
+      if (this.pending.size === 0) w.unref();
+      if (res.ok) p.resolve(res.value);
+      else p.reject(new ToolError(`Could not parse: ${res.message}`, "invalid"));
+    });
+    const fail = (err: Error) => {
+      if (this.worker === w) this.worker = undefined;
+      for (const p of this.pending.values())
+        p.reject(new ToolError(`The code parser stopped: ${err.message}`, "invalid"));
+      this.pending.clear();
+    };
+    w.on("error", fail);
+    w.on("exit", (code) => fail(new Error(`exit ${code}`)));
+    return w;
+  }
+
+  request<T>(req: Omit<ParseRequest, "id">, signal?: AbortSignal): Promise<T> {
+    this.worker ??= this.start();
+    const w = this.worker;
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      w.ref();
+      w.postMessage({ ...req, id } satisfies ParseRequest);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          if (this.pending.delete(id)) reject(new ToolError("Cancelled", "cancelled"));
+        },
+        { once: true },
+      );
+    });
+  }
+}
+
+// Process-wide on purpose: one thread and one grammar memory for all connections (see the header).
+const pool = new ParserPool();
+
+export function parseSymbols(grammar: GrammarId, text: string, key: string, signal?: AbortSignal) {
+  return pool.request<SymbolsResult>({ op: "symbols", grammar, text, key }, signal);
+}
+
+export function parseOccurrences(
+  grammar: GrammarId,
+  text: string,
+  key: string,
+  name?: string,
+  signal?: AbortSignal,
+) {
+  return pool.request<OccurrencesResult>(
+    { op: "occurrences", grammar, text, key, ...(name !== undefined ? { name } : {}) },
+    signal,
+  );
+}
+
+export function parseErrors(grammar: GrammarId, text: string, signal?: AbortSignal) {
+  return pool.request<number>({ op: "errors", grammar, text, key: "" }, signal);
+}
+
+export function parseUses(grammar: GrammarId, text: string, key: string, signal?: AbortSignal) {
+  return pool.request<[string, number][]>({ op: "uses", grammar, text, key }, signal);
+}

@@ -1,0 +1,213 @@
+/**
+ * A repository map (aider's method): files are nodes, an identifier that file A uses and file B defines is
+ * an edge A→B; PageRank, personalised toward the focus files and names, orders the files; the map is the
+ * top files' definitions, as many lines as fit the token budget (binary search). Deterministic: ties break
+ * by path, and the iteration count is fixed.
+ */
+import type { SymbolNode } from "./extract.js";
+import { symbolLine } from "./outline.js";
+import { allCodeFiles, type CodeScope, readInScope } from "./scope.js";
+import { symbolsOf, usesOf } from "./source.js";
+import { type FoundSymbol, flatten } from "./symbols.js";
+
+export interface RepoMapOptions {
+  maxTokens: number;
+  /** Scope-relative paths (a file or a directory prefix) or symbol names to rank toward. */
+  focus?: readonly string[];
+  /** Most files read (the largest trees are mapped from their first files in path order). */
+  maxFiles?: number;
+}
+
+export interface RepoMap {
+  text: string;
+  files: number;
+  filesShown: number;
+  tokens: number;
+  truncatedScan: boolean;
+}
+
+interface FileInfo {
+  path: string;
+  symbols: SymbolNode[];
+  /** Names this file uses (not defines), with their counts. */
+  uses: Map<string, number>;
+}
+
+/** Tokens of code text, estimated: measured ~3.6 characters per o200k token on this project's outlines. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 3.6);
+}
+
+async function infoOf(scope: CodeScope, rel: string): Promise<FileInfo | undefined> {
+  const file = await readInScope(scope, rel);
+  if (!file) return undefined;
+  const [parsed, uses] = await Promise.all([symbolsOf(file, scope.signal), usesOf(file, scope.signal)]);
+  return parsed && uses ? { path: rel, symbols: parsed.symbols, uses } : undefined;
+}
+
+/** Reads and parses the files, 8 at a time (the reads overlap; the worker parses one after another). */
+async function collect(
+  scope: CodeScope,
+  maxFiles: number,
+): Promise<{ infos: FileInfo[]; truncated: boolean }> {
+  const { files, truncated } = await allCodeFiles(scope, false);
+  const infos: FileInfo[] = [];
+  const todo = files.slice(0, maxFiles);
+  for (let i = 0; i < todo.length; i += 8) {
+    const batch = await Promise.all(todo.slice(i, i + 8).map((rel) => infoOf(scope, rel)));
+    for (const info of batch) if (info) infos.push(info);
+  }
+  return { infos, truncated: truncated || files.length > maxFiles };
+}
+
+function isFocusPath(p: string, focus: readonly string[]): boolean {
+  return focus.some((f) => p === f || p.startsWith(f.endsWith("/") ? f : `${f}/`));
+}
+
+/** PageRank with personalisation `pers` (sums to 1); dangling nodes jump by `pers`. */
+function pageRank(n: number, edges: Map<number, Map<number, number>>, pers: number[]): number[] {
+  let rank = pers.slice();
+  const out = new Array<number>(n).fill(0);
+  for (const [a, targets] of edges) for (const w of targets.values()) out[a] = out[a]! + w;
+  for (let iter = 0; iter < 40; iter++) {
+    const next = pers.map((p) => 0.15 * p);
+    let dangling = 0;
+    for (let a = 0; a < n; a++) if (out[a] === 0) dangling += rank[a]!;
+    for (let i = 0; i < n; i++) next[i]! += 0.85 * dangling * pers[i]!;
+    for (const [a, targets] of edges)
+      for (const [b, w] of targets) next[b]! += (0.85 * rank[a]! * w) / out[a]!;
+    rank = next;
+  }
+  return rank;
+}
+
+/** Which files define each name (a file once per name). */
+function definersOf(infos: readonly FileInfo[]): Map<string, number[]> {
+  const definers = new Map<string, number[]>();
+  infos.forEach((f, i) => {
+    for (const s of flatten(f.symbols)) {
+      const list = definers.get(s.symbol.name) ?? [];
+      if (!list.includes(i)) list.push(i);
+      definers.set(s.symbol.name, list);
+    }
+  });
+  return definers;
+}
+
+/** File ranks: an edge from each file to the files defining the names it uses. */
+function rankFiles(
+  infos: readonly FileInfo[],
+  definers: Map<string, number[]>,
+  focus: readonly string[],
+): number[] {
+  const focusNames = new Set(focus);
+  const edges = new Map<number, Map<number, number>>();
+  infos.forEach((f, a) => {
+    for (const [name, count] of f.uses) {
+      const to = definers.get(name);
+      if (!to || name.length < 2) continue;
+      // aider's weights: a focused name counts 10×, a private or widely defined name a tenth.
+      let mul = focusNames.has(name) ? 10 : 1;
+      if (name.startsWith("_") || to.length > 5) mul *= 0.1;
+      for (const b of to) {
+        if (b === a) continue;
+        const m = edges.get(a) ?? new Map<number, number>();
+        m.set(b, (m.get(b) ?? 0) + mul * Math.sqrt(count));
+        edges.set(a, m);
+      }
+    }
+  });
+  const weights = infos.map((f) =>
+    isFocusPath(f.path, focus) || flatten(f.symbols).some((s) => focusNames.has(s.symbol.name)) ? 100 : 1,
+  );
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return pageRank(
+    infos.length,
+    edges,
+    weights.map((w) => w / sum),
+  );
+}
+
+interface RankedDef {
+  file: number;
+  found: FoundSymbol;
+  /** The top-level symbol it belongs to (shown with it), for a member. */
+  parent?: FoundSymbol;
+  score: number;
+}
+
+/**
+ * Definitions (two levels deep) by score: the file's rank, raised by how many other files use the name.
+ * Ties break by path, then line, so the order is deterministic.
+ */
+function rankDefinitions(infos: readonly FileInfo[], rank: readonly number[]): RankedDef[] {
+  const users = new Map<string, number>();
+  for (const f of infos) for (const name of f.uses.keys()) users.set(name, (users.get(name) ?? 0) + 1);
+  const defs: RankedDef[] = [];
+  infos.forEach((f, i) => {
+    let parent: FoundSymbol | undefined;
+    for (const found of flatten(f.symbols)) {
+      if (found.depth === 0) parent = found;
+      if (found.depth > 1) continue;
+      const used = users.get(found.symbol.name) ?? 0;
+      const score = rank[i]! * (1 + Math.log1p(used)) * (found.depth === 0 ? 1 : 0.5);
+      defs.push({ file: i, found, ...(found.depth === 1 ? { parent } : {}), score });
+    }
+  });
+  return defs.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (infos[a.file]!.path < infos[b.file]!.path ? -1 : infos[a.file]!.path > infos[b.file]!.path ? 1 : 0) ||
+      a.found.symbol.startLine - b.found.symbol.startLine,
+  );
+}
+
+/** The map of the first `k` ranked definitions: files in rank order, each file's lines in line order. */
+function render(
+  infos: readonly FileInfo[],
+  rank: readonly number[],
+  defs: readonly RankedDef[],
+  k: number,
+): { text: string; files: number } {
+  const byFile = new Map<number, Map<FoundSymbol, true>>();
+  for (const d of defs.slice(0, k)) {
+    const set = byFile.get(d.file) ?? new Map<FoundSymbol, true>();
+    if (d.parent) set.set(d.parent, true);
+    set.set(d.found, true);
+    byFile.set(d.file, set);
+  }
+  const files = [...byFile.keys()].sort(
+    (a, b) => rank[b]! - rank[a]! || (infos[a]!.path < infos[b]!.path ? -1 : 1),
+  );
+  const out: string[] = [];
+  for (const f of files) {
+    out.push(`${infos[f]!.path}:`);
+    const shown = [...byFile.get(f)!.keys()].sort(
+      (a, b) => a.symbol.start - b.symbol.start || a.depth - b.depth,
+    );
+    for (const s of shown) out.push(`${"  ".repeat(s.depth + 1)}${symbolLine(s.symbol, true)}`);
+  }
+  return { text: out.join("\n"), files: files.length };
+}
+
+export async function repoMap(scope: CodeScope, o: RepoMapOptions): Promise<RepoMap> {
+  const { infos, truncated } = await collect(scope, o.maxFiles ?? 5000);
+  const rank = rankFiles(infos, definersOf(infos), o.focus ?? []);
+  const defs = rankDefinitions(infos, rank);
+  // The most definitions whose map fits the budget.
+  let lo = 0;
+  let hi = defs.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (estimateTokens(render(infos, rank, defs, mid).text) <= o.maxTokens) lo = mid;
+    else hi = mid - 1;
+  }
+  const map = render(infos, rank, defs, lo);
+  return {
+    text: map.text,
+    files: infos.length,
+    filesShown: map.files,
+    tokens: estimateTokens(map.text),
+    truncatedScan: truncated,
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The files a tree-wide code tool looks at: ripgrep (the grep core) picks the files that contain a word, or
+ * the walk lists every code file; each file is then resolved by the surface (path gate, its ignore rules)
+ * before it is read. A file the surface refuses is skipped, never read.
+ */
+import path from "node:path";
+import { ToolError } from "../errors.js";
+import { grep } from "../search/grep.js";
+import type { ResolvedPath, Root } from "../workspace.js";
+import { languageOf } from "./languages.js";
+import { type CodeFile, readCode } from "./source.js";
+import { codeFilesUnder } from "./tree-files.js";
+
+export interface CodeScope {
+  root: Root;
+  /** Real path of the directory or file searched. */
+  start: string;
+  isFile: boolean;
+  gitignore: boolean;
+  engine?: "auto" | "rg" | "js";
+  signal?: AbortSignal;
+  /** The surface's gate for one file found below `start` (its real path); `undefined` = skip it. */
+  admit(real: string): Promise<ResolvedPath | undefined>;
+}
+
+/** Scope-relative paths of the code files that contain `word` (a literal), sorted. */
+export async function filesWithWord(scope: CodeScope, word: string, caseSensitive = true): Promise<string[]> {
+  const r = await grep({
+    root: scope.root,
+    start: scope.start,
+    pattern: word,
+    literal: true,
+    caseSensitive,
+    filesOnly: true,
+    maxResults: 100_000,
+    gitignore: scope.gitignore,
+    signal: scope.signal,
+    engine: scope.engine,
+  });
+  return r.files.filter((f) => languageOf(f) !== undefined);
+}
+
+/** Scope-relative paths of every code file (Markdown too with `markdown`). */
+export async function allCodeFiles(
+  scope: CodeScope,
+  markdown: boolean,
+): Promise<{ files: string[]; truncated: boolean }> {
+  if (scope.isFile) return { files: [path.basename(scope.start)], truncated: false };
+  return codeFilesUnder({
+    root: scope.root,
+    start: scope.start,
+    gitignore: scope.gitignore,
+    signal: scope.signal,
+    markdown,
+  });
+}
+
+/** Reads a scope-relative file through the surface's gate; `undefined` when refused, gone or unreadable. */
+export async function readInScope(scope: CodeScope, rel: string): Promise<CodeFile | undefined> {
+  const real = scope.isFile ? scope.start : path.join(scope.start, ...rel.split("/"));
+  try {
+    const target = await scope.admit(real);
+    return target ? await readCode(target) : undefined;
+  } catch (err) {
+    if (err instanceof ToolError && err.code === "cancelled") throw err;
+    return undefined;
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * Which syntax nodes of each grammar define a symbol, what kind it is, and where its name is. One table per
+ * grammar family; `extract.ts` walks a tree with them. Node names are those of the grammar builds in
+ * `@vscode/tree-sitter-wasm` (pinned in package.json).
+ */
+import type { Node } from "@vscode/tree-sitter-wasm";
+import type { GrammarId, SymbolKind } from "./languages.js";
+
+export interface Rule {
+  /** The kind, or `undefined` to skip this node (it is still descended into). */
+  kind: SymbolKind | ((n: Node) => SymbolKind | undefined);
+  /** The name node (default: the `name` field). */
+  name?: (n: Node) => Node | null | undefined;
+  /** Several names declared at once (`X, Y int`; `int a, b;`): one symbol each, with the node's range. */
+  names?: (n: Node) => Node[];
+}
+
+export type Rules = Readonly<Record<string, Rule>>;
+
+const field = (f: string) => (n: Node) => n.childForFieldName(f);
+
+/** Follows `declarator` fields (C/C++ pointers, functions, arrays) down to the declared name. */
+function declaratorName(n: Node): Node | null {
+  let d: Node | null = n.childForFieldName("declarator");
+  for (let i = 0; d && i < 16; i++) {
+    if (d.type === "qualified_identifier") return declaratorName2(d);
+    if (/identifier$|^destructor_name$|^operator_name$/.test(d.type)) return d;
+    d =
+      d.childForFieldName("declarator") ??
+      d.namedChildren.find((c) => c?.type.endsWith("declarator")) ??
+      null;
+  }
+  return null;
+}
+
+/** `A::B::name` → `name`. */
+function declaratorName2(q: Node): Node | null {
+  let n: Node | null = q;
+  while (n?.type === "qualified_identifier") n = n.childForFieldName("name");
+  return n;
+}
+
+/** Whether the nearest enclosing definition-bearing node is a class-like body. */
+function inClass(n: Node, bodies: readonly string[]): boolean {
+  for (let p = n.parent; p; p = p.parent) {
+    if (bodies.includes(p.type)) return true;
+    if (/function|method|lambda|arrow/.test(p.type)) return false;
+  }
+  return false;
+}
+
+/** The declarators' names of a field/variable declaration (Java, C#). */
+function declarators(n: Node): Node[] {
+  const holder = n.namedChildren.find((c) => c?.type === "variable_declaration") ?? n;
+  return holder.namedChildren
+    .filter((c) => c?.type === "variable_declarator")
+    .map((d) => d!.childForFieldName("name") ?? d!.namedChildren[0])
+    .filter((x): x is Node => !!x);
+}
+
+/** Every `name` field of a node (Go's `X, Y int`). */
+const allNames = (n: Node) => n.childrenForFieldName("name").filter((x): x is Node => !!x);
+
+const TS_VALUE_KIND: Record<string, SymbolKind> = {
+  arrow_function: "function",
+  function_expression: "function",
+  function: "function",
+  generator_function: "function",
+  class: "class",
+};
+
+/** `const x = …` at the top of a module or namespace: a function, class, constant or variable. */
+function tsVariable(n: Node): SymbolKind | undefined {
+  const decl = n.parent;
+  const holder = decl?.parent;
+  if (!holder || !/^(program|export_statement|statement_block|ambient_declaration)$/.test(holder.type))
+    return undefined;
+  if (holder.type === "statement_block" && holder.parent?.type !== "internal_module") return undefined;
+  if (n.childForFieldName("name")?.type !== "identifier") return undefined;
+  const value = n.childForFieldName("value");
+  if (value && TS_VALUE_KIND[value.type]) return TS_VALUE_KIND[value.type];
+  return decl?.text.startsWith("const") ? "constant" : "variable";
+}
+
+/** A member of an interface or class (not of an object type in a signature: `(): { text: string }`). */
+const inInterface = (kind: SymbolKind) => (n: Node) =>
+  n.parent?.type === "object_type" && n.parent.parent?.type !== "interface_declaration" ? undefined : kind;
+
+const TS: Rules = {
+  function_declaration: { kind: "function" },
+  generator_function_declaration: { kind: "function" },
+  function_signature: { kind: "function" },
+  class_declaration: { kind: "class" },
+  abstract_class_declaration: { kind: "class" },
+  interface_declaration: { kind: "interface" },
+  type_alias_declaration: { kind: "type" },
+  enum_declaration: { kind: "enum" },
+  internal_module: { kind: "namespace" },
+  module: { kind: "module" },
+  method_definition: {
+    kind: (n) => (n.childForFieldName("name")?.text === "constructor" ? "constructor" : "method"),
+  },
+  method_signature: { kind: inInterface("method") },
+  abstract_method_signature: { kind: "method" },
+  public_field_definition: { kind: "property" },
+  field_definition: { kind: "property", name: field("property") },
+  property_signature: { kind: inInterface("property") },
+  variable_declarator: { kind: tsVariable },
+};
+
+const PYTHON: Rules = {
+  class_definition: { kind: "class" },
+  function_definition: { kind: (n) => (inClass(n, ["class_definition"]) ? "method" : "function") },
+};
+
+function goType(n: Node): SymbolKind {
+  const t = n.childForFieldName("type")?.type;
+  return t === "struct_type" ? "struct" : t === "interface_type" ? "interface" : "type";
+}
+
+const GO: Rules = {
+  function_declaration: { kind: "function" },
+  method_declaration: { kind: "method" },
+  type_spec: { kind: goType },
+  type_alias: { kind: "type" },
+  method_elem: { kind: "method" },
+  method_spec: { kind: "method" },
+  field_declaration: { kind: "field", names: allNames },
+  const_spec: {
+    kind: (n) => (n.parent?.parent?.type === "source_file" ? "constant" : undefined),
+    names: allNames,
+  },
+  var_spec: {
+    kind: (n) => (n.parent?.parent?.type === "source_file" ? "variable" : undefined),
+    names: allNames,
+  },
+};
+
+const RUST: Rules = {
+  function_item: { kind: (n) => (inClass(n, ["impl_item", "trait_item"]) ? "method" : "function") },
+  function_signature_item: { kind: "method" },
+  struct_item: { kind: "struct" },
+  union_item: { kind: "struct" },
+  enum_item: { kind: "enum" },
+  trait_item: { kind: "trait" },
+  impl_item: { kind: "impl", name: field("type") },
+  mod_item: { kind: "module" },
+  type_item: { kind: "type" },
+  const_item: { kind: "constant" },
+  static_item: { kind: "variable" },
+  macro_definition: { kind: "macro" },
+  field_declaration: { kind: "field" },
+};
+
+const JAVA: Rules = {
+  class_declaration: { kind: "class" },
+  interface_declaration: { kind: "interface" },
+  enum_declaration: { kind: "enum" },
+  record_declaration: { kind: "class" },
+  annotation_type_declaration: { kind: "interface" },
+  method_declaration: { kind: "method" },
+  constructor_declaration: { kind: "constructor" },
+  compact_constructor_declaration: { kind: "constructor" },
+  annotation_type_element_declaration: { kind: "method" },
+  field_declaration: { kind: "field", names: declarators },
+  constant_declaration: { kind: "constant", names: declarators },
+};
+
+const CSHARP: Rules = {
+  class_declaration: { kind: "class" },
+  record_declaration: { kind: "class" },
+  record_struct_declaration: { kind: "struct" },
+  struct_declaration: { kind: "struct" },
+  interface_declaration: { kind: "interface" },
+  enum_declaration: { kind: "enum" },
+  delegate_declaration: { kind: "type" },
+  namespace_declaration: { kind: "namespace" },
+  file_scoped_namespace_declaration: { kind: "namespace" },
+  method_declaration: { kind: "method" },
+  constructor_declaration: { kind: "constructor" },
+  destructor_declaration: { kind: "method" },
+  property_declaration: { kind: "property" },
+  event_declaration: { kind: "property" },
+  field_declaration: { kind: "field", names: declarators },
+  event_field_declaration: { kind: "property", names: declarators },
+};
+
+/** A class/struct/union/enum with a body (a bare `struct S;` or `struct S x;` defines nothing). */
+const withBody = (kind: SymbolKind) => (n: Node) => (n.childForFieldName("body") ? kind : undefined);
+
+const CPP: Rules = {
+  function_definition: {
+    kind: (n) => (inClass(n, ["field_declaration_list"]) ? "method" : "function"),
+    name: declaratorName,
+  },
+  class_specifier: { kind: withBody("class") },
+  struct_specifier: { kind: withBody("struct") },
+  union_specifier: { kind: withBody("struct") },
+  enum_specifier: { kind: withBody("enum") },
+  namespace_definition: { kind: "namespace" },
+  type_definition: { kind: "type", name: declaratorName },
+  alias_declaration: { kind: "type" },
+  declaration: {
+    // A variable at file or namespace level (a prototype, with a function declarator, defines nothing).
+    kind: (n) =>
+      /^(translation_unit|declaration_list)$/.test(n.parent?.type ?? "") &&
+      n.descendantsOfType("function_declarator").length === 0
+        ? "variable"
+        : undefined,
+    name: declaratorName,
+  },
+  preproc_def: { kind: "macro" },
+  preproc_function_def: { kind: "macro" },
+  field_declaration: {
+    kind: (n) =>
+      n.parent?.type !== "field_declaration_list"
+        ? undefined
+        : n.descendantsOfType("function_declarator").length > 0
+          ? "method"
+          : "field",
+    name: declaratorName,
+  },
+};
+
+const RUBY: Rules = {
+  class: { kind: "class" },
+  module: { kind: "module" },
+  method: { kind: "method" },
+  singleton_method: { kind: "method" },
+  assignment: {
+    kind: (n) =>
+      n.childForFieldName("left")?.type === "constant" &&
+      /^(program|body_statement)$/.test(n.parent?.type ?? "")
+        ? "constant"
+        : undefined,
+    name: field("left"),
+  },
+};
+
+const PHP: Rules = {
+  class_declaration: { kind: "class" },
+  interface_declaration: { kind: "interface" },
+  trait_declaration: { kind: "trait" },
+  enum_declaration: { kind: "enum" },
+  namespace_definition: { kind: "namespace" },
+  function_definition: { kind: "function" },
+  method_declaration: {
+    kind: (n) => (n.childForFieldName("name")?.text === "__construct" ? "constructor" : "method"),
+  },
+  property_declaration: {
+    kind: "property",
+    name: (n) => n.descendantsOfType("property_element")[0]?.descendantsOfType("name")[0] ?? null,
+  },
+  const_declaration: {
+    kind: "constant",
+    name: (n) => n.descendantsOfType("const_element")[0]?.namedChildren[0] ?? null,
+  },
+};
+
+export const RULES: Readonly<Record<GrammarId, Rules>> = {
+  typescript: TS,
+  tsx: TS,
+  javascript: TS,
+  python: PYTHON,
+  go: GO,
+  rust: RUST,
+  java: JAVA,
+  "c-sharp": CSHARP,
+  cpp: CPP,
+  ruby: RUBY,
+  php: PHP,
+};
+
+/** Wrappers whose range is the definition's: `export`, decorators, `template<…>`. */
+export const WRAPPERS: ReadonlySet<string> = new Set([
+  "export_statement",
+  "decorated_definition",
+  "template_declaration",
+  "ambient_declaration",
+]);

@@ -1,0 +1,54 @@
+/** Looking symbols up by name and flattening their tree. */
+import type { SymbolNode } from "./extract.js";
+import type { SymbolKind } from "./languages.js";
+
+export interface FoundSymbol {
+  symbol: SymbolNode;
+  /** Names from the outermost symbol down, joined with "." (`Parser.parse`). */
+  qualified: string;
+  depth: number;
+}
+
+/** Every symbol, outermost first, each before its children. */
+export function flatten(
+  symbols: readonly SymbolNode[],
+  prefix = "",
+  depth = 0,
+  out: FoundSymbol[] = [],
+): FoundSymbol[] {
+  for (const s of symbols) {
+    const qualified = prefix ? `${prefix}.${s.name}` : s.name;
+    out.push({ symbol: s, qualified, depth });
+    flatten(s.children, qualified, depth + 1, out);
+  }
+  return out;
+}
+
+export interface NameQuery {
+  /** A name, or a qualified name (`Parser.parse`, `mod::Type`, `Class#method` read as dots). */
+  name: string;
+  /** Default true: the name must equal the symbol's; false: it may be a part of it (case-insensitive). */
+  exact?: boolean;
+  kind?: SymbolKind;
+}
+
+/** The symbols a query names: a qualified query matches the end of the qualified name. */
+export function matchSymbols(symbols: readonly SymbolNode[], q: NameQuery): FoundSymbol[] {
+  const parts = q.name.split(/\.|::|#|->|\\/).filter((p) => p !== "");
+  const exact = q.exact !== false;
+  return flatten(symbols).filter((f) => {
+    if (q.kind !== undefined && f.symbol.kind !== q.kind) return false;
+    const names = f.qualified.split(".");
+    if (parts.length > names.length) return false;
+    const tail = names.slice(names.length - parts.length);
+    return parts.every((p, i) =>
+      exact || i < parts.length - 1 ? tail[i] === p : tail[i]!.toLowerCase().includes(p.toLowerCase()),
+    );
+  });
+}
+
+/** The last name of a query (what ripgrep looks for to pick candidate files). */
+export function lastName(name: string): string {
+  const parts = name.split(/\.|::|#|->|\\/).filter((p) => p !== "");
+  return parts[parts.length - 1] ?? name;
+}

@@ -1,0 +1,391 @@
+/**
+ * The code tools' work for both surfaces: each surface's file declares the schemas with its own parameter
+ * names and path rules (`CodePaths`), and calls these. Algorithms live in core/code/.
+ */
+import { z } from "zod";
+import { ANY_COUNT } from "../core/budget.js";
+import { editSymbol, oneSymbol, type Placement } from "../core/code/edit-symbol.js";
+import { findSymbol } from "../core/code/find-symbol.js";
+import { SYMBOL_KINDS, type SymbolKind } from "../core/code/languages.js";
+import { outlineLines, outlineTree } from "../core/code/outline.js";
+import { findReferences } from "../core/code/references.js";
+import { repoMap } from "../core/code/repo-map.js";
+import { allCodeFiles, type CodeScope, readInScope } from "../core/code/scope.js";
+import { noGrammarNote, readCode, symbolsOf } from "../core/code/source.js";
+import { ToolError } from "../core/errors.js";
+import { fencedDiff } from "../core/files/diff.js";
+import { printable } from "../core/paths.js";
+import { isFileTarget } from "../core/search/grep.js";
+import type { ResolvedPath } from "../core/workspace.js";
+import { recordChanges, type ToolContext } from "./tool.js";
+
+/** How a surface resolves the paths of the code tools. */
+export interface CodePaths {
+  /** A file the client named, through the path gate (and the surface's ignore gate). */
+  file(ctx: ToolContext, requested: string, intent: "read" | "write"): Promise<ResolvedPath>;
+  /** A file or directory the client named (or the default), as a scope for tree-wide tools. */
+  scope(ctx: ToolContext, requested: string | undefined): Promise<CodeScope>;
+  /** The parameter names used in continuation notes. */
+  names: { offset: string; expectedSha256: string };
+}
+
+/** A scope over a resolved path: `admit` is the surface's gate for each file found below it. */
+export async function scopeOf(
+  ctx: ToolContext,
+  target: ResolvedPath,
+  gitignore: boolean,
+  admit: CodeScope["admit"],
+): Promise<CodeScope> {
+  let isFile: boolean;
+  try {
+    isFile = await isFileTarget(target.real);
+  } catch {
+    throw new ToolError(`No such file or directory: ${printable(target.requested)}`, "not_found");
+  }
+  return {
+    root: target.root,
+    start: target.real,
+    isFile,
+    gitignore,
+    engine: ctx.config.grepEngine,
+    signal: ctx.signal,
+    admit,
+  };
+}
+
+export interface CodeReply {
+  text: string;
+  fields: Record<string, unknown>;
+}
+
+const outlineSymbol: z.ZodType = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    kind: z.string(),
+    startLine: z.number(),
+    endLine: z.number(),
+    signature: z.string().optional(),
+    children: z.array(outlineSymbol).optional(),
+  }),
+);
+
+export const kindParam = z.enum(SYMBOL_KINDS as [SymbolKind, ...SymbolKind[]]);
+
+/** The structured fields of each tool (beside the surface's text field). */
+export const codeFields = {
+  outline: {
+    symbols: z.array(outlineSymbol).optional().describe("a file's symbols, nested"),
+    files: z.array(z.object({ path: z.string(), symbols: z.array(outlineSymbol) })).optional(),
+    language: z.string().optional(),
+    nextOffset: z.number().optional().describe("directory outline: the offset of the next page"),
+    truncated: z.boolean().optional(),
+  },
+  findSymbol: {
+    hits: z.array(
+      z.object({
+        path: z.string(),
+        name: z.string(),
+        qualifiedName: z.string(),
+        kind: z.string(),
+        startLine: z.number(),
+        endLine: z.number(),
+        signature: z.string(),
+      }),
+    ),
+    truncated: z.boolean().optional(),
+  },
+  readSymbol: {
+    name: z.string(),
+    kind: z.string(),
+    startLine: z.number(),
+    endLine: z.number(),
+    sha256: z.string().describe("sha256 of the file: pass it to replace_symbol/insert_symbol"),
+    truncated: z.boolean().optional(),
+  },
+  findReferences: {
+    files: z.array(
+      z.object({
+        path: z.string(),
+        references: z.array(z.object({ line: z.number(), tags: z.array(z.string()), text: z.string() })),
+      }),
+    ),
+    total: z.number(),
+    truncated: z.boolean().optional(),
+  },
+  editSymbol: {
+    written: z.boolean(),
+    sha256: z.string().describe("sha256 of the file after the call"),
+    startLine: z.number().describe("first line of the symbol before the change"),
+    endLine: z.number(),
+    truncated: z.boolean().optional(),
+  },
+  repoMap: {
+    files: z.number().describe("code files ranked"),
+    filesShown: z.number(),
+    tokens: z.number().describe("estimated tokens of the map"),
+  },
+};
+
+const pageNote = (shown: number, total: number, next: string) =>
+  `\n[mcpfs: output truncated: showing ${shown} of ${total} entries. Continue with ${next}.]`;
+
+function errorsNote(errors: number): string {
+  return errors > 0
+    ? `\n[mcpfs: ${errors} syntax errors in the file; symbols near them may be missing.]`
+    : "";
+}
+
+export interface OutlineArgs {
+  path: string;
+  depth?: number;
+  signatures?: boolean;
+  offset?: number;
+}
+
+export async function outlineCode(ctx: ToolContext, paths: CodePaths, a: OutlineArgs): Promise<CodeReply> {
+  const scope = await paths.scope(ctx, a.path);
+  const opts = { depth: a.depth, signatures: a.signatures };
+  if (scope.isFile) {
+    const target = await paths.file(ctx, a.path, "read");
+    const file = await readCode(target);
+    const parsed = await symbolsOf(file, ctx.signal);
+    if (!parsed) return { text: noGrammarNote(a.path), fields: { symbols: [] } };
+    const lines = outlineLines(parsed.symbols, opts);
+    const { kept, note } = ctx.budget.fitLines(lines, (k) =>
+      pageNote(k, lines.length, "depth=1, then read_symbol for one symbol"),
+    );
+    const text = (lines.slice(0, kept).join("\n") || "(no symbols)") + (note ?? errorsNote(parsed.errors));
+    return {
+      text,
+      fields: {
+        symbols: outlineTree(parsed.symbols, opts),
+        language: file.language,
+        truncated: note !== undefined,
+      },
+    };
+  }
+  return outlineDirectory(ctx, paths, scope, a);
+}
+
+async function outlineDirectory(
+  ctx: ToolContext,
+  paths: CodePaths,
+  scope: CodeScope,
+  a: OutlineArgs,
+): Promise<CodeReply> {
+  const { files } = await allCodeFiles(scope, true);
+  const offset = Math.max(0, a.offset ?? 0);
+  const opts = { depth: a.depth ?? 2, signatures: a.signatures ?? false, indent: "  " };
+  const close = ctx.budget.reserve(pageNote(ANY_COUNT, ANY_COUNT, `${paths.names.offset}=${ANY_COUNT}`));
+  const blocks: string[] = [];
+  const shown: { path: string; symbols: unknown[] }[] = [];
+  let next: number | undefined;
+  for (let i = offset; i < files.length; i++) {
+    const file = await readInScope(scope, files[i]!);
+    const parsed = file ? await symbolsOf(file, ctx.signal) : undefined;
+    if (!parsed) continue;
+    const block = [files[i]!, ...outlineLines(parsed.symbols, opts)].join("\n");
+    if (!ctx.budget.take(`${block}\n`)) {
+      next = i;
+      break;
+    }
+    blocks.push(block);
+    shown.push({ path: files[i]!, symbols: outlineTree(parsed.symbols, opts) });
+  }
+  let text = blocks.join("\n") || "(no code files)";
+  text += close(
+    next !== undefined ? pageNote(next - offset, files.length - offset, `${paths.names.offset}=${next}`) : "",
+  );
+  return {
+    text,
+    fields: { files: shown, ...(next !== undefined ? { nextOffset: next, truncated: true } : {}) },
+  };
+}
+
+export interface FindSymbolArgs {
+  name: string;
+  path?: string;
+  kind?: SymbolKind;
+  exact?: boolean;
+  includeBody?: boolean;
+  maxResults?: number;
+}
+
+function numbered(lines: readonly string[], first: number): string[] {
+  const width = String(first + lines.length - 1).length;
+  return lines.map((l, i) => `${String(first + i).padStart(width)}→${l.replace(/\r$/, "")}`);
+}
+
+export async function findSymbolCode(
+  ctx: ToolContext,
+  paths: CodePaths,
+  a: FindSymbolArgs,
+): Promise<CodeReply> {
+  const scope = await paths.scope(ctx, a.path);
+  const r = await findSymbol(scope, {
+    name: a.name,
+    kind: a.kind,
+    exact: a.exact,
+    maxResults: a.maxResults ?? 50,
+    withBody: a.includeBody,
+  });
+  const rows: string[] = [];
+  for (const h of r.hits) {
+    rows.push(
+      `${h.path}:L${h.symbol.startLine}-${h.symbol.endLine} ${h.symbol.kind} ${h.symbol.signature || h.qualified}`,
+    );
+    if (h.lines)
+      rows.push(...numbered(h.lines.slice(h.symbol.startLine - 1, h.symbol.endLine), h.symbol.startLine));
+  }
+  const { kept, note } = ctx.budget.fitLines(
+    rows,
+    (k) => pageNote(k, rows.length, "a narrower path or kind"),
+    r.capped,
+  );
+  const text =
+    rows.length === 0
+      ? `No definition of '${a.name}' found. Try exact=false or find_references.`
+      : rows.slice(0, kept).join("\n") + (note ?? "");
+  const hits = r.hits.map((h) => ({
+    path: h.path,
+    name: h.symbol.name,
+    qualifiedName: h.qualified,
+    kind: h.symbol.kind,
+    startLine: h.symbol.startLine,
+    endLine: h.symbol.endLine,
+    signature: h.symbol.signature,
+  }));
+  return { text, fields: { hits, truncated: note !== undefined } };
+}
+
+export interface ReadSymbolArgs {
+  path: string;
+  name: string;
+  context?: number;
+}
+
+export async function readSymbolCode(
+  ctx: ToolContext,
+  paths: CodePaths,
+  a: ReadSymbolArgs,
+): Promise<CodeReply> {
+  const target = await paths.file(ctx, a.path, "read");
+  const file = await readCode(target);
+  const found = await oneSymbol(file, a.name, ctx.signal);
+  const s = found.symbol;
+  const all = file.text.split("\n");
+  const ctxLines = Math.max(0, a.context ?? 0);
+  const first = Math.max(1, s.startLine - ctxLines);
+  const last = Math.min(all.length, s.endLine + ctxLines);
+  const rows = numbered(all.slice(first - 1, last), first);
+  const tail = `\n[mcpfs: ${found.qualified} L${s.startLine}-${s.endLine}; file sha256 ${file.sha256}]`;
+  const close = ctx.budget.reserve(tail + pageNote(ANY_COUNT, ANY_COUNT, "read_text_file with startLine"));
+  const kept = ctx.budget.takeLines(rows);
+  const cut = kept < rows.length ? pageNote(kept, rows.length, `a line range from line ${first + kept}`) : "";
+  const text = rows.slice(0, kept).join("\n") + close(cut + tail);
+  return {
+    text,
+    fields: {
+      name: found.qualified,
+      kind: s.kind,
+      startLine: s.startLine,
+      endLine: s.endLine,
+      sha256: file.sha256,
+      truncated: cut !== "",
+    },
+  };
+}
+
+export interface FindReferencesArgs {
+  name: string;
+  path?: string;
+  maxResults?: number;
+}
+
+const SYNTACTIC = "[syntactic matches of the identifier (not type-resolved); comments and strings skipped]";
+
+export async function findReferencesCode(
+  ctx: ToolContext,
+  paths: CodePaths,
+  a: FindReferencesArgs,
+): Promise<CodeReply> {
+  const scope = await paths.scope(ctx, a.path);
+  const r = await findReferences(scope, a.name, a.maxResults ?? 200);
+  const rows: string[] = [SYNTACTIC];
+  for (const f of r.files) {
+    rows.push(f.path);
+    for (const l of f.lines) rows.push(`  ${l.line} ${l.tags.join(",")}: ${l.text}`);
+  }
+  const { kept, note } = ctx.budget.fitLines(
+    rows,
+    (k) => pageNote(k, rows.length, "a narrower path"),
+    r.capped,
+  );
+  const text =
+    r.total === 0
+      ? `No occurrences of '${a.name}' as an identifier.`
+      : rows.slice(0, kept).join("\n") + (note ?? "");
+  const files = r.files.map((f) => ({ path: f.path, references: f.lines }));
+  return { text, fields: { files, total: r.total, truncated: note !== undefined } };
+}
+
+export interface EditSymbolArgs {
+  path: string;
+  name: string;
+  placement: Placement;
+  expectedSha256?: string;
+  dryRun?: boolean;
+}
+
+export async function editSymbolCode(
+  ctx: ToolContext,
+  paths: CodePaths,
+  a: EditSymbolArgs,
+): Promise<CodeReply> {
+  const target = await paths.file(ctx, a.path, a.dryRun ? "read" : "write");
+  const r = await editSymbol(target, a.name, a.placement, {
+    dryRun: a.dryRun,
+    expectedSha256: a.expectedSha256,
+    diffName: a.path,
+    signal: ctx.signal,
+  });
+  if (r.change) recordChanges(ctx, [r.change]);
+  const done = r.written ? "written" : "nothing written";
+  const { text, truncated } = ctx.budget.fit(
+    fencedDiff(r.diff),
+    `\n[mcpfs: diff truncated; ${done}. Check the symbol with read_symbol.]`,
+    true,
+  );
+  return {
+    text,
+    fields: {
+      written: r.written,
+      sha256: r.sha256,
+      startLine: r.symbol.symbol.startLine,
+      endLine: r.symbol.symbol.endLine,
+      truncated,
+    },
+  };
+}
+
+export interface RepoMapArgs {
+  path?: string;
+  maxTokens?: number;
+  focus?: string[];
+}
+
+export async function repoMapCode(ctx: ToolContext, paths: CodePaths, a: RepoMapArgs): Promise<CodeReply> {
+  const scope = await paths.scope(ctx, a.path);
+  // A token is at least a byte: a budget beyond the reply's room could never be shown.
+  const maxTokens = Math.min(Math.max(64, a.maxTokens ?? 1024), ctx.budget.remaining);
+  const m = await repoMap(scope, { maxTokens, focus: a.focus });
+  const note = m.truncatedScan
+    ? "\n[mcpfs: the tree is large; mapped from its first files. Give a narrower path.]"
+    : "";
+  const { text } = ctx.budget.fit(
+    (m.text || "(no code files)") + note,
+    "\n[mcpfs: map cut to fit the reply.]",
+    true,
+  );
+  return { text, fields: { files: m.files, filesShown: m.filesShown, tokens: m.tokens } };
+}
