@@ -66,6 +66,17 @@ export function expandHome(p: string): string {
 const WINDOWS_DRIVE = /^[A-Za-z]:([\\/]|$)/;
 const ADS_SUFFIX = /:\$[A-Za-z_]+$/;
 
+/** The longest path the platform names: 32,767 UTF-16 units on Windows (long paths), 4,096 bytes elsewhere. */
+const PATH_LIMIT = process.platform === "win32" ? "32,767 characters" : "4,096 bytes";
+
+/** Whether `p` is longer than any path the platform can open (linear time; the byte count only near the limit). */
+function overPathLimit(p: string): boolean {
+  if (process.platform === "win32") return p.length > 32_767;
+  // A UTF-16 unit is 1 to 3 UTF-8 bytes: the exact count is needed only between the two bounds.
+  if (p.length > 4096) return true;
+  return p.length * 3 > 4096 && Buffer.byteLength(p) > 4096;
+}
+
 /**
  * Rejects strings no client path may be: empty, NUL bytes, Windows drive / UNC / alternate-data-stream
  * forms on POSIX (they would otherwise become odd literal names inside a root). Turns a `file://` URL into
@@ -73,6 +84,12 @@ const ADS_SUFFIX = /:\$[A-Za-z_]+$/;
  */
 export function screenRequestedPath(requested: unknown): string {
   if (typeof requested !== "string") throw new ToolError("Invalid path: expected a string");
+  // First, before any work that grows with the length (resolving a huge path took seconds per call).
+  if (overPathLimit(requested))
+    throw new ToolError(
+      `File name too long: the path is over the platform limit (${PATH_LIMIT}): ${printable(requested)}`,
+      "invalid",
+    );
   if (requested.trim() === "") throw new ToolError("Invalid path: the path is empty");
   const shown = printable(requested);
   if (requested.includes("\0")) throw new ToolError(`Invalid path: contains a NUL byte: ${shown}`);
@@ -163,10 +180,23 @@ export function escapeName(name: string): string {
   });
 }
 
-/** A path string made safe to echo in a message: escaped as `escapeName` does, very long ones cut. */
+/** The most characters of a client's input (path, pattern, name) any message echoes. */
+const ECHO_MAX = 200;
+
+/**
+ * `text` (made safe by `safe` first) cut to `ECHO_MAX` characters, saying how long it was: the one clip of
+ * inputs quoted in messages. Only the head is escaped, so a huge input costs no more than a short one.
+ */
+export function clipped(text: string, safe: (s: string) => string = (s) => s): string {
+  const head = safe(text.slice(0, ECHO_MAX + 1));
+  if (text.length <= ECHO_MAX && head.length <= ECHO_MAX) return head;
+  const tail = `…(${text.length} chars)`;
+  return head.slice(0, ECHO_MAX - tail.length) + tail;
+}
+
+/** A path (or any input) made safe to echo in a message: escaped as `escapeName` does, then `clipped`. */
 export function printable(p: string): string {
-  const escaped = escapeName(p);
-  return escaped.length > 1024 ? `${escaped.slice(0, 1000)}…(${escaped.length} chars)` : escaped;
+  return clipped(p, escapeName);
 }
 
 /** Splits a relative path into its segments, dropping empty and `.` ones. */
