@@ -1,3 +1,5 @@
+import { printable } from "./echo.js";
+
 /**
  * An error whose message is safe to show to the client: it names only the path the client asked for,
  * never the allow-list, the server's cwd or another internal path.
@@ -85,7 +87,7 @@ const SYSTEM_WORDS: Readonly<Record<string, string>> = {
 export function toClientMessage(err: unknown, requested?: string): string {
   if (err instanceof ToolError) return err.message;
   const e = err as NodeJS.ErrnoException;
-  const what = requested === undefined ? "" : `: ${requested}`;
+  const what = requested === undefined ? "" : `: ${printable(requested)}`;
   const words =
     typeof e?.code === "string" && Object.hasOwn(SYSTEM_WORDS, e.code) ? SYSTEM_WORDS[e.code] : undefined;
   if (words !== undefined) return `${words}${what}`;

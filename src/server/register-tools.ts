@@ -206,9 +206,7 @@ async function runTool(
     const systemError = typeof (err as NodeJS.ErrnoException)?.code === "string";
     if (!(err instanceof ToolError) && !systemError)
       deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
-    const shown = requestedPath(args);
-    const message =
-      withReadDiffs(err, reads) ?? toClientMessage(err, shown === undefined ? undefined : printable(shown));
+    const message = withReadDiffs(err, reads) ?? toClientMessage(err, requestedPath(args));
     reply = {
       content: [{ type: "text", text: deps.policy.errorText(tool.name, err, message) }],
       isError: true,
