@@ -85,7 +85,6 @@ function buildProgram(version: string): Command {
     .option("--http", "serve Streamable HTTP instead of stdio")
     .option("--host <host>", "HTTP bind address (default 127.0.0.1)")
     .option("--port <port>", `HTTP port (default ${DEFAULT_HTTP_PORT})`, integer("--port"))
-    .option("--auth-token <token>", "bearer token required by the HTTP transport (or MCPFS_AUTH_TOKEN)")
     .option(
       "--allow-client-roots",
       "HTTP without directories: let each session's MCP roots choose them (requires --auth-token)",
@@ -118,7 +117,14 @@ function buildProgram(version: string): Command {
     )
     .option("--enforce-base-branch-format", "reject a multi-line '### Base Branch' section (default)")
     .option("--no-enforce-base-branch-format", "accept any '### Base Branch' section");
-  return program;
+  return authOptions(program);
+}
+
+/** The HTTP transport's authentication flags. */
+function authOptions(program: Command): Command {
+  return program
+    .option("--auth-token <token>", "bearer token required by the HTTP transport (or MCPFS_AUTH_TOKEN)")
+    .option("--no-auth", "HTTP without a bearer token (by default one is kept in the state directory)");
 }
 
 function logLevel(value: string): LogLevel {
@@ -249,6 +255,7 @@ function setHttp(config: Config, o: OptionValues, env: NodeJS.ProcessEnv): strin
     host: o.host ?? "127.0.0.1",
     port,
     authToken: o.authToken ?? env.MCPFS_AUTH_TOKEN,
+    noAuth: o.auth === false,
     allowClientRoots: o.allowClientRoots === true,
   };
   return undefined;
