@@ -85,7 +85,8 @@ rmSync("dist/bundle", { recursive: true, force: true });
 // One CommonJS file: loaded with require, it compiles once (and is cached by Node 22's compile cache).
 // Modules a run may never need stay lazily initialised inside it (esbuild wraps each one).
 await build({
-  entryPoints: { "mcpfs-main": "dist/cli/main.js" },
+  // The regex worker (core/search/regex-admit.ts) is a file of its own beside the bundle: regex-worker.cjs.
+  entryPoints: { "mcpfs-main": "dist/cli/main.js", "regex-worker": "dist/core/search/regex-worker.js" },
   outdir: "dist/bundle",
   outExtension: { ".js": ".cjs" },
   bundle: true,

@@ -242,6 +242,7 @@ function rawWithHost(url: string, host: string): Promise<number> {
           Host: host,
           "Content-Type": "application/json",
           Accept: "application/json, text/event-stream",
+          Authorization: `Bearer ${srv.token}`,
         },
       },
       (res) => {
@@ -279,7 +280,7 @@ describe("HTTP guards", () => {
     });
     const res = await fetch(srv.url, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${srv.token}` },
       body: streamed,
       duplex: "half",
     } as RequestInit);
@@ -378,6 +379,7 @@ describe("sessions", () => {
       headers: {
         "Content-Type": "application/json",
         Accept: "application/json, text/event-stream",
+        Authorization: `Bearer ${s.token}`,
         "mcp-session-id": c.sessionId!,
       },
       body: JSON.stringify({

@@ -16,7 +16,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
 /** `base` holds every session's directory: over HTTP, client roots narrow the command-line directories. */
 function startServer(bin, base) {
-  const proc = spawn(SERVER_NODE, [bin, "--http", "--host", "127.0.0.1", "--port", "0", base], {
+  const proc = spawn(SERVER_NODE, [bin, "--http", "--no-auth", "--host", "127.0.0.1", "--port", "0", base], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let err = "";

@@ -109,7 +109,6 @@ function buildProgram(version: string): Command {
     .option("--http", "serve Streamable HTTP instead of stdio")
     .option("--host <host>", "HTTP bind address (default 127.0.0.1)")
     .option("--port <port>", `HTTP port (default ${DEFAULT_HTTP_PORT})`, integer("--port"))
-    .option("--auth-token <token>", "bearer token required by the HTTP transport (or MCPFS_AUTH_TOKEN)")
     .option(
       "--allow-client-roots",
       "HTTP without directories: let each session's MCP roots choose them (requires --auth-token)",
@@ -142,7 +141,7 @@ function buildProgram(version: string): Command {
     )
     .option("--enforce-base-branch-format", "reject a multi-line '### Base Branch' section (default)")
     .option("--no-enforce-base-branch-format", "accept any '### Base Branch' section");
-  return addDenyOptions(program);
+  return authOptions(addDenyOptions(program));
 }
 
 /** `--deny` and `--deny-preset` (both surfaces; see core/deny.ts). */
@@ -165,6 +164,13 @@ function denyPreset(value: string, previous: string[] = []): string[] {
   if (!Object.hasOwn(DENY_PRESETS, value))
     throw new InvalidArgumentError(`must be one of ${Object.keys(DENY_PRESETS).join(", ")}`);
   return [...previous, value];
+}
+
+/** The HTTP transport's authentication flags. */
+function authOptions(program: Command): Command {
+  return program
+    .option("--auth-token <token>", "bearer token required by the HTTP transport (or MCPFS_AUTH_TOKEN)")
+    .option("--no-auth", "HTTP without a bearer token (by default one is kept in the state directory)");
 }
 
 function logLevel(value: string): LogLevel {
@@ -311,6 +317,7 @@ function setHttp(config: Config, o: OptionValues, env: NodeJS.ProcessEnv): strin
     host: o.host ?? "127.0.0.1",
     port,
     authToken: o.authToken ?? env.MCPFS_AUTH_TOKEN,
+    noAuth: o.auth === false,
     allowClientRoots: o.allowClientRoots === true,
   };
   return undefined;

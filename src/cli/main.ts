@@ -12,6 +12,7 @@ import { FileWatchHub } from "../server/file-watch.js";
 import { serveOverStdio } from "../server/stdio.js";
 import { loadTools, policyFor } from "../surfaces/index.js";
 import { applyEnvironment } from "./environment.js";
+import { type GeneratedToken, httpToken } from "./http-token.js";
 import { unknownToolsError } from "./near-miss.js";
 import { plainDirectories } from "./plain-args.js";
 import { resolveStartupRoots, StartupError } from "./startup.js";
@@ -220,10 +221,31 @@ function bindError(err: unknown, http: NonNullable<Config["http"]>): unknown {
   }
 }
 
+/**
+ * HTTP authenticates by default: without a token given, the one kept owner-only in the state directory (made
+ * on first use), and stderr says how to pass it. Only where no file can hold it is the token itself printed.
+ */
+function generatedToken(config: Config): string {
+  let made: GeneratedToken;
+  try {
+    made = httpToken(config.stateDir ?? stateDir());
+  } catch (err) {
+    made = httpToken(undefined);
+    stderr(`mcpfs: cannot keep the HTTP token in the state directory: ${(err as Error).message}`);
+  }
+  const where = made.file ? `the token is in ${made.file}` : `the token is ${made.token}`;
+  stderr(
+    `mcpfs: HTTP clients must send the header "Authorization: Bearer <token>"; ${where} ` +
+      "(choose one with --auth-token or MCPFS_AUTH_TOKEN; --no-auth serves without one)",
+  );
+  return made.token;
+}
+
 /** Streamable HTTP until SIGTERM/SIGINT, which let in-flight requests finish (a second signal does not wait). */
 async function serveHttp(deps: ServerDeps, http: NonNullable<Config["http"]>, log: Logger): Promise<void> {
   // Loaded only in HTTP mode: the stdio server never pays for the HTTP stack.
   const { serveOverHttp } = await import("../server/http.js");
+  if (http.authToken === undefined && !http.noAuth) http.authToken = generatedToken(deps.config);
   let running: Awaited<ReturnType<typeof serveOverHttp>>;
   try {
     running = await serveOverHttp(deps, http);

@@ -13,6 +13,8 @@ export interface HttpConfig {
   host: string;
   port: number;
   authToken?: string;
+  /** `--no-auth`: serve without a token; otherwise, without `authToken`, one is generated at start. */
+  noAuth?: boolean;
   /** Without command-line directories, let client roots choose them (only with a token). */
   allowClientRoots?: boolean;
 }

@@ -1,3 +1,5 @@
+import { printable } from "./echo.js";
+
 /**
  * An error whose message is safe to show to the client: it names only the path the client asked for,
  * never the allow-list, the server's cwd or another internal path.
@@ -106,7 +108,7 @@ export function toClientMessage(err: unknown, requested?: string, during?: strin
     return `Internal error in mcpfs${where} (a server bug${not}); details are in the server log.`;
   }
   const e = err as NodeJS.ErrnoException;
-  const what = requested === undefined ? "" : `: ${requested}`;
+  const what = requested === undefined ? "" : `: ${printable(requested)}`;
   const words =
     typeof e?.code === "string" && Object.hasOwn(SYSTEM_WORDS, e.code) ? SYSTEM_WORDS[e.code] : undefined;
   if (words !== undefined) return `${words}${what}`;

@@ -1,7 +1,10 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { printable } from "./echo.js";
 import { ToolError } from "./errors.js";
+
+export { clipped, escapeName, printable } from "./echo.js";
 
 /** Lexical helpers: no filesystem access here, so they can be property-tested exhaustively. */
 
@@ -66,6 +69,17 @@ export function expandHome(p: string): string {
 const WINDOWS_DRIVE = /^[A-Za-z]:([\\/]|$)/;
 const ADS_SUFFIX = /:\$[A-Za-z_]+$/;
 
+/** The longest path the platform names: 32,767 UTF-16 units on Windows (long paths), 4,096 bytes elsewhere. */
+const PATH_LIMIT = process.platform === "win32" ? "32,767 characters" : "4,096 bytes";
+
+/** Whether `p` is longer than any path the platform can open (linear time; the byte count only near the limit). */
+function overPathLimit(p: string): boolean {
+  if (process.platform === "win32") return p.length > 32_767;
+  // A UTF-16 unit is 1 to 3 UTF-8 bytes: the exact count is needed only between the two bounds.
+  if (p.length > 4096) return true;
+  return p.length * 3 > 4096 && Buffer.byteLength(p) > 4096;
+}
+
 /**
  * Rejects strings no client path may be: empty, NUL bytes, Windows drive / UNC / alternate-data-stream
  * forms on POSIX (they would otherwise become odd literal names inside a root). Turns a `file://` URL into
@@ -73,6 +87,12 @@ const ADS_SUFFIX = /:\$[A-Za-z_]+$/;
  */
 export function screenRequestedPath(requested: unknown): string {
   if (typeof requested !== "string") throw new ToolError("Invalid path: expected a string");
+  // First, before any work that grows with the length (resolving a huge path took seconds per call).
+  if (overPathLimit(requested))
+    throw new ToolError(
+      `File name too long: the path is over the platform limit (${PATH_LIMIT}): ${printable(requested)}`,
+      "invalid",
+    );
   if (requested.trim() === "") throw new ToolError("Invalid path: the path is empty");
   const shown = printable(requested);
   if (requested.includes("\0")) throw new ToolError(`Invalid path: contains a NUL byte: ${shown}`);
@@ -144,29 +164,6 @@ export function screenWindowsPath(p: string, shown: string): string {
 export function hasParentSegment(p: string): boolean {
   const forms = /^file:/i.test(p) ? [p, p.replace(/%2e/gi, ".")] : [p];
   return forms.some((f) => f.split(/[\\/]+/).some((seg) => seg === ".."));
-}
-
-/** Characters that could start a new line or drive a terminal: C0, DEL, C1, Unicode line breaks, bidi controls. */
-const LINE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-const LINE_UNSAFE_ALL = new RegExp(LINE_UNSAFE.source, "g");
-
-/**
- * A name or path made safe for one line of a text reply: a file named `evil\n[DIR] x` must not show as two
- * entries. Unsafe characters become `\xNN` / `\uNNNN`; structured fields keep the real name. Every
- * formatter that prints names uses this one function.
- */
-export function escapeName(name: string): string {
-  if (!LINE_UNSAFE.test(name)) return name;
-  return name.replace(LINE_UNSAFE_ALL, (c) => {
-    const n = c.charCodeAt(0);
-    return n < 0x100 ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
-  });
-}
-
-/** A path string made safe to echo in a message: escaped as `escapeName` does, very long ones cut. */
-export function printable(p: string): string {
-  const escaped = escapeName(p);
-  return escaped.length > 1024 ? `${escaped.slice(0, 1000)}…(${escaped.length} chars)` : escaped;
 }
 
 /** Splits a relative path into its segments, dropping empty and `.` ones. */

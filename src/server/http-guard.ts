@@ -20,6 +20,8 @@ export function isLoopbackHost(host: string): boolean {
  * but loopback can be reached from the network, so a bearer token is mandatory there.
  */
 export function bindRefusal(http: HttpConfig): string | undefined {
+  if (http.noAuth && http.authToken !== undefined)
+    return "Error: --no-auth contradicts the auth token (--auth-token or MCPFS_AUTH_TOKEN): give one of them";
   if (http.authToken !== undefined && http.authToken.trim() === "")
     return "Error: the auth token is empty (--auth-token or MCPFS_AUTH_TOKEN)";
   if (http.authToken !== undefined && http.authToken.length < 16 && !isLoopbackHost(http.host))

@@ -12,13 +12,17 @@ interface Session {
   lastSeen: number;
   /** Requests of this session still being answered (an open stream among them). */
   open: number;
+  /** The client program that opened it (`clientInfo.name` of its initialize request). */
+  client: string;
 }
 
 export interface SessionLimits {
   /** A session with no request for this long is closed. */
   idleMs: number;
-  /** Most sessions open at once (503 above it). */
+  /** Most sessions open at once: above it the least recently used idle session is closed (503 if none). */
   maxSessions: number;
+  /** Most sessions of one client program: above it that client's least recently used idle one is closed. */
+  maxPerClient: number;
 }
 
 /**
@@ -71,9 +75,29 @@ export class SessionRegistry {
     }
   }
 
+  /**
+   * Room for one more session of `client`, made by closing the least recently used idle session (that
+   * client's own when it is at its cap), so a client that leaks sessions cannot lock the others out.
+   * False when every candidate is busy.
+   */
+  private async makeRoom(client: string): Promise<boolean> {
+    const all = [...this.sessions.values()];
+    const own = all.filter((s) => s.client === client);
+    const pool =
+      own.length >= this.limits.maxPerClient ? own : all.length >= this.limits.maxSessions ? all : undefined;
+    if (!pool) return true;
+    const idle = pool.filter((s) => s.open === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
+    if (!idle) return false;
+    this.log.info(
+      `Closing the least recently used session of ${client === idle.client ? "this" : "another"} client to open one`,
+    );
+    await idle.close();
+    return true;
+  }
+
   private async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    if (this.sessions.size >= this.limits.maxSessions)
-      return jsonError(res, 503, -32000, "Too many open sessions");
+    const client = clientName(body);
+    if (!(await this.makeRoom(client))) return jsonError(res, 503, -32000, "Too many open sessions");
     const sessions = this.sessions;
     let session: Session | undefined;
     let closed = false;
@@ -96,6 +120,7 @@ export class SessionRegistry {
       transport,
       lastSeen: Date.now(),
       open: 0,
+      client,
       close: async () => {
         if (closed) return;
         closed = true;
@@ -110,6 +135,16 @@ export class SessionRegistry {
     await server.connect(transport);
     await serveIn(s, req, res, body);
   }
+}
+
+/**
+ * Who opens a session, for the per-client cap: the client program's name from its initialize request. Any
+ * local process can name itself anything (all of them come from loopback), so this bounds a client that
+ * leaks sessions, not a hostile one: the bearer token keeps those out.
+ */
+function clientName(body: unknown): string {
+  const name = (body as { params?: { clientInfo?: { name?: unknown } } })?.params?.clientInfo?.name;
+  return typeof name === "string" ? name.slice(0, 100) : "";
 }
 
 async function serveIn(s: Session, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {

@@ -13,8 +13,10 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /** A 2025-era session with no request for this long is closed. */
   sessionIdleMs?: number;
-  /** Most 2025-era sessions open at once (503 above it). */
+  /** Most 2025-era sessions open at once (the least recently used idle one closes above it). */
   maxSessions?: number;
+  /** Most 2025-era sessions of one client program (its least recently used idle one closes above it). */
+  maxPerClient?: number;
   /** How long shutdown waits for in-flight requests before closing anyway. */
   drainMs?: number;
 }
@@ -29,6 +31,7 @@ export interface RunningHttp {
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const SESSION_IDLE_MS = 30 * 60_000;
 const MAX_SESSIONS = 1000;
+const MAX_PER_CLIENT = 100;
 const DRAIN_MS = 10_000;
 
 /**
@@ -48,6 +51,7 @@ export async function serveOverHttp(
     sessions: new SessionRegistry(factory, deps.log, {
       idleMs: opts.sessionIdleMs ?? SESSION_IDLE_MS,
       maxSessions: opts.maxSessions ?? MAX_SESSIONS,
+      maxPerClient: opts.maxPerClient ?? MAX_PER_CLIENT,
     }),
     modern: modernEndpoint(deps, factory, maxBody),
     calls: new CallsInFlight(),

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ToolError } from "../core/errors.js";
 import type { ChangeSummary } from "../core/files/change-log.js";
 import { journaledRoots, UndoConflictError, type UndoResult, undoChange } from "../core/files/undo.js";
+import { escapeName, printable } from "../core/paths.js";
 import { namesOf } from "../core/workspace.js";
 import type { ToolContext } from "./tool.js";
 
@@ -76,10 +77,13 @@ export async function listChanges(
     ...(s.reason ? { reason: s.reason } : {}),
   }));
   if (changes.length === 0)
-    return { text: args.path ? `No recorded changes touched ${args.path}` : "No recorded changes", changes };
+    return {
+      text: args.path ? `No recorded changes touched ${printable(args.path)}` : "No recorded changes",
+      changes,
+    };
   const blocks = changes.map((c) => {
     const state = c.undoable ? "undoable" : `not undoable: ${c.reason}`;
-    const shown = c.paths.slice(0, 10).map((p) => `  ${p}`);
+    const shown = c.paths.slice(0, 10).map((p) => `  ${escapeName(p)}`);
     if (c.paths.length > 10) shown.push(`  ... and ${c.paths.length - 10} more`);
     return `${c.id}  ${c.time}  ${c.tool}  ${c.bytes} bytes kept  ${state}\n${shown.join("\n")}`;
   });
@@ -98,7 +102,7 @@ export async function listChanges(
 function stepLines(ctx: ToolContext, result: UndoResult, show: ShowPath): string[] {
   return result.steps.map((s) => {
     const changed = s.changed ? `\n  changed since: ${s.changed.split("\n").join("\n  ")}` : "";
-    return `- ${show(ctx, s.root, s.rel)}: ${s.action}${changed}`;
+    return `- ${escapeName(show(ctx, s.root, s.rel))}: ${s.action}${changed}`;
   });
 }
 

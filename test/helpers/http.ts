@@ -5,6 +5,7 @@
  * tool's outputSchema (see reply-schema.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,19 +16,33 @@ import { assertInstalled, MCPFS_BIN, SERVER_NODE, type TextResult, toText } from
 
 export interface HttpServerProcess {
   url: string;
+  /** The bearer token the helper chose (`connectHttp` and `rawPost` send it to this url by default). */
+  token?: string;
   proc: ChildProcess;
   stderr(): string;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** The tokens the helper chose, by server url: its clients send them unless told otherwise. */
+const tokens = new Map<string, string>();
+
 export async function startHttpServer(
   args: string[],
-  opts: { env?: Record<string, string>; host?: string; cwd?: string } = {},
+  /** `token: false`: the helper chooses no token (the server then generates its own, or runs --no-auth). */
+  opts: { env?: Record<string, string>; host?: string; cwd?: string; token?: false } = {},
 ): Promise<HttpServerProcess> {
   const host = opts.host ?? "127.0.0.1";
+  // HTTP authenticates by default: a token the test did not choose (nor --no-auth) is chosen here.
+  const own =
+    opts.token !== false &&
+    !args.includes("--no-auth") &&
+    !args.includes("--auth-token") &&
+    !opts.env?.MCPFS_AUTH_TOKEN;
+  const token = own ? randomBytes(24).toString("hex") : undefined;
+  const auth = token ? ["--auth-token", token] : [];
   assertInstalled(MCPFS_BIN);
-  const proc = spawn(SERVER_NODE, [MCPFS_BIN, "--http", "--host", host, "--port", "0", ...args], {
+  const proc = spawn(SERVER_NODE, [MCPFS_BIN, "--http", "--host", host, "--port", "0", ...auth, ...args], {
     cwd: opts.cwd,
     env: { ...(process.env as Record<string, string>), ...(opts.env ?? {}) },
     stdio: ["ignore", "ignore", "pipe"],
@@ -49,8 +64,10 @@ export async function startHttpServer(
       reject(new Error(`server exited with ${code}:\n${err}`));
     });
   });
+  if (token) tokens.set(url, token);
   return {
     url,
+    token,
     proc,
     stderr: () => err,
     stop: async (signal = "SIGTERM") => {
@@ -74,7 +91,8 @@ export async function connectHttp(
   opts: { client?: "v1" | "v2"; roots?: string[]; token?: string; headers?: Record<string, string> } = {},
 ): Promise<HttpConnection> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  const token = opts.token ?? tokens.get(url);
+  if (token) headers.Authorization = `Bearer ${token}`;
   if (opts.client === "v2") {
     const transport = new HttpV2(new URL(url), { requestInit: { headers } });
     const client = new ClientV2(
@@ -124,6 +142,7 @@ export async function rawPost(
     headers: {
       "Content-Type": "application/json",
       Accept: "application/json, text/event-stream",
+      ...(tokens.has(url) ? { Authorization: `Bearer ${tokens.get(url)}` } : {}),
       ...headers,
     },
     body,

@@ -94,10 +94,44 @@ async function checkMovedLink(source: EntryPath, { dest, contains }: MovedLinkCh
     );
 }
 
+/** Most entries a moved directory may hold: its links are checked one by one before anything moves. */
+const MAX_SCANNED_ENTRIES = 50_000;
+
+/**
+ * Refuses to move a directory holding a relative symlink that would point outside the roots from its new
+ * place (`b/rel -> ../t.txt` moved one level up), as moving the link itself is refused. A directory of more
+ * than `MAX_SCANNED_ENTRIES` entries is refused whole: its links could not all be judged in bounded time.
+ */
+async function checkMovedTree(source: EntryPath, { dest, contains }: MovedLinkCheck): Promise<void> {
+  let seen = 0;
+  const pending = [""];
+  for (let rel = pending.pop(); rel !== undefined; rel = pending.pop()) {
+    const entries = await fs.readdir(path.join(source.real, rel), { withFileTypes: true });
+    seen += entries.length;
+    if (seen > MAX_SCANNED_ENTRIES)
+      throw new ToolError(
+        `Refused: ${printable(source.requested)} holds more than ${MAX_SCANNED_ENTRIES} entries, too many to check the links it would carry; move its parts instead. Nothing was moved`,
+        "denied",
+      );
+    for (const e of entries) {
+      const r = path.join(rel, e.name);
+      if (e.isDirectory()) pending.push(r);
+      if (!e.isSymbolicLink()) continue;
+      const target = await fs.readlink(path.join(source.real, r));
+      if (path.isAbsolute(target) || contains(path.resolve(path.dirname(path.join(dest.real, r)), target)))
+        continue;
+      throw new ToolError(
+        `Refused: the symlink ${printable(r.split(path.sep).join("/"))} in ${printable(source.requested)} would point outside the allowed directories once moved; nothing was moved`,
+        "denied",
+      );
+    }
+  }
+}
+
 /**
  * The precondition of a move: with `expectedSha256`, the source must be a regular file that still has that
- * hash (refused with a `conflict` otherwise); with `link`, a symlink source must still point inside the roots
- * from its new place. Returns the source's hash when it is a file (for the audit log).
+ * hash (refused with a `conflict` otherwise); with `link`, a symlink source, or every relative link a directory
+ * source holds, must still point inside the roots from its new place. Returns the source's hash when it is a file (for the audit log).
  */
 export async function checkMoveSource(
   source: EntryPath,
@@ -106,6 +140,7 @@ export async function checkMoveSource(
 ): Promise<string | undefined> {
   const kind = await entryKind(source);
   if (kind === "symlink" && link) await checkMovedLink(source, link);
+  if (kind === "dir" && link) await checkMovedTree(source, link);
   if (kind !== "file") {
     if (expectedSha256 !== undefined && kind !== "missing")
       throw new ToolError(`An expected hash applies to regular files only: ${printable(source.requested)}`);

@@ -6,7 +6,7 @@ import path from "node:path";
 import { ToolError } from "../errors.js";
 import { isTempName } from "../files/safe-open.js";
 import { ancestorLevels, createIgnoreOracle, type IgnoreLevel } from "../ignore.js";
-import { hasGitDirSegment } from "../paths.js";
+import { clipped, hasGitDirSegment } from "../paths.js";
 import { namesOf } from "../workspace.js";
 import { anchorGlobs, compileGlobs } from "./globs.js";
 import type { EngineJob, Hit, RawGrep } from "./grep.js";
@@ -223,5 +223,8 @@ function rgError(stderr: string): string | undefined {
   const text = stderr.trim();
   if (!/regex parse error|error parsing regex|syntax error|compiled regex exceeds/i.test(text))
     return undefined;
-  return `Invalid regular expression: ${text.replace(/^rg: /, "").slice(0, 1000)}`;
+  // ripgrep quotes the pattern (up to 64 KiB) between its first line and the last, which says what is wrong.
+  const lines = text.replace(/^rg: /, "").split("\n");
+  const said = lines.length > 2 ? `${lines[0]} ${lines.at(-1)!.trim()}` : lines.join("\n");
+  return `Invalid regular expression: ${clipped(said)}`;
 }

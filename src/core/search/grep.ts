@@ -3,6 +3,7 @@ import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { Root } from "../workspace.js";
 import type { GrepTarget } from "./grep-js.js";
+import { admitPattern } from "./regex-admit.js";
 
 export interface GrepOptions {
   /** As for walk; `start` may also be a single file's real path. */
@@ -84,6 +85,8 @@ const HARD_CAP = 100_000;
 
 export async function grep(opts: GrepOptions): Promise<GrepResult> {
   if (opts.signal?.aborted) throw new ToolError("Cancelled", "cancelled");
+  // Before any engine: both compile the pattern on this thread (ripgrep's hits are re-read and matched here).
+  await admitPattern(opts.pattern, opts.literal === true, opts.caseSensitive !== false);
   // Both engines accept the same globs, with the same limits and errors (ripgrep's own matcher is linear).
   if (opts.globs) (await import("./globs.js")).compileGlobs(opts.globs);
   // Engines load on first use: they pull in re2js, picomatch and child_process, which cold start need not pay.

@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { ToolError } from "../errors.js";
+import { clipped } from "../paths.js";
 
 /** How the js engine matches a pattern: a cheap filter over a block of lines, then the column in one line. */
 export interface Matcher {
@@ -30,7 +31,7 @@ export function compileMatcher(pattern: string, literal: boolean, caseSensitive:
     one = RE2JS.compile(pattern, flags);
     many = RE2JS.compile(pattern, flags | RE2JS.MULTILINE);
   } catch (err) {
-    throw new ToolError(`Invalid regular expression: ${(err as Error).message}`);
+    throw new ToolError(`Invalid regular expression: ${clipped((err as Error).message)}`);
   }
   return {
     region: (_b, text) => {

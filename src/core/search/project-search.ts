@@ -9,6 +9,7 @@ import { walk } from "../walk.js";
 import type { Root } from "../workspace.js";
 import { compileGlobs } from "./globs.js";
 import { type GrepMatch, type GrepOptions, grep } from "./grep.js";
+import { admitPattern } from "./regex-admit.js";
 
 const MAX_LINE_CHARS = 500;
 /** Matches collected beyond maxResults, so the totals and matched files stay meaningful. */
@@ -75,6 +76,8 @@ export interface ContentSearchResult {
 }
 
 export async function searchContents(root: Root, opts: ContentSearchOptions): Promise<ContentSearchResult> {
+  // Judged as a regex (an invalid one is searched as text, but must not stall the server either).
+  await admitPattern(opts.pattern, false, true);
   let literal = !compiles(opts.pattern);
   const run = () =>
     grep({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { appendToFile } from "../../core/files/append.js";
+import { escapeName } from "../../core/paths.js";
 import { defineTool, recordChanges, textReply } from "../tool.js";
 import { expectedSha256 } from "./common.js";
 
@@ -25,6 +26,6 @@ export const appendFileTool = defineTool({
     });
     recordChanges(ctx, [r]);
     const verb = r.kind === "create" ? "created" : "appended to";
-    return textReply(`Successfully ${verb} ${args.path}`, { sha256: r.after, bytes: r.bytes });
+    return textReply(`Successfully ${verb} ${escapeName(args.path)}`, { sha256: r.after, bytes: r.bytes });
   },
 });

@@ -4,6 +4,7 @@ import { ToolError } from "../../core/errors.js";
 import { fencedDiff, unifiedDiff } from "../../core/files/diff.js";
 import { DEFAULT_FUZZ, MAX_FUZZ, planPatch } from "../../core/files/patch.js";
 import { commitChanges } from "../../core/files/transaction.js";
+import { escapeName } from "../../core/paths.js";
 import { defineTool, recordChanges, textReply } from "../tool.js";
 import { budgeted } from "./common.js";
 
@@ -61,7 +62,7 @@ export const applyPatchTool = defineTool({
       strip: args.strip,
     });
     const lines = plan.files.map((f) => {
-      const head = `${f.action === "rename" ? `${f.from} -> ${f.path}` : f.path}: ${f.action}, ${f.hunks} hunk(s), +${f.added} -${f.removed}`;
+      const head = `${f.action === "rename" ? `${escapeName(f.from ?? "")} -> ${escapeName(f.path)}` : escapeName(f.path)}: ${f.action}, ${f.hunks} hunk(s), +${f.added} -${f.removed}`;
       return f.notes.length ? `${head} (${f.notes.join("; ")})` : head;
     });
     let text: string;

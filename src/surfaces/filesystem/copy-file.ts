@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { copyPath } from "../../core/files/copy.js";
+import { escapeName } from "../../core/paths.js";
 import { defineTool, recordChanges, textReply } from "../tool.js";
 import { resolveEntry } from "./common.js";
 
@@ -40,11 +41,14 @@ export const copyFileTool = defineTool({
       r.dirs === 0
         ? `${r.bytes} bytes`
         : `${r.files} files, ${r.dirs} directories, ${r.links} links, ${r.bytes} bytes`;
-    return textReply(`Successfully copied ${args.source} to ${args.destination} (${what})`, {
-      files: r.files,
-      directories: r.dirs,
-      links: r.links,
-      bytes: r.bytes,
-    });
+    return textReply(
+      `Successfully copied ${escapeName(args.source)} to ${escapeName(args.destination)} (${what})`,
+      {
+        files: r.files,
+        directories: r.dirs,
+        links: r.links,
+        bytes: r.bytes,
+      },
+    );
   },
 });

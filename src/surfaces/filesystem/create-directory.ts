@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { makeDirectory } from "../../core/files/make-directory.js";
+import { escapeName } from "../../core/paths.js";
 import { defineTool, textReply } from "../tool.js";
 
 export const createDirectoryTool = defineTool({
@@ -17,6 +18,6 @@ export const createDirectoryTool = defineTool({
     const target = await ctx.ws.resolve(args.path, { intent: "write" });
     const r = await makeDirectory(target);
     if (r.created) ctx.recordMutation({ op: "mkdir", path: args.path });
-    return textReply(`Successfully created directory ${args.path}`, { created: r.created });
+    return textReply(`Successfully created directory ${escapeName(args.path)}`, { created: r.created });
   },
 });

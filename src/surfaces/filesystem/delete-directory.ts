@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { deleteDirectory } from "../../core/files/remove.js";
+import { escapeName, printable } from "../../core/paths.js";
 import { defineTool, textReply } from "../tool.js";
 import { resolveEntry } from "./common.js";
 
@@ -25,14 +26,14 @@ export const deleteDirectoryTool = defineTool({
   async handler(args, ctx) {
     const entry = await resolveEntry(ctx, args.path);
     if (entry.relative === "")
-      throw new ToolError(`Refusing to delete an allowed directory: ${args.path}`, "denied");
+      throw new ToolError(`Refusing to delete an allowed directory: ${printable(args.path)}`, "denied");
     let removed: Awaited<ReturnType<typeof deleteDirectory>>;
     try {
       removed = await deleteDirectory(entry, args.recursive === true, ctx.signal);
     } catch (err) {
       if (err instanceof ToolError && err.code === "conflict")
         throw new ToolError(
-          `Directory not empty: ${args.path}. Pass recursive: true to delete it with everything in it.`,
+          `Directory not empty: ${printable(args.path)}. Pass recursive: true to delete it with everything in it.`,
           "conflict",
         );
       throw err;
@@ -43,11 +44,11 @@ export const deleteDirectoryTool = defineTool({
     ctx.recordMutation({ op: "delete", path: args.path, bytes: 0 });
     const shown = removed.slice(0, LIST_CAP).map((e) => {
       const rel = e.rel === base ? "" : e.rel.slice(base.length + 1);
-      return `${e.isDir ? "[DIR] " : "[FILE] "}${rel === "" ? args.path : rel}`;
+      return `${e.isDir ? "[DIR] " : "[FILE] "}${escapeName(rel === "" ? args.path : rel)}`;
     });
     if (removed.length > LIST_CAP) shown.push(`... and ${removed.length - LIST_CAP} more`);
     return textReply(
-      `Successfully deleted ${args.path} (${files} files, ${dirs} directories):\n${shown.join("\n")}`,
+      `Successfully deleted ${escapeName(args.path)} (${files} files, ${dirs} directories):\n${shown.join("\n")}`,
       { files, directories: dirs },
     );
   },

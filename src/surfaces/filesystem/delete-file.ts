@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { deleteFile } from "../../core/files/remove.js";
+import { escapeName } from "../../core/paths.js";
 import { defineTool, recordChanges, textReply } from "../tool.js";
 import { expectedSha256, resolveEntry } from "./common.js";
 
@@ -15,6 +16,6 @@ export const deleteFileTool = defineTool({
     const entry = await resolveEntry(ctx, args.path);
     const r = await deleteFile(entry, { expectedSha256: args.expectedSha256 });
     recordChanges(ctx, [r]);
-    return textReply(`Successfully deleted ${args.path}`);
+    return textReply(`Successfully deleted ${escapeName(args.path)}`);
   },
 });

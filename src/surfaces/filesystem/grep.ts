@@ -2,7 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ANY_COUNT, type ReplyBudget } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
-import { escapeName } from "../../core/paths.js";
+import { escapeName, printable } from "../../core/paths.js";
 import { type GrepMatch, grep, isFileTarget } from "../../core/search/grep.js";
 import { defineTool, textReply } from "../tool.js";
 import { ignoredNote, includeIgnoredParam } from "./common.js";
@@ -140,7 +140,8 @@ export const grepTool = defineTool({
   mutating: false,
   async handler(args, ctx) {
     const target = await ctx.ws.resolve(args.path, { intent: "read" });
-    if (!target.exists) throw new ToolError(`No such file or directory: ${args.path}`, "not_found");
+    if (!target.exists)
+      throw new ToolError(`No such file or directory: ${printable(args.path)}`, "not_found");
     const globs = args.glob === undefined ? undefined : Array.isArray(args.glob) ? args.glob : [args.glob];
     const budget = ctx.budget;
     const what = args.filesOnly ? "files" : "matches";

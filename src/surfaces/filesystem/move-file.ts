@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { checkMoveSource } from "../../core/files/move.js";
 import { moveNoReplace } from "../../core/files/move-no-replace.js";
-import { printable } from "../../core/paths.js";
+import { escapeName, printable } from "../../core/paths.js";
 import { namesOf } from "../../core/workspace.js";
 import { defineTool, textReply } from "../tool.js";
 import { expectedSha256 } from "./common.js";
@@ -32,6 +32,8 @@ export const moveFileTool = defineTool({
     });
     const r = await moveNoReplace(src, dst);
     ctx.recordMutation({ op: "move", from: args.source, path: args.destination, before, after: before });
-    return textReply(`Successfully moved ${args.source} to ${args.destination}`, { ...r });
+    return textReply(`Successfully moved ${escapeName(args.source)} to ${escapeName(args.destination)}`, {
+      ...r,
+    });
   },
 });

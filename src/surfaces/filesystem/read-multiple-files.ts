@@ -3,6 +3,7 @@ import { ANY_COUNT, type ReplyBudget, widest } from "../../core/budget.js";
 import { mapLimit } from "../../core/concurrency.js";
 import { isServerFault, toClientMessage } from "../../core/errors.js";
 import { readTextFile, type TextRead } from "../../core/files/read.js";
+import { escapeName } from "../../core/paths.js";
 import type { ResolvedPath } from "../../core/workspace.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
 
@@ -71,7 +72,7 @@ class Pieces {
   }
 
   error(i: number, path: string, error: string): void {
-    const marker = `${path}: Error - ${error}`;
+    const marker = `${escapeName(path)}: Error - ${error}`;
     if (!this.budget.take(marker + SEPARATOR)) {
       this.skip(i, path, error);
       return;
@@ -81,7 +82,7 @@ class Pieces {
   }
 
   file(i: number, path: string, read: TextRead): void {
-    const head = `${path}:\n`;
+    const head = `${escapeName(path)}:\n`;
     if (!read.truncated && this.budget.take(`${head}${read.text}\n${SEPARATOR}`)) {
       this.shown(path, read, read.text, false);
       return;
@@ -102,7 +103,7 @@ class Pieces {
 
   private shown(path: string, read: TextRead, text: string, truncated: boolean): void {
     if (read.sha256 && !truncated) this.ctx.reads.remember(read.sha256, read.text);
-    this.texts.push(`${path}:\n${text}\n`);
+    this.texts.push(`${escapeName(path)}:\n${text}\n`);
     this.files.push({
       path,
       ok: true,

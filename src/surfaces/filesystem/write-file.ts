@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { writeText } from "../../core/files/write.js";
+import { escapeName } from "../../core/paths.js";
 import { defineTool, recordChanges, textReply } from "../tool.js";
 import { expectedSha256 } from "./common.js";
 
@@ -22,7 +23,7 @@ export const writeFileTool = defineTool({
     const bytes = Buffer.from(args.content, "utf8");
     const r = await writeText(target, bytes, { expectedSha256: args.expectedSha256 });
     recordChanges(ctx, [r]);
-    return textReply(`Successfully wrote to ${args.path}`, {
+    return textReply(`Successfully wrote to ${escapeName(args.path)}`, {
       bytes: bytes.length,
       created: r.kind === "create",
       sha256: r.after,

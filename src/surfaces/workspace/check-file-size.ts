@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { checkFileSizes } from "../../core/checks/file-sizes.js";
 import { ToolError } from "../../core/errors.js";
+import { escapeName } from "../../core/paths.js";
 import { defineTool } from "../tool.js";
 import { projectRoot, strOutput, strReply } from "./common.js";
 
@@ -38,7 +39,7 @@ export const checkFileSizeTool = defineTool({
         "",
         "Violations:",
       );
-      lines.push(...capped(r.violations, (v) => `  - ${v.path}: ${v.lines} lines`, "violations"));
+      lines.push(...capped(r.violations, (v) => `  - ${escapeName(v.path)}: ${v.lines} lines`, "violations"));
       lines.push("", "Consider refactoring these files or adding them to the allowlist.");
     }
     if (r.allowlisted > 0) lines.push(`\nAllowlisted files: ${r.allowlisted}`);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { hasParentSegment, printable } from "../../core/paths.js";
+import { escapeName, hasParentSegment, printable } from "../../core/paths.js";
 import { noLocalCopyMessage } from "../../core/references.js";
 import type { Intent, ResolvedPath, Root } from "../../core/workspace.js";
 import { plainReply, type ToolContext, type ToolReply } from "../tool.js";
@@ -139,10 +139,13 @@ export function boolReply(value: boolean): ToolReply {
   };
 }
 
-/** A Python `list[str]` result: one text block per element, plus `{"result": [...]}`. */
+/**
+ * A Python `list[str]` result: one text block per element, plus `{"result": [...]}`. A block is one line: a
+ * name's control characters are escaped there (the structured list keeps the real names).
+ */
 export function listReply(items: string[]): ToolReply {
   return {
-    content: items.map((text) => ({ type: "text" as const, text })),
+    content: items.map((text) => ({ type: "text" as const, text: escapeName(text) })),
     structuredContent: { result: items },
   };
 }
