@@ -14,7 +14,7 @@ import { allCodeFiles, type CodeScope, readInScope } from "../core/code/scope.js
 import { noGrammarNote, readCode, symbolsOf } from "../core/code/source.js";
 import { ToolError } from "../core/errors.js";
 import { fencedDiff } from "../core/files/diff.js";
-import { printable } from "../core/paths.js";
+import { escapeName, printable } from "../core/paths.js";
 import { isFileTarget } from "../core/search/grep.js";
 import type { ResolvedPath } from "../core/workspace.js";
 import { recordChanges, type ToolContext } from "./tool.js";
@@ -184,7 +184,7 @@ async function outlineDirectory(
     const file = await readInScope(scope, files[i]!);
     const parsed = file ? await symbolsOf(file, ctx.signal) : undefined;
     if (!parsed) continue;
-    const block = [files[i]!, ...outlineLines(parsed.symbols, opts)].join("\n");
+    const block = [escapeName(files[i]!), ...outlineLines(parsed.symbols, opts)].join("\n");
     if (!ctx.budget.take(`${block}\n`)) {
       next = i;
       break;
@@ -232,7 +232,7 @@ export async function findSymbolCode(
   const rows: string[] = [];
   for (const h of r.hits) {
     rows.push(
-      `${h.path}:L${h.symbol.startLine}-${h.symbol.endLine} ${h.symbol.kind} ${h.symbol.signature || h.qualified}`,
+      `${escapeName(h.path)}:L${h.symbol.startLine}-${h.symbol.endLine} ${h.symbol.kind} ${h.symbol.signature || h.qualified}`,
     );
     if (h.lines)
       rows.push(...numbered(h.lines.slice(h.symbol.startLine - 1, h.symbol.endLine), h.symbol.startLine));
@@ -313,7 +313,7 @@ export async function findReferencesCode(
   const r = await findReferences(scope, a.name, a.maxResults ?? 200);
   const rows: string[] = [SYNTACTIC];
   for (const f of r.files) {
-    rows.push(f.path);
+    rows.push(escapeName(f.path));
     for (const l of f.lines) rows.push(`  ${l.line} ${l.tags.join(",")}: ${l.text}`);
   }
   const { kept, note } = ctx.budget.fitLines(

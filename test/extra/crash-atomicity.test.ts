@@ -32,8 +32,18 @@ function fiveFiles(rel: string): string {
   return area.tree(rel, Object.fromEntries(NAMES.map((n) => [n, `v0\n${BODY}`])));
 }
 
-/** Runs the worker; kills it `delayMs` after it is ready (or lets it kill itself: `partial5`). */
-function runWorker(dir: string, op: string, stateDir: string, delayMs = 0, env: Record<string, string> = {}) {
+/**
+ * Runs the worker; kills it `delayMs` after it is ready (or lets it kill itself: `partial5`), or, with
+ * `afterFirst`, once its first change is done, after `afterFirst(ms that change took)`.
+ */
+function runWorker(
+  dir: string,
+  op: string,
+  stateDir: string,
+  delayMs = 0,
+  env: Record<string, string> = {},
+  afterFirst?: (changeMs: number) => number,
+) {
   return new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [worker, dir, op, stateDir], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -43,7 +53,15 @@ function runWorker(dir: string, op: string, stateDir: string, delayMs = 0, env: 
     child.stderr.on("data", (d) => {
       err += d;
     });
-    child.stdout.once("data", () => setTimeout(() => child.kill("SIGKILL"), delayMs));
+    let out = "";
+    let armed = false;
+    child.stdout.on("data", (d) => {
+      out += d;
+      const done = afterFirst && /done (\d+)\n/.exec(out);
+      if (armed || (afterFirst && !done)) return;
+      armed = true;
+      setTimeout(() => child.kill("SIGKILL"), done ? afterFirst(Number(done[1])) : delayMs);
+    });
     child.on("exit", (code, signal) => {
       if (signal === "SIGKILL") resolve();
       else reject(new Error(`worker exited by itself (${code}): ${err}`));
@@ -111,7 +129,8 @@ describe("SIGKILL during a 5-file change, then a restart", () => {
       const stateDir = area.tree(`${op}-state`);
       let last = 0;
       for (let k = 0; k < KILLS_PER_OPERATION; k++) {
-        await runWorker(dir, op, stateDir, Math.floor(Math.random() * 150));
+        // Anywhere in the next one or two changes, however long a change takes on this machine's load.
+        await runWorker(dir, op, stateDir, 0, {}, (ms) => Math.floor(Math.random() * ms * 1.5));
         totals.kills++;
         const killed = versions(dir);
         expect(killed.torn, `kill ${k}`).toEqual([]);

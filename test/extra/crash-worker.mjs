@@ -71,7 +71,13 @@ if (op === "partial5" || op === "partial5new") {
   });
 }
 process.stdout.write("ready\n");
-for (;;) {
+// The first change's duration is announced, so a test can spread its kills over whole changes at any load.
+let started = performance.now();
+for (let first = true; ; first = false) {
+  if (!first && started > 0) {
+    process.stdout.write(`done ${Math.ceil(performance.now() - started)}\n`);
+    started = 0;
+  }
   if (op === "write") {
     const n = current("a.txt");
     await writeText(await w("a.txt"), `v${n + 1}\n${body}`);

@@ -88,3 +88,27 @@ describe("workspace surface", () => {
     clean(u.text);
   });
 });
+
+describe("code tools", () => {
+  it("outline, find_symbol, find_references and repo_map echo file names escaped", async () => {
+    const dir = area.tree("code", {});
+    const name = "k\n[DIR] forged_k.ts";
+    fs.writeFileSync(path.join(dir, name), "export function forgedK(): number {\n  return forgedK();\n}\n");
+    const conn = await startServer([dir]);
+    try {
+      const replies = [
+        await conn.call("outline", { path: dir }),
+        await conn.call("find_symbol", { name: "forgedK", path: dir }),
+        await conn.call("find_references", { name: "forgedK", path: dir }),
+        await conn.call("repo_map", { path: dir }),
+      ];
+      for (const r of replies) {
+        expect(r.isError, r.text).toBe(false);
+        expect(r.text).toContain("k\\x0a[DIR] forged_k.ts");
+        clean(r.text);
+      }
+    } finally {
+      await conn.close();
+    }
+  });
+});

@@ -4,6 +4,7 @@
  * top files' definitions, as many lines as fit the token budget (binary search). Deterministic: ties break
  * by path, and the iteration count is fixed.
  */
+import { escapeName } from "../echo.js";
 import type { SymbolNode } from "./extract.js";
 import { symbolLine } from "./outline.js";
 import { allCodeFiles, type CodeScope, readInScope } from "./scope.js";
@@ -181,7 +182,7 @@ function render(
   );
   const out: string[] = [];
   for (const f of files) {
-    out.push(`${infos[f]!.path}:`);
+    out.push(`${escapeName(infos[f]!.path)}:`);
     const shown = [...byFile.get(f)!.keys()].sort(
       (a, b) => a.symbol.start - b.symbol.start || a.depth - b.depth,
     );
