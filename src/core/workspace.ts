@@ -311,6 +311,11 @@ export class Workspace {
     return this.rootOf(real, this.candidatesFor(base)) !== undefined;
   }
 
+  /** Whether a real path lies in a writable root: its deepest root is not read-only (no I/O; as `checkWrite`). */
+  writable(real: string): boolean {
+    return this.rootOf(real)?.mode === "rw";
+  }
+
   /** A real path found during a walk or a listing lies at or below what its root's `--deny` rules deny. */
   denies(real: string): boolean {
     const root = this.rootOf(real);

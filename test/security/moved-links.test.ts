@@ -72,3 +72,36 @@ describe("a directory holding a relative link that would point outside once move
     expect(fs.readFileSync(path.join(root, "a/b2/rel"), "utf8")).toBe("inside\n");
   });
 });
+
+describe("a directory holding a relative link that would point into a read-only root once moved", () => {
+  // area/rw is writable, area/ro read-only (filesystem surface, --read-only-dir); rw/d/e/rel -> ../../ro/x.txt
+  // names rw/ro/x.txt (absent) now, and area/ro/x.txt (in the read-only root) once e is moved to rw/e.
+  const rw = area.tree("rw", { "d/e/keep.txt": "k\n", "d/ro-was-here.txt": "" });
+  const ro = area.tree("ro", { "x.txt": "READ-ONLY\n" });
+  fs.symlinkSync("../../ro/x.txt", path.join(rw, "d/e/rel"));
+
+  it("is not moved (and nothing changes); a link that already pointed there moves", async () => {
+    const conn = await startServer([rw, "--read-only-dir", ro]);
+    try {
+      const r = await conn.call("move_file", {
+        source: path.join(rw, "d/e"),
+        destination: path.join(rw, "e"),
+      });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/read-only/);
+      expect(fs.readlinkSync(path.join(rw, "d/e/rel"))).toBe("../../ro/x.txt");
+      expect(fs.existsSync(path.join(rw, "e"))).toBe(false);
+      // rw/f/already -> ../../ro/x.txt points into the read-only root before and after a move within rw/f.
+      fs.mkdirSync(path.join(rw, "f/g"), { recursive: true });
+      fs.symlinkSync("../../ro/x.txt", path.join(rw, "f/already"));
+      const ok = await conn.call("move_file", {
+        source: path.join(rw, "f"),
+        destination: path.join(rw, "f2"),
+      });
+      expect(ok.isError, ok.text).toBe(false);
+      expect(fs.readFileSync(path.join(rw, "f2/already"), "utf8")).toBe("READ-ONLY\n");
+    } finally {
+      await conn.close();
+    }
+  });
+});

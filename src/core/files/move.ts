@@ -78,18 +78,41 @@ export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<Mov
 export interface MovedLinkCheck {
   dest: EntryPath;
   contains: (real: string) => boolean;
+  /** Whether a real path may be written (inside the roots and no read-only root at or above it). */
+  writable: (real: string) => boolean;
 }
+
+/**
+ * Why a relative link moved from `from` to `to` must not move: it would point outside the roots, or newly
+ * into a read-only root (a link that already pointed there keeps doing so).
+ */
+function movedLinkFault(
+  target: string,
+  from: string,
+  to: string,
+  check: MovedLinkCheck,
+): "outside" | "read-only" | undefined {
+  if (path.isAbsolute(target)) return undefined;
+  const after = path.resolve(path.dirname(to), target);
+  if (!check.contains(after)) return "outside";
+  if (!check.writable(after) && check.writable(path.resolve(path.dirname(from), target))) return "read-only";
+  return undefined;
+}
+
+const FAULT_WORDS = {
+  outside: "would point outside the allowed directories",
+  "read-only": "would point into a read-only directory",
+} as const;
 
 /**
  * Refuses to move a relative symlink to where it would point outside the roots (as copy_file refuses to
  * copy one): `../secret` is harmless in one directory and an escape one level deeper.
  */
-async function checkMovedLink(source: EntryPath, { dest, contains }: MovedLinkCheck): Promise<void> {
-  const target = await fs.readlink(source.real);
-  if (path.isAbsolute(target)) return;
-  if (!contains(path.resolve(path.dirname(dest.real), target)))
+async function checkMovedLink(source: EntryPath, check: MovedLinkCheck): Promise<void> {
+  const fault = movedLinkFault(await fs.readlink(source.real), source.real, check.dest.real, check);
+  if (fault)
     throw new ToolError(
-      `Refused: the symlink ${printable(source.requested)} would point outside the allowed directories once moved; nothing was moved`,
+      `Refused: the symlink ${printable(source.requested)} ${FAULT_WORDS[fault]} once moved; nothing was moved`,
       "denied",
     );
 }
@@ -98,11 +121,11 @@ async function checkMovedLink(source: EntryPath, { dest, contains }: MovedLinkCh
 const MAX_SCANNED_ENTRIES = 50_000;
 
 /**
- * Refuses to move a directory holding a relative symlink that would point outside the roots from its new
- * place (`b/rel -> ../t.txt` moved one level up), as moving the link itself is refused. A directory of more
+ * Refuses to move a directory holding a relative symlink that would point outside the roots, or newly into a
+ * read-only root, from its new place (`b/rel -> ../t.txt` moved one level up), as moving the link itself is. A directory of more
  * than `MAX_SCANNED_ENTRIES` entries is refused whole: its links could not all be judged in bounded time.
  */
-async function checkMovedTree(source: EntryPath, { dest, contains }: MovedLinkCheck): Promise<void> {
+async function checkMovedTree(source: EntryPath, check: MovedLinkCheck): Promise<void> {
   let seen = 0;
   const pending = [""];
   for (let rel = pending.pop(); rel !== undefined; rel = pending.pop()) {
@@ -117,11 +140,11 @@ async function checkMovedTree(source: EntryPath, { dest, contains }: MovedLinkCh
       const r = path.join(rel, e.name);
       if (e.isDirectory()) pending.push(r);
       if (!e.isSymbolicLink()) continue;
-      const target = await fs.readlink(path.join(source.real, r));
-      if (path.isAbsolute(target) || contains(path.resolve(path.dirname(path.join(dest.real, r)), target)))
-        continue;
+      const from = path.join(source.real, r);
+      const fault = movedLinkFault(await fs.readlink(from), from, path.join(check.dest.real, r), check);
+      if (!fault) continue;
       throw new ToolError(
-        `Refused: the symlink ${printable(r.split(path.sep).join("/"))} in ${printable(source.requested)} would point outside the allowed directories once moved; nothing was moved`,
+        `Refused: the symlink ${printable(r.split(path.sep).join("/"))} in ${printable(source.requested)} ${FAULT_WORDS[fault]} once moved; nothing was moved`,
         "denied",
       );
     }

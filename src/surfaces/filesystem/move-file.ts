@@ -29,6 +29,7 @@ export const moveFileTool = defineTool({
     const before = await checkMoveSource(src, args.expectedSha256, {
       dest: dst,
       contains: (real) => ctx.ws.contains(real),
+      writable: (real) => ctx.ws.writable(real),
     });
     const r = await moveNoReplace(src, dst);
     ctx.recordMutation({ op: "move", from: args.source, path: args.destination, before, after: before });

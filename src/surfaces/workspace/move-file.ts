@@ -57,6 +57,7 @@ export const moveFileTool = defineTool({
     const before = await checkMoveSource(source, args.expected_sha256, {
       dest,
       contains: (real) => ctx.ws.contains(real),
+      writable: (real) => ctx.ws.writable(real),
     });
     try {
       const r = await moveEntry(source, dest);
