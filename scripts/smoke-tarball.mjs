@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Black-box check of the npm package as a user gets it: `node scripts/smoke-tarball.mjs [mcpfs-X.tgz]`
 // (default: `npm pack` it now). It installs the tarball into an empty prefix with --omit=dev (no engine
-// warning, at most 5 packages and 20 MB), then starts the server through `npx --yes <tarball>` and through
+// warning, at most 5 packages and 35 MiB), then starts the server through `npx --yes <tarball>` and through
 // the global install's `mcpfs` command, on both surfaces, over stdio and Streamable HTTP, using the MCP SDK
 // client from this repository's node_modules, on a real project (git, .gitignore files, binaries, a symlink,
 // CRLF, node_modules). Only loopback is used; npm needs its registry for ripgrep.
@@ -20,7 +20,8 @@ const win = process.platform === "win32";
 const NPM = win ? "npm.cmd" : "npm";
 const NPX = win ? "npx.cmd" : "npx";
 const MAX_PACKAGES = 5;
-const MAX_BYTES = 20 * 1024 * 1024;
+// The code tools' grammars (WebAssembly) are most of it; issue 24 caps the install at 35 MiB.
+const MAX_BYTES = 35 * 1024 * 1024;
 
 const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcpfs-smoke-")));
 let failures = 0;
@@ -279,7 +280,7 @@ async function main() {
   const packages = count(lib) + (fs.existsSync(nested) ? count(nested) : 0);
   const bytes = dirBytes(prefix);
   check(packages <= MAX_PACKAGES, `global install: ${packages} packages (at most ${MAX_PACKAGES})`);
-  check(bytes <= MAX_BYTES, `global install: ${(bytes / 1048576).toFixed(1)} MB (at most 20 MB)`);
+  check(bytes <= MAX_BYTES, `global install: ${(bytes / 1048576).toFixed(1)} MB (at most ${MAX_BYTES / 1048576} MB)`);
   check(!/EBADENGINE|Unsupported engine/.test(out), "global install prints no engine warning");
   const installed = path.join(lib, "mcpfs");
   const { dependencies = {} } = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8"));
