@@ -209,6 +209,29 @@ describe("filesystem surface under Windows", () => {
     await ok("undo_change", { id: last.id });
     expect(fs.readdirSync(proj)).toContain("made");
     expect(fs.statSync(path.join(proj, "made/deep")).isDirectory()).toBe(true);
+    // The code tools: the parser worker and its WebAssembly grammars under the Windows Node.
+    fs.writeFileSync(
+      path.join(proj, "lib.ts"),
+      "export function area(r: number): number {\r\n  return r * r;\r\n}\r\n",
+    );
+    expect((await ok("outline", { path: `${P}\\LIB.TS` })).text).toMatch(/function area/);
+    expect((await ok("find_symbol", { name: "area", path: P })).text).toContain("lib.ts");
+    expect((await ok("read_symbol", { path: `${P}/lib.ts`, name: "area" })).text).toContain("r * r");
+    expect((await ok("find_references", { name: "area", path: P })).text).toContain("lib.ts");
+    expect((await ok("repo_map", { path: P })).text).toContain("lib.ts");
+    await ok("insert_symbol", {
+      path: `${P}\\lib.ts`,
+      name: "area",
+      position: "after",
+      text: "export const unit = 1;",
+    });
+    await ok("replace_symbol", {
+      path: `${P}\\lib.ts`,
+      name: "area",
+      newText: "export function area(r: number): number {\r\n  return 3 * r * r;\r\n}",
+    });
+    expect(read(path.join(proj, "lib.ts"))).toContain("3 * r * r");
+    expect(read(path.join(proj, "lib.ts"))).toContain("export const unit = 1;");
     const listed = await mcpfs.tools();
     expect(listed.filter((t) => !called.has(t))).toEqual([]);
   });
@@ -313,6 +336,20 @@ describe("workspace surface under Windows", () => {
     expect(fs.readdirSync(proj)).toContain("New");
     expect(fs.existsSync(path.join(proj, "New/w.txt"))).toBe(true);
     await call("check_file_size", {});
+    fs.writeFileSync(path.join(proj, "lib.py"), "def area(r):\r\n    return r * r\r\n");
+    expect((await call("outline", { file_path: "LIB.PY" })).text).toMatch(/area/);
+    expect((await call("find_symbol", { name: "area" })).text).toContain("lib.py");
+    expect((await call("read_symbol", { file_path: "lib.py", name: "area" })).text).toContain("r * r");
+    expect((await call("find_references", { name: "area" })).text).toContain("lib.py");
+    expect((await call("repo_map", {})).text).toContain("lib.py");
+    await call("insert_symbol", { file_path: "lib.py", name: "area", position: "after", text: "UNIT = 1" });
+    await call("replace_symbol", {
+      file_path: "lib.py",
+      name: "area",
+      new_text: "def area(r):\r\n    return 3 * r * r",
+    });
+    expect(read(path.join(proj, "lib.py"))).toContain("3 * r * r");
+    expect(read(path.join(proj, "lib.py"))).toContain("UNIT = 1");
     expect((await call("get_reference_projects", {})).text).toContain("ref");
     expect((await call("list_reference_directory", { reference_name: "ref" })).text).toContain("Docs");
     expect(
