@@ -208,6 +208,64 @@ describe("a local remote URL outside the root", () => {
   });
 });
 
+describe("configuration includes and submodules that point outside the root", () => {
+  let conn: Connection;
+  beforeAll(async () => {
+    // The repository's config includes a file outside the root whose values git would act on and print.
+    const included = plainRepo("include-outside");
+    fs.writeFileSync(
+      path.join(outside, "settings.inc"),
+      `[remote "origin"]\n\turl = https://${SECRET}@example.invalid/r.git\n[user]\n\tname = ${SECRET}\n`,
+    );
+    git(
+      included,
+      "config",
+      "include.path",
+      slash(path.relative(path.join(included, ".git"), path.join(outside, "settings.inc"))),
+    );
+    // A submodule whose `.git` file names the private repository: a diff would print that repository's HEAD.
+    const superproject = plainRepo("submodule-outside");
+    git(superproject, "update-index", "--add", "--cacheinfo", `160000,${"1".repeat(40)},sub`);
+    git(superproject, "commit", "-q", "-m", "add sub");
+    fs.mkdirSync(path.join(superproject, "sub"));
+    fs.writeFileSync(
+      path.join(superproject, "sub", ".git"),
+      `gitdir: ${slash(path.relative(path.join(superproject, "sub"), path.join(privateRepo, ".git")))}\n`,
+    );
+    conn = await startServer(
+      ["--project-dir", included, "--console-only", "--reference-project", `name=sub,path=${superproject}`],
+      { env: ENV },
+    );
+  });
+  afterAll(() => conn?.close());
+
+  it("an include.path outside the root: no value of the included file in any reply", async () => {
+    for (const [command, args] of [
+      ["ls_remote", ["--get-url", "origin"]],
+      ["log", ["-1", "--format=%an"]],
+      ["status", []],
+    ] as const) {
+      const r = await conn.call("git", { command, args: [...args] });
+      expectNothingOutside(r, `${command} ${args.join(" ")}`);
+      expect(r.isError, `${command}: ${r.text}`).toBe(true);
+      expect(r.text).toContain("outside the allowed directories");
+    }
+  });
+
+  it("a submodule whose .git file names an outside repository: its HEAD is not printed", async () => {
+    for (const [command, args] of [
+      ["diff", []],
+      ["diff", ["--stat"]],
+      ["status", ["--porcelain=v2"]],
+      ["status", ["--ignore-submodules=none", "-v"]],
+    ] as const) {
+      const r = await conn.call("git", { command, args: [...args], reference_name: "sub" });
+      expectNothingOutside(r, `${command} ${args.join(" ")}`);
+      expect(r.isError, `${command}: ${r.text}`).toBe(false);
+    }
+  });
+});
+
 describe("a read-only reference project", () => {
   let conn: Connection;
   let reference: string;

@@ -486,23 +486,19 @@ export const FETCH_LOCKS: readonly string[] = ["--no-recurse-submodules", "--upl
 
 /**
  * Flags given after the caller's (git takes the last), for what config cannot pin down: no external diff,
- * textconv or signature check; no git run inside a submodule (whose own config was not read; `dirty`
- * still reports new submodule commits); the stock upload-pack, which a repository's
- * `remote.<r>.uploadpack` (read first-wins) cannot beat.
+ * textconv or signature check; no look inside a submodule's work tree (its own config was not read, and a
+ * submodule's `.git` file may name a repository outside the roots, whose HEAD a diff would print); the
+ * stock upload-pack, which a repository's `remote.<r>.uploadpack` (read first-wins) cannot beat.
  */
-function lockingFlags(cmd: GitCommand, parsed: ParsedArgs): string[] {
+function lockingFlags(cmd: GitCommand): string[] {
   switch (cmd) {
     case "log":
     case "show":
       return ["--no-ext-diff", "--no-textconv", "--no-show-signature"];
     case "diff":
-    case "status": {
-      const all = parsed.flags.some((f) => f === "--ignore-submodules" || f === "--ignore-submodules=all");
-      return [
-        ...(cmd === "diff" ? ["--no-ext-diff", "--no-textconv"] : []),
-        ...(all ? [] : ["--ignore-submodules=dirty"]),
-      ];
-    }
+      return ["--no-ext-diff", "--no-textconv", "--ignore-submodules=all"];
+    case "status":
+      return ["--ignore-submodules=all"];
     case "fetch":
       return [...FETCH_LOCKS];
     case "ls_remote":
@@ -523,7 +519,7 @@ export function buildArgv(cmd: GitCommand, parsed: ParsedArgs, extra: readonly s
     argv.push(...flags, "--list", ...parsed.positionals);
     return argv;
   }
-  argv.push(...parsed.flags, ...lockingFlags(cmd, parsed));
+  argv.push(...parsed.flags, ...lockingFlags(cmd));
   argv.push(...parsed.positionals);
   if (SPECS[cmd].pathspec && parsed.pathspec.length > 0) argv.push("--", ...parsed.pathspec);
   return argv;

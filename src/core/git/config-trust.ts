@@ -16,6 +16,8 @@ export interface ConfigEntry {
   key: string;
   /** `null` for a bare boolean key (`[core] flag`). */
   value: string | null;
+  /** Where git read it (`file:<path>`, relative to where git ran; `command line:`, ...), when listed. */
+  origin?: string;
 }
 
 /** What a repository's configuration is kept from doing, decided from one listing of its config. */
@@ -94,19 +96,29 @@ export function namesProgram(key: string): boolean {
   return PROGRAM_VARIABLE.test(variable);
 }
 
-/** Parses the NUL-separated listing: `scope NUL key LF value NUL` (no LF for a bare key). */
-export function parseConfigList(text: string): ConfigEntry[] {
+/**
+ * Parses the NUL-separated listing: `scope NUL key LF value NUL` (no LF for a bare key), or with
+ * `--show-origin`, `scope NUL origin NUL key LF value NUL`.
+ */
+export function parseConfigList(text: string, withOrigin = false): ConfigEntry[] {
   const fields = text.split("\0");
+  const step = withOrigin ? 3 : 2;
   const out: ConfigEntry[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
+  for (let i = 0; i + step - 1 < fields.length; i += step) {
     const scope = fields[i]!;
-    const kv = fields[i + 1]!;
+    const kv = fields[i + step - 1]!;
     const nl = kv.indexOf("\n");
-    out.push(
-      nl < 0 ? { scope, key: kv, value: null } : { scope, key: kv.slice(0, nl), value: kv.slice(nl + 1) },
-    );
+    const entry: ConfigEntry =
+      nl < 0 ? { scope, key: kv, value: null } : { scope, key: kv.slice(0, nl), value: kv.slice(nl + 1) };
+    if (withOrigin) entry.origin = fields[i + 1]!;
+    out.push(entry);
   }
   return out;
+}
+
+/** Whether git reads `e` from the workspace (the repository's own files), not from the user's config. */
+export function fromWorkspace(e: ConfigEntry): boolean {
+  return !TRUSTED_SCOPES.has(e.scope);
 }
 
 const sectionVariable = (key: string) => {
@@ -120,7 +132,7 @@ const MAX_OVERRIDE_CHARS = 16 * 1024;
 /** Decides, from the full config listing, what to overrule and whether to run at all. */
 export function guardFromConfig(entries: readonly ConfigEntry[]): ConfigGuard {
   const untrusted = new Set<string>();
-  for (const e of entries) if (!TRUSTED_SCOPES.has(e.scope) && namesProgram(e.key)) untrusted.add(e.key);
+  for (const e of entries) if (fromWorkspace(e) && namesProgram(e.key)) untrusted.add(e.key);
   const neutralised = [...untrusted];
   const firstWins = neutralised.find((k) => FIRST_WINS_VARIABLE.test(k));
   if (firstWins)

@@ -29,8 +29,8 @@ export function excludePathspecs(deny: GitDeny): string[] {
   for (const g of deny.rules.globs) {
     const body = g.replace(/\/+$/, "");
     const at = body.startsWith("/") ? body.slice(1) : `**/${body}`;
-    // git compares bytes: a name stored decomposed (NFD) needs the rule in that form too.
-    for (const form of new Set([at, at.normalize("NFD")]))
+    // git compares bytes: a name stored composed or decomposed (NFD) needs the rule in that form too.
+    for (const form of new Set([at, at.normalize("NFC"), at.normalize("NFD")]))
       out.push(`:(${magic})${form}`, `:(${magic})${form}/**`);
   }
   return out;

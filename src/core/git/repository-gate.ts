@@ -3,7 +3,7 @@ import path from "node:path";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import { namesOf, type Root } from "../workspace.js";
-import { type ConfigGuard, guardFromConfig, parseConfigList } from "./config-trust.js";
+import { type ConfigGuard, fromWorkspace, guardFromConfig, parseConfigList } from "./config-trust.js";
 import { DEFAULT_GIT_MAX_BYTES, type GitRunResult, gitEnv, safeArgv, spawnGit } from "./spawn.js";
 
 /**
@@ -172,9 +172,13 @@ async function repositoryOutside(
   return where.topLevel === undefined ? {} : { topLevel: await realLocation(where.topLevel) };
 }
 
-/** Reads the configuration git would see in `cwd` (a listing runs no program): what to overrule. */
-async function readGuard(cwd: string, signal?: AbortSignal): Promise<ConfigGuard> {
-  const args = ["config", "--list", "--show-scope", "--includes", "-z"];
+/**
+ * Reads the configuration git would see in `cwd` (a listing runs no program): what to overrule. A
+ * repository whose configuration includes (`include.path`, `includeIf`) a file outside the root is refused:
+ * git would act on that file and print its values (`ls_remote --get-url`, `config --list`).
+ */
+async function readGuard(cwd: string, root: Root, signal?: AbortSignal): Promise<ConfigGuard> {
+  const args = ["config", "--list", "--show-scope", "--show-origin", "--includes", "-z"];
   const r = await spawnGit(args, gitEnv(cwd), {
     cwd,
     maxBytes: DEFAULT_GIT_MAX_BYTES,
@@ -186,7 +190,20 @@ async function readGuard(cwd: string, signal?: AbortSignal): Promise<ConfigGuard
       `Could not read the repository's git configuration (${firstLine(r)}), so git is not run`,
       "io",
     );
-  return guardFromConfig(parseConfigList(r.stdout));
+  const entries = parseConfigList(r.stdout, true);
+  const files = new Set<string>();
+  for (const e of entries)
+    if (fromWorkspace(e) && e.origin?.startsWith("file:")) files.add(e.origin.slice("file:".length));
+  for (const f of files)
+    if (!(await insideRoot(path.resolve(cwd, f), root)))
+      return {
+        overrides: [],
+        env: {},
+        neutralised: [],
+        refusal:
+          "its configuration includes a file outside the allowed directories (include.path or includeIf). Remove that include to use git here.",
+      };
+  return guardFromConfig(entries);
 }
 
 function labelOf(root: Root): string {
@@ -206,7 +223,7 @@ export async function openRepository(root: Root, opts: OpenOptions = {}): Promis
   // name a file outside) counts only once the places are judged.
   const [where, listing] = await Promise.allSettled([
     repositoryOutside(cwd, root, true, opts.signal),
-    readGuard(cwd, opts.signal),
+    readGuard(cwd, root, opts.signal),
   ]);
   if (where.status === "rejected") throw where.reason;
   const verdict = where.value;
