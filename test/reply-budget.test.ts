@@ -209,3 +209,98 @@ describe("workspace surface: every long reply fits the budget by its own formatt
 it("the fixture is as long as the cases assume", () => {
   expect(fs.statSync(path.join(project, "short.txt")).size).toBeGreaterThan(4 * BUDGET);
 });
+
+/**
+ * Every mutating tool, for real (no dry run), with changes large enough to fill the reply: the raw reply —
+ * the undo journal's change line included — fits the budget, and the runner's final cut (which logs
+ * "final cut fired" on stderr) never had to shorten it.
+ */
+const BACKSTOP = "final cut fired";
+const many = (n: number, p: string) => Array.from({ length: n }, (_, i) => `${p}${i}`).join("\n");
+const code = (n: number) => `export function big() {\n${many(n, "  const v")}\n}\n`;
+
+function mutatingFixture(name: string) {
+  const long = `${deep}/${"x".repeat(60)}`;
+  return area.tree(name, {
+    "a.txt": `${many(900, "v")}\n`,
+    "b.txt": `${many(900, "v")}\n`,
+    "c.txt": `${many(900, "v")}\n`,
+    "code.ts": code(300),
+    [`${long}/f.txt`]: "x\n",
+    ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`tree/${deep}-${i}.txt`, "t\n"])),
+  });
+}
+
+async function runAll(conn: Connection, calls: [string, Record<string, unknown>][]) {
+  for (const [name, args] of calls) {
+    const r = await conn.call(name, args);
+    expect({ name, error: r.isError ? r.text : undefined }).toEqual({ name, error: undefined });
+    expect({ name, bytes: bytes(r) }).toEqual({ name, bytes: expect.any(Number) });
+    expect(bytes(r), name).toBeLessThanOrEqual(BUDGET);
+    expect(r.text, name).not.toContain(RUNNER_CUT);
+  }
+  expect(conn.stderr()).not.toContain(BACKSTOP);
+}
+
+describe("every mutating tool fits the budget for real, the backstop never fires", () => {
+  it("filesystem surface", async () => {
+    const dir = mutatingFixture("mut-fs");
+    const conn = await startServer(["--max-output-bytes", String(BUDGET), dir]);
+    try {
+      const p = (rel: string) => path.join(dir, rel);
+      const edit = await conn.call("edit_file", {
+        path: p("a.txt"),
+        edits: [{ oldText: "v", newText: "w", replaceAll: true }],
+      });
+      const id = (edit.raw.structuredContent as { changeId: string }).changeId;
+      expect(bytes(edit)).toBeLessThanOrEqual(BUDGET);
+      const patch = `--- a/c.txt\n+++ b/c.txt\n@@ -1,400 +1,400 @@\n${many(400, "-v")}\n${many(400, "+z")}\n`;
+      await runAll(conn, [
+        ["undo_change", { id }],
+        ["write_file", { path: p("new.txt"), content: `${many(2000, "n")}\n` }],
+        [
+          "edit_files",
+          { files: [{ path: p("b.txt"), edits: [{ oldText: "v", newText: "y", replaceAll: true }] }] },
+        ],
+        ["apply_patch", { patch, directory: dir }],
+        ["append_file", { path: p("new.txt"), content: many(500, "m") }],
+        ["replace_symbol", { path: p("code.ts"), name: "big", newText: code(200).replaceAll("v", "w") }],
+        ["insert_symbol", { path: p("code.ts"), name: "big", position: "after", text: many(300, "// c") }],
+        ["copy_file", { source: p("tree"), destination: p("tree2") }],
+        ["create_directory", { path: p(`${deep}/${"y".repeat(80)}/${"z".repeat(80)}`) }],
+        ["move_file", { source: p("tree2"), destination: p(`${deep}/${"m".repeat(80)}`) }],
+        ["delete_file", { path: p("new.txt") }],
+        ["delete_directory", { path: p("tree"), recursive: true }],
+      ]);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it("workspace surface", async () => {
+    const dir = mutatingFixture("mut-ws");
+    const conn = await startServer(["--max-output-bytes", String(BUDGET), "--project-dir", dir]);
+    try {
+      const edit = await conn.call("edit_file", {
+        file_path: "a.txt",
+        old_string: "v",
+        new_string: "w",
+        replace_all: true,
+      });
+      const id = (edit.raw.structuredContent as { changeId: string }).changeId;
+      expect(bytes(edit)).toBeLessThanOrEqual(BUDGET);
+      await runAll(conn, [
+        ["undo_change", { id }],
+        ["save_file", { file_path: "new.txt", content: `${many(2000, "n")}\n` }],
+        ["append_file", { file_path: "new.txt", content: many(500, "m") }],
+        ["replace_symbol", { file_path: "code.ts", name: "big", new_text: code(200).replaceAll("v", "w") }],
+        ["insert_symbol", { file_path: "code.ts", name: "big", position: "after", text: many(300, "// c") }],
+        ["move_file", { source_path: "tree", destination_path: `${deep}/${"m".repeat(80)}` }],
+        ["delete_this_file", { file_path: "new.txt" }],
+        ["delete_directory", { dir_path: `${deep}/${"m".repeat(80)}`, recursive: true }],
+      ]);
+    } finally {
+      await conn.close();
+    }
+  });
+});

@@ -139,6 +139,8 @@ export function fixturePaths(base) {
     many: path.join(base, "many"),
     redos: path.join(base, "redos"),
     folders: path.join(base, "folders"),
+    /** Made by the directory_tree_1m case on first use (bench/lib/million-tree.mjs), not with the rest. */
+    million: path.join(base, "million"),
   };
 }
 

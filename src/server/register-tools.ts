@@ -1,7 +1,7 @@
 import type { LoggingLevel, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { Config } from "../config/index.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
-import { finalCut, ReplyBudget } from "../core/budget.js";
+import { ANY_COUNT, byteLength, finalCut, ReplyBudget } from "../core/budget.js";
 import { isServerFault, ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
 import type { Journal } from "../core/files/journal.js";
 import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
@@ -31,6 +31,9 @@ export interface RegisterDeps {
   /** The process's change journal (absent with `--no-journal`). */
   journal?: Journal;
 }
+
+/** The start of the warning the runner logs when its final cut shortens a reply (a formatter overran). */
+const BACKSTOP_FIRED = "final cut fired";
 
 const PATH_KEYS = ["path", "file_path", "dir_path", "source", "source_path", "destination_path"];
 
@@ -167,12 +170,18 @@ async function runTool(
   // One change per call of a mutating tool: every path the call resolves carries it, and the core's
   // mutators note in it what they do (undo journal).
   const change = tool.mutating ? deps.journal?.changes.recorder(tool.name) : undefined;
+  const budget = new ReplyBudget(deps.config.maxOutputBytes);
+  // The change line ends the reply: its room is held before the tool runs, at its widest, so the tool's own
+  // formatter fits the rest and the reply with that line stays within the budget.
+  const closeChange = change
+    ? budget.reserve(changeLine({ id: change.id, undoable: false, size: ANY_COUNT, cap: ANY_COUNT }))
+    : undefined;
   const ctx: ToolContext = {
     ws: deps.ws.forCall(change),
     config: deps.config,
     log: deps.log,
     signal: req.signal,
-    budget: new ReplyBudget(deps.config.maxOutputBytes),
+    budget,
     era: deps.era,
     reads,
     journal: deps.journal ? { journal: deps.journal, ws: deps.ws } : undefined,
@@ -210,13 +219,14 @@ async function runTool(
       isError: true,
     };
   }
-  reply = withinBudget(reply, deps.config.maxOutputBytes);
   // Also after a failure: whatever a call did change (a copy stopped midway) can be undone.
   const recorded = await change?.finish().catch((err) => {
     deps.log.error(`journal: could not record change ${change.id} of ${tool.name}: ${err}`);
     return undefined;
   });
-  if (recorded) reply = withChangeId(reply, recorded);
+  const line = recorded && closeChange ? closeChange(changeLine(recorded)) : "";
+  reply = withinBudget(reply, deps.config.maxOutputBytes - byteLength(line), tool.name, deps.log);
+  if (recorded) reply = withChangeId(reply, recorded, line);
   const ms = Math.round(performance.now() - started);
   const failed = reply.isError === true;
   if (tool.mutating) {
@@ -229,7 +239,7 @@ async function runTool(
   const clientLevel = failed ? "warning" : "info";
   const toClient = deps.clientLog?.wants(clientLevel) === true;
   if (!toClient && !deps.log.isLevelEnabled(level)) return reply;
-  const line = {
+  const entry = {
     tool: tool.name,
     params: summarizeParams(args),
     ms,
@@ -237,11 +247,11 @@ async function runTool(
     outcome: failed ? "error" : "success",
     ...(failed ? { error: firstText(reply) } : {}),
   };
-  deps.log[level](line, `tool ${tool.name} ${failed ? "failed" : "ok"} (${ms}ms)`);
+  deps.log[level](entry, `tool ${tool.name} ${failed ? "failed" : "ok"} (${ms}ms)`);
   if (toClient)
     await deps.clientLog?.send(req, clientLevel, {
       message: `tool ${tool.name} ${failed ? "failed" : "ok"}`,
-      ...line,
+      ...entry,
     });
   return reply;
 }
@@ -290,17 +300,25 @@ function auditEntries(
   return entries;
 }
 
+interface RecordedChange {
+  id: string;
+  undoable: boolean;
+  size: number;
+  cap: number;
+}
+
+/** The line that names a call's change (its room is held before the tool runs). */
+function changeLine(c: RecordedChange): string {
+  return c.undoable
+    ? `Change ${c.id} (undo_change takes it back)`
+    : `Change ${c.id} is not undoable: its previous versions (${c.size} bytes) exceed the journal's cap of ${c.cap} bytes`;
+}
+
 /**
  * Names the call's change in its reply: one short text block after the tool's own (whose text stays the
  * original's), and `changeId` (with `undoable: false` when it is not) in the structured reply.
  */
-function withChangeId(
-  reply: ToolReply,
-  c: { id: string; undoable: boolean; size: number; cap: number },
-): ToolReply {
-  const text = c.undoable
-    ? `Change ${c.id} (undo_change takes it back)`
-    : `Change ${c.id} is not undoable: its previous versions (${c.size} bytes) exceed the journal's cap of ${c.cap} bytes`;
+function withChangeId(reply: ToolReply, c: RecordedChange, text: string): ToolReply {
   return {
     ...reply,
     content: [...reply.content, { type: "text", text }],
@@ -316,14 +334,19 @@ function withChangeId(
   };
 }
 
-/** The runner's final cut: no reply's text exceeds the budget, whatever its formatter did. */
-function withinBudget(reply: ToolReply, maxBytes: number): ToolReply {
+/**
+ * The runner's final cut: no reply's text exceeds the budget, whatever its formatter did. It should never
+ * fire (every formatter fits its reply to `ctx.budget`): when it does, a warning names the tool, so the
+ * reply-budget tests see it on stderr.
+ */
+function withinBudget(reply: ToolReply, maxBytes: number, tool: string, log: Logger): ToolReply {
   const blocks = reply.content.filter((c) => c.type === "text");
   const cut = finalCut(
     blocks.map((b) => b.text),
     maxBytes,
   );
   if (!cut) return reply;
+  log.warn({ tool }, `${BACKSTOP_FIRED}: the reply of ${tool} went past the ${maxBytes}-byte budget`);
   let k = 0;
   const content = reply.content.map((c) => (c.type === "text" ? { ...c, text: cut[k++]! } : c));
   const structured = reply.structuredContent;

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import {
@@ -8,6 +9,55 @@ import {
   serializeMessage,
   type Transport,
 } from "@modelcontextprotocol/server";
+
+/** A reply text this long is escaped once and written as a part of its own (see serializedParts). */
+const BIG_TEXT = 1 << 20;
+/** Stands in for a big text while the message around it is serialized; random, so no content can forge it. */
+const BIG_MARK = `\u0000mcpfs-${randomBytes(8).toString("hex")}\u0000`;
+
+/**
+ * A message as the line's parts, in order: serialized JSON at even places, big texts at odd ones. A tool
+ * reply mirrors its text in `structuredContent.content`: a big text (a whole million-entry tree) is
+ * escaped a piece at a time as it goes out (see writeParts), instead of being copied, escaped, into one
+ * message string that holds it twice (and then into a buffer of that size).
+ */
+function serializedParts(message: JSONRPCMessage): string[] {
+  const result = (message as { result?: { content?: unknown; structuredContent?: { content?: unknown } } })
+    .result;
+  const texts = Array.isArray(result?.content)
+    ? (result.content as { text?: unknown }[]).map((c) => c?.text)
+    : [];
+  const big = [...texts, result?.structuredContent?.content].filter(
+    (t): t is string => typeof t === "string" && t.length >= BIG_TEXT,
+  );
+  if (big.length === 0) return [serializeMessage(message)];
+  const line = JSON.stringify(message, (_key, v) =>
+    typeof v === "string" && v.length >= BIG_TEXT ? `${BIG_MARK}${big.indexOf(v)}` : v,
+  );
+  const mark = JSON.stringify(BIG_MARK).slice(0, -1);
+  const parts: string[] = [];
+  let at = 0;
+  for (let i = line.indexOf(mark); i !== -1; i = line.indexOf(mark, at)) {
+    const end = line.indexOf('"', i + mark.length);
+    parts.push(line.slice(at, i), big[Number(line.slice(i + mark.length, end))]!);
+    at = end + 1;
+  }
+  parts.push(`${line.slice(at)}\n`);
+  return parts;
+}
+
+/** The JSON string of `text`, a piece at a time (never splitting a surrogate pair). */
+function* escapedPieces(text: string): Generator<string> {
+  yield '"';
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + BIG_TEXT);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield JSON.stringify(text.slice(at, end)).slice(1, -1);
+    at = end;
+  }
+  yield '"';
+}
 
 /** How much of each end of an overlong line is kept: where a client puts the request id and the tool name. */
 const EDGE = 4096;
@@ -68,14 +118,40 @@ export class LineStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error("stdio transport is closed"));
+    const parts = serializedParts(message);
+    // A big message goes out a piece at a time, each once the pipe took the last: messages sent meanwhile
+    // wait their turn so lines never interleave.
+    if (this.sending || parts.length > 1) {
+      const sent = (this.sending ?? Promise.resolve()).then(() => this.writeParts(parts));
+      const tail = sent.catch(() => {});
+      this.sending = tail;
+      void tail.then(() => {
+        if (this.sending === tail) this.sending = undefined;
+      });
+      return sent;
+    }
+    return this.write(parts[0]!);
+  }
+
+  /** Set while a message goes out in pieces. */
+  private sending: Promise<void> | undefined;
+
+  private async writeParts(parts: readonly string[]): Promise<void> {
+    for (let i = 0; i < parts.length; i++)
+      if (i % 2 === 0) await this.write(parts[i]!);
+      else for (const piece of escapedPieces(parts[i]!)) await this.write(piece);
+  }
+
+  /** Resolved once written, or once drained when the pipe is full; rejected by a write error. */
+  private write(text: string): Promise<void> {
+    if (this.closed) return Promise.reject(new Error("stdio transport is closed"));
     return new Promise((resolve, reject) => {
-      // Resolved once written, or once drained when the pipe is full; rejected by a write error.
       const settle = (err?: Error | null) => {
         this.stdout.off("drain", settle);
         if (err) reject(err);
         else resolve();
       };
-      if (this.stdout.write(serializeMessage(message), (err) => err && settle(err))) resolve();
+      if (this.stdout.write(text, (err) => err && settle(err))) resolve();
       else this.stdout.once("drain", settle);
     });
   }

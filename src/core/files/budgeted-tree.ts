@@ -1,9 +1,11 @@
 /**
  * directory_tree's builder: a walk kept to what one reply can show, rendered as 2-space-indented JSON that
- * fits in `budget` bytes. Whole top levels are kept (breadth first) rather than one deep branch.
+ * fits the reply's budget. Whole top levels are kept (breadth first) rather than one deep branch. A tree
+ * that fits whole is written straight from the walk's records (no node objects, no JSON.stringify), so a
+ * million-entry tree costs its records and its text.
  */
 import path from "node:path";
-import { byteLength } from "../budget.js";
+import { byteLength, type ReplyBudget } from "../budget.js";
 import { STOP, type WalkEachOptions, type WalkEntry, type WalkStats, walkEach } from "../walk.js";
 import type { Workspace } from "../workspace.js";
 import { describeLink } from "./listing.js";
@@ -56,6 +58,7 @@ const byName = (a: Rec, b: Rec) => (a.name < b.name ? -1 : a.name > b.name ? 1 :
  */
 async function collect(opts: WalkEachOptions, budget: number) {
   const top: Rec[] = [];
+  const links: Rec[] = [];
   const byDepth: Rec[][] = [];
   const costAt: number[] = [];
   let cutDepth = Number.POSITIVE_INFINITY;
@@ -71,7 +74,10 @@ async function collect(opts: WalkEachOptions, budget: number) {
     if (parent) parent.count++;
     if (depth > cutDepth) return undefined;
     const rec: Rec = { name, type, depth, kids: type === "dir" ? [] : undefined, count: 0 };
-    if (type === "symlink") rec.abs = dirAbs === opts.start ? path.join(dirAbs, name) : `${dirAbs}/${name}`;
+    if (type === "symlink") {
+      rec.abs = dirAbs === opts.start ? path.join(dirAbs, name) : `${dirAbs}/${name}`;
+      links.push(rec);
+    }
     (parent ? parent.kids! : top).push(rec);
     const level = byDepth[depth];
     if (level) level.push(rec);
@@ -87,7 +93,8 @@ async function collect(opts: WalkEachOptions, budget: number) {
     }
     return rec;
   });
-  return { top, total, stats };
+  // Nothing was ever left below a depth: every record was kept, the tree may fit whole.
+  return { top, total, stats, links, whole: cutDepth === Number.POSITIVE_INFINITY };
 }
 
 /** Records in breadth-first order, children by name: the order in which the budget keeps them. */
@@ -138,7 +145,7 @@ function build(
 }
 
 export interface BudgetedTree {
-  /** The tree as JSON, at most `budget` bytes. */
+  /** The tree as JSON, taken from the budget (at most what it had left). */
   json: string;
   /** Entries in the JSON. */
   shown: number;
@@ -149,13 +156,46 @@ export interface BudgetedTree {
   firstLeftDepth: number | undefined;
 }
 
-/** Walks `opts.start` and renders the part of its tree that fits in `budget` bytes. */
+/** Symlink targets, only for links shown and only when they stay inside the roots. */
+async function linkTargets(ws: Workspace, shown: Iterable<Rec>): Promise<Map<Rec, string>> {
+  const targets = new Map<Rec, string>();
+  for (const r of shown) {
+    if (r.type !== "symlink" || r.abs === undefined) continue;
+    const link = await describeLink(ws, r.abs);
+    if (link) targets.set(r, link.info.target);
+  }
+  return targets;
+}
+
+/** Walks `opts.start` and renders the part of its tree that fits in what `budget` has left; takes it. */
 export async function budgetedTree(
   ws: Workspace,
   opts: WalkEachOptions,
-  budget: number,
+  budget: ReplyBudget,
 ): Promise<BudgetedTree> {
-  const { top, total, stats } = await collect(opts, budget);
+  const room = budget.remaining;
+  let { top, total, stats, links, whole } = await collect(opts, room);
+  if (whole) {
+    // Written as JSON.stringify(tree, null, 2) would write it, straight from the records, which are let
+    // go as they are written.
+    const text = new TextOut();
+    writeChildren(text, top, "", await linkTargets(ws, links));
+    if (text.bytes <= room) {
+      const json = text.finish();
+      budget.take(json);
+      return { json, shown: total, total, stats, firstLeftDepth: undefined };
+    }
+    // The estimate is generous, so this should never happen: the records were let go, walk again.
+    ({ top, total, stats } = await collect(opts, room));
+  }
+  const tree = cutTree(ws, top, total, room);
+  const { json, shown, firstLeftDepth } = await tree;
+  budget.take(json);
+  return { json, shown, total, stats, firstLeftDepth };
+}
+
+/** The breadth-first part of a tree too big for `room`: whole top levels, cut groups marked truncated. */
+async function cutTree(ws: Workspace, top: Rec[], total: number, room: number) {
   // Breadth first: the budget keeps whole top levels rather than one deep branch.
   const order = breadthFirst(top);
   let bytes = 4;
@@ -163,28 +203,85 @@ export async function budgetedTree(
   for (let i = 0; i < order.length; i++) {
     const r = order[i]!;
     bytes += cost(r.name, r.type, r.depth);
-    if (bytes > budget) {
+    if (bytes > room) {
       cut = i;
       break;
     }
   }
   cut = wholeGroups(order, cut);
-  // Symlink targets, only for links shown and only when they stay inside the roots.
-  const links = new Map<Rec, string>();
-  for (const r of order.slice(0, cut)) {
-    if (r.type !== "symlink" || r.abs === undefined) continue;
-    const link = await describeLink(ws, r.abs);
-    if (link) links.set(r, link.info.target);
-  }
+  const links = await linkTargets(ws, order.slice(0, cut));
   const render = () => {
     const kept = new Set(order.slice(0, cut));
     return JSON.stringify(build(order, kept, links, cut === total), null, 2);
   };
-  let text = render();
+  let json = render();
   // The estimate is generous; should it ever fall short, drop the deepest entries until the text fits.
-  while (byteLength(text) > budget && cut > 0) {
+  while (byteLength(json) > room && cut > 0) {
     cut = wholeGroups(order, Math.floor(cut * 0.9));
-    text = render();
+    json = render();
   }
-  return { json: text, shown: cut, total, stats, firstLeftDepth: order[cut]?.depth };
+  return { json, shown: cut, firstLeftDepth: order[cut]?.depth };
+}
+
+/**
+ * `recs` as the JSON array JSON.stringify(nodes, null, 2) writes at `indent` (children by name, keys in
+ * the order name, type, target, children), without making the nodes.
+ */
+function writeChildren(out: TextOut, recs: Rec[], indent: string, targets: ReadonlyMap<Rec, string>): void {
+  if (recs.length === 0) {
+    out.write("[]");
+    return;
+  }
+  recs.sort(byName);
+  const item = `${indent}  `;
+  const member = `${item}  `;
+  out.write("[\n");
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i]!;
+    const target = targets.get(r);
+    const head =
+      `${i === 0 ? "" : ",\n"}${item}{\n${member}"name": ${JSON.stringify(r.name)},\n${member}"type": "${nodeType(r.type)}"` +
+      (target === undefined ? "" : `,\n${member}"target": ${JSON.stringify(target)}`);
+    if (r.type !== "dir") {
+      out.write(`${head}\n${item}}`);
+      continue;
+    }
+    out.write(`${head},\n${member}"children": `);
+    writeChildren(out, r.kids ?? [], member, targets);
+    r.kids = undefined;
+    out.write(`\n${item}}`);
+  }
+  out.write(`\n${indent}]`);
+}
+
+/**
+ * Text written in pieces into a reused 1 MiB buffer, decoded a megabyte at a time: a long text costs its
+ * own size (twice, briefly, when the pieces are joined), not one string per piece.
+ */
+class TextOut {
+  private buf = Buffer.allocUnsafe(1 << 20);
+  private at = 0;
+  private readonly parts: string[] = [];
+  /** UTF-8 bytes written. */
+  bytes = 0;
+
+  write(text: string): void {
+    // At most 3 bytes per UTF-16 unit.
+    if (this.at + text.length * 3 > this.buf.length) this.flush(text.length * 3);
+    const n = this.buf.write(text, this.at);
+    this.at += n;
+    this.bytes += n;
+  }
+
+  finish(): string {
+    this.parts.push(this.buf.toString("utf8", 0, this.at));
+    return this.parts.length === 1 ? this.parts[0]! : this.parts.join("");
+  }
+
+  /** Decodes what is written; only whole pieces are ever in the buffer, so no character is split. */
+  private flush(need: number): void {
+    this.parts.push(this.buf.toString("utf8", 0, this.at));
+    this.at = 0;
+    if (need > this.buf.length) this.buf = Buffer.allocUnsafe(need);
+  }
 }

@@ -80,10 +80,9 @@ export const directoryTreeTool = defineTool({
         breadthFirst: true,
         onProgress: (visited) => void ctx.progress(visited, undefined, "entries visited"),
       },
-      budget.remaining,
+      budget,
     );
     const { shown, total, stats } = tree;
-    budget.take(tree.json);
     const cap = capNote(shown, total, stats, tree.firstLeftDepth);
     const parts = [cap, ignoredNote(stats.ignored)].filter((p) => p !== undefined && p !== "");
     const note = parts.length === 0 ? undefined : close(parts.join("\n"));

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { deleteDirectory } from "../../core/files/remove.js";
+import { escapeName } from "../../core/paths.js";
 import { defineTool } from "../tool.js";
 import { gitignoreGate, listOutput, listReply, pyType, resolveEntry } from "./common.js";
 
@@ -43,15 +44,18 @@ export const deleteDirectoryTool = defineTool({
       throw err;
     }
     ctx.recordMutation({ op: "delete", path: dirPath, bytes: 0 });
-    const lines = deleted.map((d) => d.rel);
-    if (lines.length > DELETE_LIST_CAP) {
-      const dirs = deleted.filter((d) => d.isDir).length;
-      const files = deleted.length - dirs;
-      lines.splice(DELETE_LIST_CAP);
-      lines.push(
-        `... and ${deleted.length - DELETE_LIST_CAP} more (${files} files, ${dirs} dirs deleted total)`,
-      );
-    }
+    // The first 20 names, fewer when long names would overrun the reply budget; then how many more.
+    const dirs = deleted.filter((d) => d.isDir).length;
+    const more = (shown: number) =>
+      `... and ${deleted.length - shown} more (${deleted.length - dirs} files, ${dirs} dirs deleted total)`;
+    const first = deleted.slice(0, DELETE_LIST_CAP);
+    const { kept, note } = ctx.budget.fitLines(
+      first.map((d) => escapeName(d.rel)),
+      more,
+      deleted.length > first.length,
+    );
+    const lines = first.slice(0, kept).map((d) => d.rel);
+    if (note !== undefined) lines.push(note);
     return listReply(lines);
   },
 });
