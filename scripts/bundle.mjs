@@ -82,46 +82,46 @@ module.exports = Lazy;`,
 
 rmSync("dist/bundle", { recursive: true, force: true });
 
-// One CommonJS file: loaded with require, it compiles once (and is cached by Node 22's compile cache).
-// Modules a run may never need stay lazily initialised inside it (esbuild wraps each one).
-await build({
-  // The regex worker (core/search/regex-admit.ts) is a file of its own beside the bundle: regex-worker.cjs.
-  entryPoints: { "mcpfs-main": "dist/cli/main.js", "regex-worker": "dist/core/search/regex-worker.js" },
+/** What every bundled file shares: CommonJS for Node 20, minified, `import.meta.url` its own file's URL. */
+const common = {
   outdir: "dist/bundle",
   outExtension: { ".js": ".cjs" },
   bundle: true,
   format: "cjs",
   platform: "node",
   target: "node20",
-  external: ["@vscode/ripgrep"],
-  plugins: [startupDiet, prebuilt, lazyClasses],
   define: { "import.meta.url": "__mcpfsUrl" },
   banner: { js: "\"use strict\";var __mcpfsUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: "warning",
   legalComments: "none",
   minify: true,
+};
+
+/**
+ * A worker thread's script as its own file beside the bundle (`dist/bundle/<name>.cjs`): started only when
+ * its work is first asked for, so its code and dependencies stay out of the server's start-up.
+ */
+const workerBuild = (name, entry) => build({ entryPoints: { [name]: entry }, ...common });
+
+// One CommonJS file: loaded with require, it compiles once (and is cached by Node 22's compile cache).
+// Modules a run may never need stay lazily initialised inside it (esbuild wraps each one).
+await build({
+  entryPoints: { "mcpfs-main": "dist/cli/main.js" },
+  ...common,
+  external: ["@vscode/ripgrep"],
+  plugins: [startupDiet, prebuilt, lazyClasses],
   keepNames: false,
 });
+
+// The regex admission worker (core/search/regex-admit.ts).
+await workerBuild("regex-worker", "dist/core/search/regex-worker.js");
 
 copyFileSync(path.join(here, "bin.mjs"), path.join("dist", "bundle", "mcpfs.js"));
 
 // The code tools' parser worker (src/core/code/worker.ts) is its own file, started on the first parse; the
 // tree-sitter runtime and the grammars it loads are copied beside it (`grammars/`, found through
 // `locateFile`), so nothing is fetched at run time and the runtime needs no package of its own.
-await build({
-  entryPoints: { "mcpfs-code-worker": "dist/core/code/worker.js" },
-  outdir: "dist/bundle",
-  outExtension: { ".js": ".cjs" },
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  define: { "import.meta.url": "__mcpfsUrl" },
-  banner: { js: "\"use strict\";var __mcpfsUrl = require('node:url').pathToFileURL(__filename).href;" },
-  logLevel: "warning",
-  legalComments: "none",
-  minify: true,
-});
+await workerBuild("mcpfs-code-worker", "dist/core/code/worker.js");
 {
   const { GRAMMARS } = await import("../dist/core/code/languages.js");
   const from = path.join("node_modules", "@vscode", "tree-sitter-wasm", "wasm");

@@ -86,6 +86,28 @@ Intro.
 ### Details
 `;
 
+const LONG_TS = `export function configure(options: { verbose: boolean; retries: number }, callback: (err: Error | null) => void): Promise<void> {
+  return Promise.resolve();
+}
+
+export interface Settings {
+  verbose: boolean;
+  retries: number;
+}
+
+export function apply(budget: Settings): void {}
+`;
+
+const CONFIG_YAML = `# settings
+server:
+  port: 8080
+  tls:
+    cert: a.pem
+
+logging:
+  level: info
+`;
+
 const FILES: Record<string, string> = {
   "src/parser.ts": PARSER_TS,
   "src/util.ts": UTIL_TS,
@@ -93,6 +115,9 @@ const FILES: Record<string, string> = {
   "geo.go": GO,
   "README.md": MD,
   "notes.xyz": "nothing to parse\n",
+  "lib/long.ts": LONG_TS,
+  "config.yaml": CONFIG_YAML,
+  "Cargo.toml": '[package]\nname = "x"\n\n[dependencies]\nserde = "1"\n',
   ".gitignore": "ignored/\n",
   "ignored/secret.ts": "export function secretThing() {}\n",
 };
@@ -157,6 +182,29 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(symbols[0]!.children).toHaveLength(2);
   });
 
+  it("outline lines are lean: members folded into their owner, long parameter lists by name", async () => {
+    const r = await conn.call("outline", treeArgs("lib/long.ts"));
+    expect(r.text.split("\n")).toEqual([
+      "L1-3 export function configure(options, callback): Promise<void>",
+      "L5-8 export interface Settings { verbose, retries }",
+      "L10 export function apply(budget: Settings): void",
+    ]);
+    const p = await conn.call("outline", treeArgs("src/parser.ts"));
+    expect(p.text).toContain("L4-11 export class Parser { depth }\n  L7-10 parse(input: string): string");
+    const symbols = r.structured!.symbols as { name: string; children?: { name: string }[] }[];
+    expect(symbols[1]!.children!.map((c) => c.name)).toEqual(["verbose", "retries"]);
+  });
+
+  it("a file without a grammar gets an outline by indentation or sections", async () => {
+    const y = await conn.call("outline", treeArgs("config.yaml"));
+    expect(y.isError, y.text).toBe(false);
+    expect(y.text.split("\n").slice(0, 3)).toEqual(["L2-5 server:", "  L4-5 tls:", "L7-8 logging:"]);
+    expect(y.text).toContain("by indentation");
+    const t = await conn.call("outline", treeArgs("Cargo.toml"));
+    expect(t.isError, t.text).toBe(false);
+    expect(t.text.split("\n").slice(0, 2)).toEqual(["L1-2 [package]", "L4-5 [dependencies]"]);
+  });
+
   it("outlines Python, Go and Markdown (headings outside code fences)", async () => {
     const py = await conn.call("outline", { ...treeArgs("app.py"), signatures: false });
     expect(py.text.split("\n")).toEqual([
@@ -218,11 +266,16 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
   it("find_references tags each occurrence and skips comments and strings", async () => {
     const r = await conn.call("find_references", { name: "helper", ...treeArgs() });
     expect(r.text).toContain("syntactic");
-    expect(r.text).toContain("src/parser.ts\n  1 import:");
-    expect(r.text).toContain("  9 call:");
-    expect(r.text).toContain("src/util.ts\n  1 definition:");
-    expect(r.text).not.toMatch(/\n\s+8 /); // the comment line
+    expect(r.text).toContain("src/parser.ts\n1 import:");
+    expect(r.text).toContain("\n9 call:");
+    expect(r.text).toContain("src/util.ts\n1 definition:");
+    expect(r.text).not.toMatch(/\n\s*8 /); // the comment line
     expect(r.structured!.total).toBe(3);
+  });
+
+  it("find_references tags a parameter's type as a type, not an import", async () => {
+    const r = await conn.call("find_references", { name: "Settings", ...treeArgs("lib") });
+    expect(r.text).toContain("\n10 type: export function apply(budget: Settings): void {}");
   });
 
   it("replace_symbol writes through the journal, and undo_change restores the bytes", async () => {

@@ -1,17 +1,18 @@
 /**
- * The code tools' work for both surfaces: each surface's file declares the schemas with its own parameter
- * names and path rules (`CodePaths`), and calls these. Algorithms live in core/code/.
+ * The code tools' work for both surfaces: code-catalog.ts declares their schemas once, each surface gives
+ * its parameter names and path rules (`CodePaths`). Algorithms live in core/code/.
  */
 import { z } from "zod";
 import { ANY_COUNT } from "../core/budget.js";
 import { editSymbol, oneSymbol, type Placement } from "../core/code/edit-symbol.js";
 import { findSymbol } from "../core/code/find-symbol.js";
+import { indentSymbols } from "../core/code/indent-outline.js";
 import { SYMBOL_KINDS, type SymbolKind } from "../core/code/languages.js";
 import { outlineLines, outlineTree } from "../core/code/outline.js";
 import { findReferences } from "../core/code/references.js";
 import { repoMap } from "../core/code/repo-map.js";
 import { allCodeFiles, type CodeScope, readInScope } from "../core/code/scope.js";
-import { noGrammarNote, readCode, symbolsOf } from "../core/code/source.js";
+import { noGrammarNote, symbolsOf, viewCode } from "../core/code/source.js";
 import { ToolError } from "../core/errors.js";
 import { fencedDiff } from "../core/files/diff.js";
 import { escapeName, printable } from "../core/paths.js";
@@ -25,8 +26,8 @@ export interface CodePaths {
   file(ctx: ToolContext, requested: string, intent: "read" | "write"): Promise<ResolvedPath>;
   /** A file or directory the client named (or the default), as a scope for tree-wide tools. */
   scope(ctx: ToolContext, requested: string | undefined): Promise<CodeScope>;
-  /** The parameter names used in continuation notes. */
-  names: { offset: string; expectedSha256: string };
+  /** The surface's name of a parameter named here in camelCase (`maxResults`; `filePath`: the file's). */
+  param(name: string): string;
 }
 
 /** A scope over a resolved path: `admit` is the surface's gate for each file found below it. */
@@ -135,6 +136,10 @@ function errorsNote(errors: number): string {
     : "";
 }
 
+/** A file with no grammar still outlines by its indentation and `[sections]` (cheap, never a failure). */
+const byIndentation = (text: string) => ({ symbols: indentSymbols(text), errors: 0 });
+const INDENTED = "\n[mcpfs: no grammar for this file type: outline by indentation.]";
+
 export interface OutlineArgs {
   path: string;
   depth?: number;
@@ -147,14 +152,17 @@ export async function outlineCode(ctx: ToolContext, paths: CodePaths, a: Outline
   const opts = { depth: a.depth, signatures: a.signatures };
   if (scope.isFile) {
     const target = await paths.file(ctx, a.path, "read");
-    const file = await readCode(target);
-    const parsed = await symbolsOf(file, ctx.signal);
-    if (!parsed) return { text: noGrammarNote(a.path), fields: { symbols: [] } };
-    const lines = outlineLines(parsed.symbols, opts);
+    const file = await viewCode(target);
+    const parsed = (await symbolsOf(file, ctx.signal)) ?? byIndentation(file.text);
+    if (parsed.symbols.length === 0 && file.language === undefined)
+      return { text: noGrammarNote(a.path), fields: { symbols: [] } };
+    const lines = outlineLines(parsed.symbols, { ...opts, language: file.language });
     const { kept, note } = ctx.budget.fitLines(lines, (k) =>
       pageNote(k, lines.length, "depth=1, then read_symbol for one symbol"),
     );
-    const text = (lines.slice(0, kept).join("\n") || "(no symbols)") + (note ?? errorsNote(parsed.errors));
+    const text =
+      (lines.slice(0, kept).join("\n") || "(no symbols)") +
+      (note ?? (file.language === undefined ? INDENTED : errorsNote(parsed.errors)));
     return {
       text,
       fields: {
@@ -176,7 +184,7 @@ async function outlineDirectory(
   const { files } = await allCodeFiles(scope, true);
   const offset = Math.max(0, a.offset ?? 0);
   const opts = { depth: a.depth ?? 2, signatures: a.signatures ?? false, indent: "  " };
-  const close = ctx.budget.reserve(pageNote(ANY_COUNT, ANY_COUNT, `${paths.names.offset}=${ANY_COUNT}`));
+  const close = ctx.budget.reserve(pageNote(ANY_COUNT, ANY_COUNT, `${paths.param("offset")}=${ANY_COUNT}`));
   const blocks: string[] = [];
   const shown: { path: string; symbols: unknown[] }[] = [];
   let next: number | undefined;
@@ -184,7 +192,8 @@ async function outlineDirectory(
     const file = await readInScope(scope, files[i]!);
     const parsed = file ? await symbolsOf(file, ctx.signal) : undefined;
     if (!parsed) continue;
-    const block = [escapeName(files[i]!), ...outlineLines(parsed.symbols, opts)].join("\n");
+    const lines = outlineLines(parsed.symbols, { ...opts, language: file!.language });
+    const block = [escapeName(files[i]!), ...lines].join("\n");
     if (!ctx.budget.take(`${block}\n`)) {
       next = i;
       break;
@@ -194,7 +203,9 @@ async function outlineDirectory(
   }
   let text = blocks.join("\n") || "(no code files)";
   text += close(
-    next !== undefined ? pageNote(next - offset, files.length - offset, `${paths.names.offset}=${next}`) : "",
+    next !== undefined
+      ? pageNote(next - offset, files.length - offset, `${paths.param("offset")}=${next}`)
+      : "",
   );
   return {
     text,
@@ -270,8 +281,8 @@ export async function readSymbolCode(
   a: ReadSymbolArgs,
 ): Promise<CodeReply> {
   const target = await paths.file(ctx, a.path, "read");
-  const file = await readCode(target);
-  const found = await oneSymbol(file, a.name, ctx.signal);
+  const file = await viewCode(target);
+  const found = await oneSymbol(file, a.path, a.name, ctx.signal);
   const s = found.symbol;
   const all = file.text.split("\n");
   const ctxLines = Math.max(0, a.context ?? 0);
@@ -302,7 +313,7 @@ export interface FindReferencesArgs {
   maxResults?: number;
 }
 
-const SYNTACTIC = "[syntactic matches of the identifier (not type-resolved); comments and strings skipped]";
+const SYNTACTIC = "[syntactic matches, not type-resolved]";
 
 export async function findReferencesCode(
   ctx: ToolContext,
@@ -314,7 +325,7 @@ export async function findReferencesCode(
   const rows: string[] = [SYNTACTIC];
   for (const f of r.files) {
     rows.push(escapeName(f.path));
-    for (const l of f.lines) rows.push(`  ${l.line} ${l.tags.join(",")}: ${l.text}`);
+    for (const l of f.lines) rows.push(`${l.line} ${l.tags.join(",")}: ${l.text}`);
   }
   const { kept, note } = ctx.budget.fitLines(
     rows,

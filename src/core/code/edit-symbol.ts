@@ -14,7 +14,7 @@ import type { SymbolNode } from "./extract.js";
 import { GRAMMARS, type GrammarId } from "./languages.js";
 import { rangeLabel } from "./outline.js";
 import { parseErrors } from "./parser-pool.js";
-import { type CodeFile, noGrammarNote, readCode, symbolsOf } from "./source.js";
+import { type CodeText, noGrammarNote, readCode, symbolsOf } from "./source.js";
 import { type FoundSymbol, matchSymbols } from "./symbols.js";
 
 export interface SymbolEditOptions {
@@ -36,11 +36,16 @@ export interface SymbolEditResult {
 export type Placement = { kind: "replace"; text: string } | { kind: "before" | "after"; text: string };
 
 /** The one symbol `name` designates in a file, or a refusal that lists the candidates. */
-export async function oneSymbol(file: CodeFile, name: string, signal?: AbortSignal): Promise<FoundSymbol> {
+export async function oneSymbol(
+  file: CodeText,
+  requested: string,
+  name: string,
+  signal?: AbortSignal,
+): Promise<FoundSymbol> {
   const parsed = await symbolsOf(file, signal);
-  if (!parsed) throw new ToolError(noGrammarNote(file.target.requested), "invalid");
+  if (!parsed) throw new ToolError(noGrammarNote(requested), "invalid");
   const found = matchSymbols(parsed.symbols, { name });
-  const shown = printable(file.target.requested);
+  const shown = printable(requested);
   if (found.length === 0)
     throw new ToolError(`No symbol '${name}' in ${shown}. List its symbols with outline.`, "not_found");
   if (found.length > 1) {
@@ -78,7 +83,7 @@ export async function editSymbol(
 ): Promise<SymbolEditResult> {
   const file = await readCode(target);
   checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: file.snapshot });
-  const found = await oneSymbol(file, name, opts.signal);
+  const found = await oneSymbol(file, target.requested, name, opts.signal);
   const out = applyPlacement(file.text, found.symbol, placement);
   const grammar = file.language as GrammarId;
   if (GRAMMARS.includes(grammar)) {

@@ -111,17 +111,27 @@ export function extractSymbols(root: Node, grammar: GrammarId, text: string): Sy
 function definitionStarts(root: Node, grammar: GrammarId): Set<number> {
   const rules = RULES[grammar];
   const starts = new Set<number>();
-  const visit = (n: Node): void => {
-    const rule = rules[n.type];
-    if (rule && kindOf(rule, n)) for (const name of namesOf(rule, n)) starts.add(name.startIndex);
-    for (const c of n.namedChildren) if (c) visit(c);
-  };
-  visit(root);
-  return starts;
+  // A cursor walk: only the nodes a rule names become Node objects (each costs a call into WebAssembly).
+  const cursor = root.walk();
+  for (;;) {
+    const rule = cursor.nodeIsNamed ? rules[cursor.nodeType] : undefined;
+    if (rule) {
+      const n = cursor.currentNode;
+      if (kindOf(rule, n)) for (const name of namesOf(rule, n)) starts.add(name.startIndex);
+    }
+    if (cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) {
+        cursor.delete();
+        return starts;
+      }
+    }
+  }
 }
 
 const IDENTIFIER = /identifier$|^constant$|^name$/;
-const IMPORT = /import|^use_declaration$|^using_directive$|^preproc_include$|^namespace_use|^require/;
+const IMPORT =
+  /import|^use_declaration$|^using_directive$|^preproc_include$|^namespace_use|^require(_once)?_expression$/;
 const CALL =
   /^(call_expression|call|method_invocation|invocation_expression|new_expression|object_creation_expression|function_call_expression|member_call_expression|scoped_call_expression|nullsafe_member_call_expression)$/;
 const ACCESS =
@@ -149,21 +159,35 @@ function tagOf(n: Node, defs: Set<number>): RefTag {
   return "other";
 }
 
-/** The identifier leaves of a tree, by name: each occurrence with its line, column and role. */
-export function extractOccurrences(root: Node, grammar: GrammarId, only?: string): Map<string, Occurrence[]> {
+/**
+ * The identifier leaves of a tree, by name: each occurrence with its line, column and role (`tagged`
+ * false: only definition or other, which is all the repository map needs and much cheaper).
+ */
+export function extractOccurrences(
+  root: Node,
+  grammar: GrammarId,
+  only?: string,
+  tagged = true,
+): Map<string, Occurrence[]> {
   const defs = definitionStarts(root, grammar);
   const out = new Map<string, Occurrence[]>();
   const cursor = root.walk();
   let descend = true;
   for (;;) {
     if (descend && cursor.gotoFirstChild()) continue;
-    const n = cursor.currentNode;
-    if (n.childCount === 0 && IDENTIFIER.test(n.type)) {
-      const name = n.text;
+    // `descend` still true: the node has no children (a leaf).
+    if (descend && IDENTIFIER.test(cursor.nodeType)) {
+      const name = cursor.nodeText;
       if (only === undefined || name === only) {
         const list = out.get(name) ?? [];
         if (list.length === 0) out.set(name, list);
-        list.push({ line: n.startPosition.row + 1, column: n.startPosition.column + 1, tag: tagOf(n, defs) });
+        const at = cursor.startPosition;
+        const tag: RefTag = defs.has(cursor.startIndex)
+          ? "definition"
+          : tagged
+            ? tagOf(cursor.currentNode, defs)
+            : "other";
+        list.push({ line: at.row + 1, column: at.column + 1, tag });
       }
     }
     if (cursor.gotoNextSibling()) {

@@ -8,6 +8,8 @@ export interface OutlineOptions {
   signatures?: boolean;
   /** Prefix of every line (a directory outline indents under the file's path). */
   indent?: string;
+  /** The file's language (how its signatures are shortened). */
+  language?: string;
 }
 
 /** The range of a symbol as printed: `L12-40`, or `L12` for one line. */
@@ -15,10 +17,68 @@ export function rangeLabel(s: { startLine: number; endLine: number }): string {
   return s.endLine > s.startLine ? `L${s.startLine}-${s.endLine}` : `L${s.startLine}`;
 }
 
-export function symbolLine(s: SymbolNode, signatures: boolean): string {
-  const sig = signatures && s.signature !== "" ? s.signature : `${s.kind} ${s.name}`;
+/** Kinds that hold a value: its initialiser is not part of what the outline shows. */
+const VALUE_KINDS = new Set(["variable", "constant", "property", "field"]);
+/** Past this length a signature keeps its parameters' names only (their types are in read_symbol). */
+const LONG_SIGNATURE = 70;
+
+/** The index of the bracket closing the one at `open` (arrows `=>` are not brackets). */
+function closing(sig: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < sig.length; i++) {
+    const c = sig[i]!;
+    if ("([{<".includes(c)) depth++;
+    else if (")]}".includes(c) || (c === ">" && sig[i - 1] !== "=")) if (--depth === 0) return i;
+  }
+  return -1;
+}
+
+/** `f(a: A, b?: B = 1): R` → `f(a, b?): R`: the parameter list after the symbol's name, by name. */
+function parameterNames(sig: string, name: string): string {
+  const open = sig.indexOf("(", Math.max(0, sig.indexOf(name)));
+  const close = open === -1 ? -1 : closing(sig, open);
+  if (close === -1) return sig;
+  const names: string[] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open + 1; i <= close; i++) {
+    const c = sig[i]!;
+    if (i === close || (c === "," && depth === 0)) {
+      const p = sig.slice(start, i).trim();
+      if (p)
+        names.push(/^(?:(?:readonly|private|public|protected|mut)\s+)*(\.{0,3}[\w$]+\??)/.exec(p)?.[1] ?? p);
+      start = i + 1;
+    } else if ("([{<".includes(c)) depth++;
+    else if (")]}".includes(c) || (c === ">" && sig[i - 1] !== "=")) depth--;
+  }
+  return `${sig.slice(0, open + 1)}${names.join(", ")}${sig.slice(close)}`;
+}
+
+/** Languages whose parameters read `name: type` (the name first), so a long list can keep its names. */
+const NAME_FIRST = new Set(["typescript", "tsx", "javascript", "python", "rust"]);
+
+/**
+ * A signature as the outline shows it, for fewer tokens: one space between words, no initialiser of a value,
+ * no `const`/`let`/`var` (the name says it), a long inline type literal as `{…}`, and a long parameter list
+ * by name where names come first.
+ */
+export function leanSignature(s: SymbolNode, language?: string): string {
+  let sig = s.signature.replace(/\(\s+/g, "(").replace(/,?\s+\)/g, ")");
+  if (VALUE_KINDS.has(s.kind)) sig = sig.replace(/\s=\s[\s\S]*$/, "");
+  sig = sig.replace(/^((?:export )?(?:default )?(?:declare )?)(?:const|let|var) /, "$1");
+  sig = sig.replace(/\{[^{}]{30,}\}/g, "{…}");
+  if (sig.length > LONG_SIGNATURE && language !== undefined && NAME_FIRST.has(language))
+    sig = parameterNames(sig, s.name);
+  return sig;
+}
+
+export function symbolLine(s: SymbolNode, signatures: boolean, language?: string): string {
+  const sig = signatures && s.signature !== "" ? leanSignature(s, language) : `${s.kind} ${s.name}`;
   return `${rangeLabel(s)} ${sig}`;
 }
+
+/** Members with nothing inside (fields, properties): named on their owner's line, `{ a, b }`. */
+const isFolded = (s: SymbolNode) => (s.kind === "property" || s.kind === "field") && s.children.length === 0;
 
 export function outlineLines(symbols: readonly SymbolNode[], opts: OutlineOptions = {}, level = 0): string[] {
   const out: string[] = [];
@@ -26,8 +86,18 @@ export function outlineLines(symbols: readonly SymbolNode[], opts: OutlineOption
   if (level >= depth) return out;
   const pad = (opts.indent ?? "") + "  ".repeat(level);
   for (const s of symbols) {
-    out.push(pad + symbolLine(s, opts.signatures !== false));
-    out.push(...outlineLines(s.children, opts, level + 1));
+    let line = pad + symbolLine(s, opts.signatures !== false, opts.language);
+    const shown = level + 1 < depth ? s.children : [];
+    const folded = shown.filter(isFolded).map((c) => c.name);
+    if (folded.length > 0) line += ` { ${folded.join(", ")} }`;
+    out.push(line);
+    out.push(
+      ...outlineLines(
+        shown.filter((c) => !isFolded(c)),
+        opts,
+        level + 1,
+      ),
+    );
   }
   return out;
 }

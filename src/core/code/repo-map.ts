@@ -29,6 +29,7 @@ export interface RepoMap {
 
 interface FileInfo {
   path: string;
+  language: string | undefined;
   symbols: SymbolNode[];
   /** Names this file uses (not defines), with their counts. */
   uses: Map<string, number>;
@@ -43,7 +44,7 @@ async function infoOf(scope: CodeScope, rel: string): Promise<FileInfo | undefin
   const file = await readInScope(scope, rel);
   if (!file) return undefined;
   const [parsed, uses] = await Promise.all([symbolsOf(file, scope.signal), usesOf(file, scope.signal)]);
-  return parsed && uses ? { path: rel, symbols: parsed.symbols, uses } : undefined;
+  return parsed && uses ? { path: rel, language: file.language, symbols: parsed.symbols, uses } : undefined;
 }
 
 /** Reads and parses the files, 8 at a time (the reads overlap; the worker parses one after another). */
@@ -186,7 +187,8 @@ function render(
     const shown = [...byFile.get(f)!.keys()].sort(
       (a, b) => a.symbol.start - b.symbol.start || a.depth - b.depth,
     );
-    for (const s of shown) out.push(`${"  ".repeat(s.depth + 1)}${symbolLine(s.symbol, true)}`);
+    for (const s of shown)
+      out.push(`${"  ".repeat(s.depth + 1)}${symbolLine(s.symbol, true, infos[f]!.language)}`);
   }
   return { text: out.join("\n"), files: files.length };
 }

@@ -8,7 +8,7 @@ import { ToolError } from "../errors.js";
 import { grep } from "../search/grep.js";
 import type { ResolvedPath, Root } from "../workspace.js";
 import { languageOf } from "./languages.js";
-import { type CodeFile, readCode } from "./source.js";
+import { type CodeText, viewCode } from "./source.js";
 import { codeFilesUnder } from "./tree-files.js";
 
 export interface CodeScope {
@@ -56,11 +56,11 @@ export async function allCodeFiles(
 }
 
 /** Reads a scope-relative file through the surface's gate; `undefined` when refused, gone or unreadable. */
-export async function readInScope(scope: CodeScope, rel: string): Promise<CodeFile | undefined> {
+export async function readInScope(scope: CodeScope, rel: string): Promise<CodeText | undefined> {
   const real = scope.isFile ? scope.start : path.join(scope.start, ...rel.split("/"));
   try {
     const target = await scope.admit(real);
-    return target ? await readCode(target) : undefined;
+    return target ? await viewCode(target) : undefined;
   } catch (err) {
     if (err instanceof ToolError && err.code === "cancelled") throw err;
     return undefined;

@@ -7,32 +7,30 @@ import type { Occurrence, SymbolNode } from "./extract.js";
 import { type Language, languageOf } from "./languages.js";
 import { markdownSymbols } from "./markdown.js";
 import { parseOccurrences, parseSymbols, parseUses } from "./parser-pool.js";
+import { ViewCache } from "./view-cache.js";
 
 /** Files larger than this are not parsed (generated code, bundles): 2 MiB. */
 export const MAX_CODE_BYTES = 2 * 1024 * 1024;
 
-export interface CodeFile {
-  target: ResolvedPath;
+/** What the read-only tools need of a file: its language, text and hash. */
+export interface CodeText {
   language: Language | undefined;
   /** The text without a BOM (offsets of symbols are into it). */
   text: string;
-  bom: boolean;
   sha256: string;
+}
+
+/** A file read for an edit: its text and the snapshot the change is checked against. */
+export interface CodeFile extends CodeText {
+  target: ResolvedPath;
+  bom: boolean;
   snapshot: Snapshot;
 }
 
 export async function readCode(target: ResolvedPath): Promise<CodeFile> {
   const snap = await readSnapshot(target, { maxBytes: MAX_CODE_BYTES });
   if (!snap) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(snap.data);
-  } catch {
-    throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "invalid", {
-      kind: "not_utf8",
-      path: target.requested,
-    });
-  }
+  const text = decodeStrict(snap.data, target.requested);
   const bom = text.startsWith("\uFEFF");
   return {
     target,
@@ -44,6 +42,61 @@ export async function readCode(target: ResolvedPath): Promise<CodeFile> {
   };
 }
 
+/**
+ * Strict UTF-8 (a lossy decode would shift symbol offsets and corrupt a symbol edit): the same decision as
+ * edit_file's, kept in this one function so the shared text decode policy (core/text) can take its place.
+ */
+function decodeStrict(data: Uint8Array, requested: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
+  } catch {
+    throw new ToolError(`Not a UTF-8 text file: ${printable(requested)}`, "invalid", {
+      kind: "not_utf8",
+      path: requested,
+    });
+  }
+}
+
+const views = new ViewCache<CodeText>();
+
+/** A file for the read-only tools: kept while unchanged (view-cache.ts), so a second look reads nothing. */
+export function viewCode(target: ResolvedPath): Promise<CodeText> {
+  return views.get(target, async () => {
+    const f = await readCode(target);
+    return {
+      value: { language: f.language, text: f.text, sha256: f.sha256 },
+      fingerprint: f.snapshot.fingerprint,
+      weight: f.text.length,
+    };
+  });
+}
+
+/** Per file object, the worker's answers so far (a kept file is never sent to the worker twice). */
+const answers = new WeakMap<CodeText, Map<string, Promise<unknown>>>();
+
+/** The answer shared by every caller (none cancels another's); `signal` only stops this caller waiting. */
+function memo<T>(file: CodeText, key: string, ask: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  let m = answers.get(file);
+  if (!m) {
+    m = new Map();
+    answers.set(file, m);
+  }
+  let p = m.get(key) as Promise<T> | undefined;
+  if (!p) {
+    const asked = ask();
+    p = asked;
+    m.set(key, asked);
+    asked.catch(() => m.delete(key)); // a failed parse is asked again next time
+  }
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(new ToolError("Cancelled", "cancelled"));
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(new ToolError("Cancelled", "cancelled"));
+    signal.addEventListener("abort", stop, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+  });
+}
+
 export interface FileSymbols {
   symbols: SymbolNode[];
   /** Syntax errors in the file (ERROR/MISSING nodes): symbols near them may be missing. */
@@ -51,15 +104,16 @@ export interface FileSymbols {
 }
 
 /** The file's symbols; `undefined` when mcpfs has no grammar for its language. */
-export async function symbolsOf(file: CodeFile, signal?: AbortSignal): Promise<FileSymbols | undefined> {
-  if (file.language === undefined) return undefined;
-  if (file.language === "markdown") return { symbols: markdownSymbols(file.text), errors: 0 };
-  return parseSymbols(file.language, file.text, file.sha256, signal);
+export async function symbolsOf(file: CodeText, signal?: AbortSignal): Promise<FileSymbols | undefined> {
+  const language = file.language;
+  if (language === undefined) return undefined;
+  if (language === "markdown") return { symbols: markdownSymbols(file.text), errors: 0 };
+  return memo(file, "symbols", () => parseSymbols(language, file.text, file.sha256), signal);
 }
 
 /** Identifier occurrences (all, or of one name); `undefined` without a grammar (Markdown has none). */
 export async function occurrencesOf(
-  file: CodeFile,
+  file: CodeText,
   name?: string,
   signal?: AbortSignal,
 ): Promise<Map<string, Occurrence[]> | undefined> {
@@ -76,7 +130,8 @@ export function noGrammarNote(requested: string): string {
 }
 
 /** The names a file uses without defining them there, with counts; `undefined` without a grammar. */
-export async function usesOf(file: CodeFile, signal?: AbortSignal): Promise<Map<string, number> | undefined> {
-  if (file.language === undefined || file.language === "markdown") return undefined;
-  return new Map(await parseUses(file.language, file.text, file.sha256, signal));
+export async function usesOf(file: CodeText, signal?: AbortSignal): Promise<Map<string, number> | undefined> {
+  const language = file.language;
+  if (language === undefined || language === "markdown") return undefined;
+  return memo(file, "uses", async () => new Map(await parseUses(language, file.text, file.sha256)), signal);
 }

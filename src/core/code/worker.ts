@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import { Language, type Node, Parser } from "@vscode/tree-sitter-wasm";
+import { Language, type Node, Parser, type Tree } from "@vscode/tree-sitter-wasm";
 import { errorCount, extractOccurrences, extractSymbols, type Occurrence } from "./extract.js";
 import type { GrammarId } from "./languages.js";
 import type { ParseRequest, ParseResponse, SymbolsResult } from "./protocol.js";
@@ -62,16 +62,26 @@ function entryFor(key: string, weight: number): Entry {
   return e;
 }
 
+/** The last file's tree, kept: the map asks for a file's symbols and then its uses, one parse for both. */
+let last: { id: string; tree: Tree } | undefined;
+
 async function withTree<T>(req: ParseRequest, use: (root: Node) => T): Promise<T> {
+  const id = req.key === "" ? undefined : `${req.grammar}:${req.key}`;
+  if (id !== undefined && last?.id === id) return use(last.tree.rootNode);
   const p = await parser();
   p.setLanguage(await language(req.grammar));
   const tree = p.parse(req.text);
   if (!tree) throw new Error("parse failed");
-  try {
-    return use(tree.rootNode);
-  } finally {
-    tree.delete();
+  if (id === undefined) {
+    try {
+      return use(tree.rootNode);
+    } finally {
+      tree.delete();
+    }
   }
+  last?.tree.delete();
+  last = { id, tree };
+  return use(tree.rootNode);
 }
 
 /** Names a file uses without defining them there, with counts (what the repository map needs). */
@@ -94,11 +104,11 @@ async function handle(req: ParseRequest): Promise<unknown> {
     }));
     return e.symbols;
   }
-  e.occurrences ??= await withTree(req, (root) => extractOccurrences(root, req.grammar));
   if (req.op === "uses") {
-    e.uses ??= usesOf(e.occurrences);
+    e.uses ??= await withTree(req, (root) => usesOf(extractOccurrences(root, req.grammar, undefined, false)));
     return e.uses;
   }
+  e.occurrences ??= await withTree(req, (root) => extractOccurrences(root, req.grammar));
   return pick(e.occurrences, req.name);
 }
 
