@@ -43,6 +43,19 @@ async function catalogs() {
   };
 }
 
+/**
+ * jsonc-parser's "main" is a UMD build whose factory requires its own files at run time (esbuild cannot
+ * follow those); its ES module build bundles like any other.
+ */
+const esmBuilds = {
+  name: "esm-builds",
+  setup(b) {
+    b.onResolve({ filter: /^jsonc-parser$/ }, () => ({
+      path: path.join(here, "../node_modules/jsonc-parser/lib/esm/main.js"),
+    }));
+  },
+};
+
 const prebuilt = {
   name: "prebuilt-catalogs",
   setup(b) {
@@ -94,7 +107,7 @@ await build({
   platform: "node",
   target: "node20",
   external: ["@vscode/ripgrep"],
-  plugins: [startupDiet, prebuilt, lazyClasses],
+  plugins: [startupDiet, esmBuilds, prebuilt, lazyClasses],
   define: { "import.meta.url": "__mcpfsUrl" },
   banner: { js: "\"use strict\";var __mcpfsUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: "warning",

@@ -6,14 +6,17 @@
  * the edits describe; otherwise nothing is written. The libraries load on first use.
  */
 import { ToolError } from "../errors.js";
-import { applyStep, getIn, parsePath, type StructuredEdit, type Step, stepsOf } from "./path-expr.js";
+import { applyStep, getIn, parsePath, type Step, type StructuredEdit, stepsOf } from "./path-expr.js";
 
 export type ConfigFormat = "json" | "yaml" | "toml";
 
 /** The format a file's name says, or a refusal naming what is supported. */
 export function configFormat(name: string, shown: string): ConfigFormat {
   const ext = /\.([^./\\]+)$/.exec(name.toLowerCase())?.[1] ?? "";
-  if (["json", "jsonc", "json5", "code-workspace"].includes(ext) || /(^|[\\/])\.?(babelrc|eslintrc)$/.test(name))
+  if (
+    ["json", "jsonc", "json5", "code-workspace"].includes(ext) ||
+    /(^|[\\/])\.?(babelrc|eslintrc)$/.test(name)
+  )
     return "json";
   if (ext === "yml" || ext === "yaml") return "yaml";
   if (ext === "toml") return "toml";
@@ -29,13 +32,16 @@ export async function parseConfig(format: ConfigFormat, text: string): Promise<u
     const errors: import("jsonc-parser").ParseError[] = [];
     const v = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
     if (errors.length > 0)
-      throw new ToolError(`Not valid JSON: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}.`);
+      throw new ToolError(
+        `Not valid JSON: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}.`,
+      );
     return v;
   }
   if (format === "yaml") {
     const { parseDocument } = await import("yaml");
     const doc = parseDocument(text);
-    if (doc.errors.length > 0) throw new ToolError(`Not valid YAML: ${doc.errors[0]!.message.split("\n")[0]}`);
+    if (doc.errors.length > 0)
+      throw new ToolError(`Not valid YAML: ${doc.errors[0]!.message.split("\n")[0]}`);
     // Through JSON: aliases become copies, so an edit at one place never shows at another.
     return JSON.parse(JSON.stringify(doc.toJS({ maxAliasCount: 10_000 }) ?? null));
   }
@@ -52,7 +58,11 @@ function canonical(v: unknown): string {
   return JSON.stringify(v, function (this: unknown, _k, x) {
     if (typeof x === "bigint") return `${x}n`;
     if (x && typeof x === "object" && !Array.isArray(x))
-      return Object.fromEntries(Object.keys(x).sort().map((k) => [k, (x as Record<string, unknown>)[k]]));
+      return Object.fromEntries(
+        Object.keys(x)
+          .sort()
+          .map((k) => [k, (x as Record<string, unknown>)[k]]),
+      );
     return x;
   });
 }

@@ -24,7 +24,9 @@ const oneLine = (c: Ctx, n: Node) => !c.text.slice(n.offset, end(n)).includes("\
 /** `value` as JSON whose continuation lines sit under `indent` (compact inside a one-line container). */
 function render(c: Ctx, value: unknown, indent: string, compact: boolean): string {
   if (compact) return JSON.stringify(value);
-  return JSON.stringify(value, null, c.unit).split("\n").join(c.eol + indent);
+  return JSON.stringify(value, null, c.unit)
+    .split("\n")
+    .join(c.eol + indent);
 }
 
 function member(c: Ctx, key: Segment, value: unknown, indent: string, compact: boolean): string {
@@ -67,7 +69,13 @@ function setSplice(c: Ctx, p: JsoncParser, root: Node, path: readonly Segment[],
     const base = indentAt(c.text, node.offset);
     if (flat) return [[node.offset, end(node), `${open}${member(c, key, inner, base, true)}${close}`]];
     const ind = base + c.unit;
-    return [[node.offset, end(node), `${open}${c.eol}${ind}${member(c, key, inner, ind, false)}${c.eol}${base}${close}`]];
+    return [
+      [
+        node.offset,
+        end(node),
+        `${open}${c.eol}${ind}${member(c, key, inner, ind, false)}${c.eol}${base}${close}`,
+      ],
+    ];
   }
   const last = kids.at(-1)!;
   if (compact) return [[end(last), end(last), `, ${member(c, key, inner, "", true)}`]];
@@ -91,7 +99,8 @@ function deleteSplice(c: Ctx, p: JsoncParser, root: Node, path: readonly Segment
   const container = node.parent!;
   const kids = container.children!;
   const i = kids.indexOf(node);
-  if (kids.length === 1) return [[container.offset, end(container), container.type === "object" ? "{}" : "[]"]];
+  if (kids.length === 1)
+    return [[container.offset, end(container), container.type === "object" ? "{}" : "[]"]];
   const from = lineStart(c.text, node.offset);
   const after = /^\s*,?[ \t]*(\r?\n|$)/.exec(c.text.slice(end(node)));
   const ownLines = c.text.slice(from, node.offset).trim() === "" && after !== null;
@@ -109,8 +118,9 @@ function deleteSplice(c: Ctx, p: JsoncParser, root: Node, path: readonly Segment
 
 /** The indentation of the text's first indented line (a tab, or its spaces); two spaces without one. */
 export function indentUnit(text: string): string {
-  const m = /\n([ \t]+)\S/.exec(text);
-  return m?.[1]!.startsWith("\t") ? "\t" : (m?.[1] ?? "  ");
+  const m = /\n([ \t]+)\S/.exec(text)?.[1];
+  if (m === undefined) return "  ";
+  return m.startsWith("\t") ? "\t" : m;
 }
 
 /** Applies one step to JSON/JSONC text; `unit`: the indentation step (default: the text's own). */
@@ -118,7 +128,8 @@ export function jsonStep(p: JsoncParser, text: string, step: Step, unit?: string
   const root = p.parseTree(text, [], { allowTrailingComma: true });
   if (!root) throw new ToolError("Not valid JSON: the file is empty.");
   const c: Ctx = { text, unit: unit ?? indentUnit(text), eol: text.includes("\r\n") ? "\r\n" : "\n" };
-  const splices = step.op === "set" ? setSplice(c, p, root, step.path, step.value) : deleteSplice(c, p, root, step.path);
+  const splices =
+    step.op === "set" ? setSplice(c, p, root, step.path, step.value) : deleteSplice(c, p, root, step.path);
   let out = text;
   for (const [s, e, t] of splices.sort((a, b) => b[0] - a[0])) out = out.slice(0, s) + t + out.slice(e);
   return out;

@@ -43,10 +43,14 @@ export function cellIndex(p: JsoncParser, cells: Node, ref: CellRef): number {
   const kids = cells.children ?? [];
   if (typeof ref === "number") {
     if (Number.isInteger(ref) && ref >= 0 && ref < kids.length) return ref;
-    throw new ToolError(`No cell ${ref}: the notebook has ${kids.length} cells (0-${kids.length - 1}).`, "not_found");
+    throw new ToolError(
+      `No cell ${ref}: the notebook has ${kids.length} cells (0-${kids.length - 1}).`,
+      "not_found",
+    );
   }
   const i = kids.findIndex((c) => p.findNodeAtLocation(c, ["id"])?.value === ref);
-  if (i === -1) throw new ToolError(`No cell with id '${ref}'. List the cells with notebook_read.`, "not_found");
+  if (i === -1)
+    throw new ToolError(`No cell with id '${ref}'. List the cells with notebook_read.`, "not_found");
   return i;
 }
 
@@ -64,7 +68,14 @@ function newId(p: JsoncParser, cells: Node): string {
 }
 
 /** Rewrites one cell's text: source, type, and (for a changed code cell) cleared outputs. */
-function editCell(p: JsoncParser, text: string, l: Layout, e: { cell: CellRef; source?: string; type?: CellType }, keepOutputs: boolean, unit: string): string {
+function editCell(
+  p: JsoncParser,
+  text: string,
+  l: Layout,
+  e: { cell: CellRef; source?: string; type?: CellType },
+  keepOutputs: boolean,
+  unit: string,
+): string {
   const node = l.cells.children![cellIndex(p, l.cells, e.cell)]!;
   // The cell with its line's indentation, so new lines are indented as its own.
   const ls = lineStart(text, node.offset);
@@ -76,7 +87,8 @@ function editCell(p: JsoncParser, text: string, l: Layout, e: { cell: CellRef; s
     cell = jsonStep(p, cell, { op: "set", path, value }, unit);
   };
   const drop = (key: string) => {
-    if (p.findNodeAtLocation(p.parseTree(cell)!, [key])) cell = jsonStep(p, cell, { op: "delete", path: [key] }, unit);
+    if (p.findNodeAtLocation(p.parseTree(cell)!, [key]))
+      cell = jsonStep(p, cell, { op: "delete", path: [key] }, unit);
   };
   if (e.source !== undefined) {
     const wasArray = p.findNodeAtLocation(node, ["source"])?.type !== "string";
@@ -97,7 +109,13 @@ function editCell(p: JsoncParser, text: string, l: Layout, e: { cell: CellRef; s
   return text.slice(0, from) + cell + text.slice(end(node));
 }
 
-function insertCell(p: JsoncParser, text: string, l: Layout, ins: { at: number; type: CellType; source: string }, unit: string): string {
+function insertCell(
+  p: JsoncParser,
+  text: string,
+  l: Layout,
+  ins: { at: number; type: CellType; source: string },
+  unit: string,
+): string {
   const kids = l.cells.children ?? [];
   if (!Number.isInteger(ins.at) || ins.at < 0 || ins.at > kids.length)
     throw new ToolError(`Cannot insert at ${ins.at}: give 0-${kids.length} (the index the new cell gets).`);
@@ -111,7 +129,14 @@ function insertCell(p: JsoncParser, text: string, l: Layout, ins: { at: number; 
 }
 
 /** A new cell placed before the cell now at `at` (or after the last), on lines of its own. */
-function spliceInsert(p: JsoncParser, text: string, l: Layout, at: number, cell: unknown, unit: string): string {
+function spliceInsert(
+  p: JsoncParser,
+  text: string,
+  l: Layout,
+  at: number,
+  cell: unknown,
+  unit: string,
+): string {
   const kids = l.cells.children ?? [];
   if (at === kids.length) return jsonStep(p, text, { op: "set", path: ["cells", at], value: cell }, unit);
   const next = kids[at]!;
@@ -119,7 +144,9 @@ function spliceInsert(p: JsoncParser, text: string, l: Layout, at: number, cell:
   const ownLine = text.slice(ls, next.offset).trim() === "";
   const indent = ownLine ? text.slice(ls, next.offset) : "";
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const body = JSON.stringify(cell, null, unit).split("\n").join(eol + indent);
+  const body = JSON.stringify(cell, null, unit)
+    .split("\n")
+    .join(eol + indent);
   const sep = ownLine ? `,${eol}${indent}` : ", ";
   return text.slice(0, next.offset) + body + sep + text.slice(next.offset);
 }
@@ -130,7 +157,11 @@ function deleteCell(p: JsoncParser, text: string, l: Layout, ref: CellRef): stri
 }
 
 /** The notebook text after `edits` (in order), validated; throws (nothing to write) otherwise. */
-export async function editNotebookText(text: string, edits: readonly NotebookEdit[], keepOutputs: boolean): Promise<string> {
+export async function editNotebookText(
+  text: string,
+  edits: readonly NotebookEdit[],
+  keepOutputs: boolean,
+): Promise<string> {
   const p = await import("jsonc-parser");
   const unit = indentUnit(text);
   let out = text;
@@ -153,7 +184,8 @@ async function compile(): Promise<(v: unknown) => string | undefined> {
     import("./nbformat-v4.schema.json", { with: { type: "json" } }),
   ]);
   const check = new Ajv({ strict: false, allErrors: false }).compile(schema.default);
-  return (v) => (check(v) ? undefined : `${check.errors?.[0]?.instancePath || "/"} ${check.errors?.[0]?.message}`);
+  return (v) =>
+    check(v) ? undefined : `${check.errors?.[0]?.instancePath || "/"} ${check.errors?.[0]?.message}`;
 }
 
 /** Refuses text that is not a valid nbformat 4 notebook (schema, and ids: unique, required from 4.5). */

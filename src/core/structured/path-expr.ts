@@ -74,7 +74,8 @@ function setIn(root: unknown, path: readonly Segment[], value: unknown): void {
   const last = path.at(-1)!;
   if (Array.isArray(parent) && typeof last === "number" && last <= parent.length) parent[last] = value;
   else if (isPlainObject(parent) && typeof last === "string") parent[last] = value;
-  else throw new ToolError(`Cannot set '${show(path)}': the index is past the end, or the key type is wrong.`);
+  else
+    throw new ToolError(`Cannot set '${show(path)}': the index is past the end, or the key type is wrong.`);
 }
 
 function deleteIn(root: unknown, path: readonly Segment[]): void {
@@ -114,7 +115,8 @@ export function stepsOf(root: unknown, edit: StructuredEdit): Step[] {
 
 function nonEmpty(expr: string): Segment[] {
   const p = parsePath(expr);
-  if (p.length === 0) throw new ToolError("Give a path below the document (e.g. a.b); to merge at the top, use merge.");
+  if (p.length === 0)
+    throw new ToolError("Give a path below the document (e.g. a.b); to merge at the top, use merge.");
   return p;
 }
 

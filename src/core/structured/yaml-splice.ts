@@ -44,7 +44,10 @@ function inline(c: Ctx, value: unknown, old?: unknown): string {
   const quote = c.y.isScalar(old) ? old.type : undefined;
   if (typeof value === "string" && quote === "QUOTE_SINGLE" && !/[\r\n]/.test(value))
     return `'${value.replace(/'/g, "''")}'`;
-  if (typeof value === "object" || (typeof value === "string" && (/[\r\n]/.test(value) || quote === "QUOTE_DOUBLE")))
+  if (
+    typeof value === "object" ||
+    (typeof value === "string" && (/[\r\n]/.test(value) || quote === "QUOTE_DOUBLE"))
+  )
     return JSON.stringify(value);
   return render(c, value);
 }
@@ -53,13 +56,18 @@ const isEmptyCollection = (v: unknown) =>
 
 type Splice = [start: number, end: number, text: string];
 
-function walk(c: Ctx, path: readonly Segment[]): { nodes: (ParsedNode | null)[]; pairs: (Pair | undefined)[] } {
+function walk(
+  c: Ctx,
+  path: readonly Segment[],
+): { nodes: (ParsedNode | null)[]; pairs: (Pair | undefined)[] } {
   const nodes: (ParsedNode | null)[] = [c.doc.contents];
   const pairs: (Pair | undefined)[] = [undefined];
   for (const s of path) {
     const n = nodes.at(-1);
     if (c.y.isAlias(n))
-      throw new ToolError(`The path goes through the alias *${n.source}: edit its anchor, or replace it whole.`);
+      throw new ToolError(
+        `The path goes through the alias *${n.source}: edit its anchor, or replace it whole.`,
+      );
     if (c.y.isMap(n) && typeof s === "string") {
       const pair = n.items.find((p) => (c.y.isScalar(p.key) ? p.key.value : p.key) === s);
       if (!pair) break;
@@ -86,10 +94,14 @@ function replaceNode(c: Ctx, path: readonly Segment[], value: unknown): Splice {
     // A key without a value ("key:"): the value goes after the colon.
     const colon = c.text.indexOf(":", keyEnd);
     const col = column(c.text, (pair!.key as ParsedNode).range[0]);
-    const txt = collection ? c.eol + indentRest(" ".repeat(col + c.indent) + render(c, value), col + c.indent, c.eol) : ` ${inline(c, value)}`;
+    const txt = collection
+      ? c.eol + indentRest(" ".repeat(col + c.indent) + render(c, value), col + c.indent, c.eol)
+      : ` ${inline(c, value)}`;
     return [colon + 1, colon + 1, txt];
   }
   const end = trimmedEnd(c.text, node);
+  // A flow collection stays one: its new value in flow style, in its place.
+  if (collection && (c.y.isMap(node) || c.y.isSeq(node)) && node.flow) return rerender(c, node, value);
   if (keyEnd !== undefined && (collection || isBlock(node, c.y))) {
     const col = column(c.text, (pair!.key as ParsedNode).range[0]);
     const txt = collection
@@ -97,7 +109,8 @@ function replaceNode(c: Ctx, path: readonly Segment[], value: unknown): Splice {
       : `: ${inline(c, value)}`;
     return [keyEnd, end, txt];
   }
-  if (collection) return [node.range[0], end, indentRest(render(c, value), column(c.text, node.range[0]), c.eol)];
+  if (collection)
+    return [node.range[0], end, indentRest(render(c, value), column(c.text, node.range[0]), c.eol)];
   return [node.range[0], end, inline(c, value, node)];
 }
 
@@ -111,7 +124,11 @@ function structuredEdit(parent: ParsedNode, path: readonly Segment[], value: unk
 /** Re-renders a whole flow collection (its inner layout is one line of flow text anyway). */
 function rerender(c: Ctx, node: ParsedNode, value?: unknown): Splice {
   const v = value ?? node.toJSON();
-  return [node.range[0], trimmedEnd(c.text, node), render(c, v, { collectionStyle: "flow", flowCollectionPadding: false })];
+  return [
+    node.range[0],
+    trimmedEnd(c.text, node),
+    render(c, v, { collectionStyle: "flow", flowCollectionPadding: false }),
+  ];
 }
 
 function addNode(c: Ctx, path: readonly Segment[], value: unknown, expected: unknown): Splice {
@@ -124,7 +141,8 @@ function addNode(c: Ctx, path: readonly Segment[], value: unknown, expected: unk
   const holder = getIn(expected, path.slice(0, depth));
   if ((c.y.isMap(at) || c.y.isSeq(at)) && at.flow) return rerender(c, at, holder);
   if (!at || !isBlock(at, c.y) || (at as { items: unknown[] }).items.length === 0) {
-    if (depth === 0) throw new ToolError("The document is empty or a single value: give the whole content with write_file.");
+    if (depth === 0)
+      throw new ToolError("The document is empty or a single value: give the whole content with write_file.");
     return replaceNode(c, path.slice(0, depth), holder);
   }
   const items = (at as { items: unknown[] }).items;
@@ -154,7 +172,8 @@ function removeNode(c: Ctx, path: readonly Segment[]): Splice {
   const last = node ?? (pair!.key as ParsedNode);
   const index = items.indexOf(pair ?? node);
   const start = lineStart(c.text, first);
-  if (c.text.slice(start, first).trim() === "") return [start, lineEndAfter(c.text, trimmedEnd(c.text, last)), ""];
+  if (c.text.slice(start, first).trim() === "")
+    return [start, lineEndAfter(c.text, trimmedEnd(c.text, last)), ""];
   // The first key of a map on a "- " line: remove up to the next key, keeping the dash.
   const next = items[index + 1] as Pair;
   return [first, (next.key as ParsedNode).range[0], ""];
@@ -178,4 +197,3 @@ function detectYamlIndent(text: string): number {
   const m = /\n( +)[^\s#-]/.exec(text);
   return m ? Math.min(8, m[1]!.length) : 2;
 }
-
