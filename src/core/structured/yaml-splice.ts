@@ -87,7 +87,18 @@ function replaceNode(c: Ctx, path: readonly Segment[], value: unknown): Splice {
   const node = nodes[path.length]!;
   const pair = pairs[path.length];
   const parent = nodes[path.length - 1];
-  if (parent && !isBlock(parent, c.y)) return rerender(c, parent, structuredEdit(parent, path, value));
+  const scalar = typeof value !== "object" || value === null;
+  if (parent && !isBlock(parent, c.y)) {
+    // A scalar in a flow collection: only its own text changes (quoted where flow syntax needs it).
+    if (!scalar || !node || !c.y.isScalar(node))
+      return rerender(c, parent, structuredEdit(parent, path, value));
+    const flowSafe = typeof value !== "string" || !/[,[\]{}]/.test(value);
+    return [
+      node.range[0],
+      trimmedEnd(c.text, node),
+      flowSafe ? inline(c, value, node) : JSON.stringify(value),
+    ];
+  }
   const collection = typeof value === "object" && value !== null && !isEmptyCollection(value);
   const keyEnd = pair && c.y.isScalar(pair.key) ? (pair.key as ParsedNode).range[1] : undefined;
   if (!node) {
