@@ -30,10 +30,10 @@ function bigNotebook(file) {
   fs.writeFileSync(file, `${JSON.stringify(nb, null, 1)}\n`);
 }
 
-/** A ~1 MB docker-compose-like YAML file: 2,500 services with comments and a shared anchor. */
+/** A ~1 MB docker-compose-like YAML file: 6,000 services with comments and a shared anchor. */
 function bigYaml(file) {
   const out = ["x-log: &log", "  driver: json-file # shared", "services:"];
-  for (let i = 0; i < 2500; i++)
+  for (let i = 0; i < 6000; i++)
     out.push(
       `  svc${i}:`,
       `    image: "registry.example.com/team/service-${i}:1.0.${i}" # pinned`,
@@ -81,7 +81,7 @@ export default {
         yMs.push(
           await edit("edit_structured", {
             path: yml,
-            edits: [{ set: `services.svc${i * 101}.environment.LEVEL`, value: "debug" }],
+            edits: [{ set: `services.svc${i * 1201}.environment.LEVEL`, value: "debug" }],
           }),
         );
       rows.push({
