@@ -9,7 +9,8 @@ import { isBuiltin } from "node:module";
 const call = (name) => new RegExp(`(?<![\\w$.'"\`])${name}\\s*\\(\\s*(["'\`])([^"'\`]+)\\1\\s*\\)`, "g");
 
 /**
- * Names bound to a `createRequire(...)` result, including through a minifier's alias of createRequire
+ * Names bound to a `createRequire(...)` result (not to a member of it: `r = createRequire(u).resolve(x)` binds
+ * a path, and a minifier may reuse that short name for an unrelated function), including through a minifier's alias of createRequire
  * itself (`{createRequire:kY}=require("module")`, then `r=kY(url)`).
  */
 function createdRequires(text) {
@@ -19,7 +20,7 @@ function createdRequires(text) {
   const names = new Set();
   for (const maker of makers) {
     const made = new RegExp(
-      `([\\w$]+)\\s*=\\s*(?:\\(0,\\s*)?(?:[\\w$]+\\.)?${escapeName(maker)}\\)?\\s*\\(`,
+      `([\\w$]+)\\s*=\\s*(?:\\(0,\\s*)?(?:[\\w$]+\\.)?${escapeName(maker)}\\)?\\s*\\([^()]*\\)(?!\\s*\\.)`,
       "g",
     );
     for (const m of text.matchAll(made)) names.add(m[1]);

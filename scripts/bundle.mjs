@@ -43,6 +43,19 @@ async function catalogs() {
   };
 }
 
+/**
+ * jsonc-parser's "main" is a UMD build whose factory requires its own files at run time (esbuild cannot
+ * follow those); its ES module build bundles like any other.
+ */
+const esmBuilds = {
+  name: "esm-builds",
+  setup(b) {
+    b.onResolve({ filter: /^jsonc-parser$/ }, () => ({
+      path: path.join(here, "../node_modules/jsonc-parser/lib/esm/main.js"),
+    }));
+  },
+};
+
 const prebuilt = {
   name: "prebuilt-catalogs",
   setup(b) {
@@ -109,7 +122,7 @@ await build({
   entryPoints: { "mcpfs-main": "dist/cli/main.js" },
   ...common,
   external: ["@vscode/ripgrep"],
-  plugins: [startupDiet, prebuilt, lazyClasses],
+  plugins: [startupDiet, esmBuilds, prebuilt, lazyClasses],
   keepNames: false,
 });
 

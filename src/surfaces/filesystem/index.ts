@@ -21,6 +21,7 @@ import { readMediaFileTool } from "./read-media-file.js";
 import { readMultipleFilesTool } from "./read-multiple-files.js";
 import { readTextFileTool } from "./read-text-file.js";
 import { searchFilesTool } from "./search-files.js";
+import { structuredFileTools } from "./structured.js";
 import { undoChangeTool } from "./undo-change.js";
 import { writeFileTool } from "./write-file.js";
 
@@ -51,4 +52,5 @@ export const filesystemTools: readonly AnyToolDef[] = [
   listChangesTool,
   undoChangeTool,
   ...codeTools,
+  ...structuredFileTools,
 ];

@@ -27,6 +27,7 @@ import { readReferenceFileTool } from "./read-reference-file.js";
 import { saveFileTool } from "./save-file.js";
 import { searchFilesTool } from "./search-files.js";
 import { searchReferenceFilesTool } from "./search-reference-files.js";
+import { structuredFileTools } from "./structured.js";
 import { undoChangeTool } from "./undo-change.js";
 
 /** mcp-workspace's tools, in its registration order (the order of its tools/list). */
@@ -65,4 +66,5 @@ export const workspaceTools: readonly AnyToolDef[] = [
   listChangesTool,
   undoChangeTool,
   ...codeTools,
+  ...structuredFileTools,
 ];

@@ -1,0 +1,210 @@
+/**
+ * Jupyter notebooks (nbformat 4) edited as cells. An edit rewrites only the text of the cells it names,
+ * at their byte ranges in the file (found with jsonc-parser's syntax tree): every other cell, output and
+ * the file's own indentation stay byte-identical. The result must validate against the nbformat 4 JSON
+ * schema (nbformat-v4.schema.json, with ajv) and the id rules of its minor version, or nothing is written.
+ */
+import { randomBytes } from "node:crypto";
+import type { Node } from "jsonc-parser";
+import { ToolError } from "../errors.js";
+import { indentUnit, jsonStep } from "./json-splice.js";
+
+export type CellType = "code" | "markdown" | "raw";
+export type CellRef = number | string;
+
+export type NotebookEdit =
+  | { cell: CellRef; source?: string; type?: CellType }
+  | { insert: { at: number; type: CellType; source: string } }
+  | { delete: CellRef };
+
+type JsoncParser = typeof import("jsonc-parser");
+
+interface Layout {
+  root: Node;
+  cells: Node;
+  minor: number;
+}
+
+function layout(p: JsoncParser, text: string): Layout {
+  const errors: import("jsonc-parser").ParseError[] = [];
+  const root = p.parseTree(text, errors, { disallowComments: true });
+  const cells = root && p.findNodeAtLocation(root, ["cells"]);
+  if (!root || errors.length > 0 || cells?.type !== "array")
+    throw new ToolError("Not a Jupyter notebook: the file is not JSON with a cells array.");
+  const minor = p.findNodeAtLocation(root, ["nbformat_minor"])?.value;
+  return { root, cells, minor: typeof minor === "number" ? minor : 0 };
+}
+
+const end = (n: Node) => n.offset + n.length;
+const lineStart = (t: string, at: number) => t.lastIndexOf("\n", at - 1) + 1;
+
+/** The index of the cell `ref` names (an index, or a cell id). */
+export function cellIndex(p: JsoncParser, cells: Node, ref: CellRef): number {
+  const kids = cells.children ?? [];
+  if (typeof ref === "number") {
+    if (Number.isInteger(ref) && ref >= 0 && ref < kids.length) return ref;
+    throw new ToolError(
+      `No cell ${ref}: the notebook has ${kids.length} cells (0-${kids.length - 1}).`,
+      "not_found",
+    );
+  }
+  const i = kids.findIndex((c) => p.findNodeAtLocation(c, ["id"])?.value === ref);
+  if (i === -1)
+    throw new ToolError(`No cell with id '${ref}'. List the cells with notebook_read.`, "not_found");
+  return i;
+}
+
+/** Source text as nbformat writes it: lines that keep their "\n". */
+export function sourceLines(source: string): string[] {
+  return source.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+function newId(p: JsoncParser, cells: Node): string {
+  const taken = new Set((cells.children ?? []).map((c) => p.findNodeAtLocation(c, ["id"])?.value));
+  for (;;) {
+    const id = randomBytes(4).toString("hex");
+    if (!taken.has(id)) return id;
+  }
+}
+
+/** Rewrites one cell's text: source, type, and (for a changed code cell) cleared outputs. */
+function editCell(
+  p: JsoncParser,
+  text: string,
+  l: Layout,
+  e: { cell: CellRef; source?: string; type?: CellType },
+  keepOutputs: boolean,
+  unit: string,
+): string {
+  const node = l.cells.children![cellIndex(p, l.cells, e.cell)]!;
+  // The cell with its line's indentation, so new lines are indented as its own.
+  const ls = lineStart(text, node.offset);
+  const from = text.slice(ls, node.offset).trim() === "" ? ls : node.offset;
+  let cell = text.slice(from, end(node));
+  const old = p.findNodeAtLocation(node, ["cell_type"])?.value as CellType;
+  const type = e.type ?? old;
+  const set = (path: string[], value: unknown) => {
+    cell = jsonStep(p, cell, { op: "set", path, value }, unit);
+  };
+  const drop = (key: string) => {
+    if (p.findNodeAtLocation(p.parseTree(cell)!, [key]))
+      cell = jsonStep(p, cell, { op: "delete", path: [key] }, unit);
+  };
+  if (e.source !== undefined) {
+    const wasArray = p.findNodeAtLocation(node, ["source"])?.type !== "string";
+    set(["source"], wasArray ? sourceLines(e.source) : e.source);
+  }
+  if (type !== old) set(["cell_type"], type);
+  if (type === "code" && old !== "code") {
+    drop("attachments");
+    set(["execution_count"], null);
+    set(["outputs"], []);
+  } else if (type !== "code" && old === "code") {
+    drop("outputs");
+    drop("execution_count");
+  } else if (type === "code" && !keepOutputs && (e.source !== undefined || e.type !== undefined)) {
+    set(["execution_count"], null);
+    set(["outputs"], []);
+  }
+  return text.slice(0, from) + cell + text.slice(end(node));
+}
+
+function insertCell(
+  p: JsoncParser,
+  text: string,
+  l: Layout,
+  ins: { at: number; type: CellType; source: string },
+  unit: string,
+): string {
+  const kids = l.cells.children ?? [];
+  if (!Number.isInteger(ins.at) || ins.at < 0 || ins.at > kids.length)
+    throw new ToolError(`Cannot insert at ${ins.at}: give 0-${kids.length} (the index the new cell gets).`);
+  const cell: Record<string, unknown> = { cell_type: ins.type };
+  if (ins.type === "code") cell.execution_count = null;
+  if (l.minor >= 5) cell.id = newId(p, l.cells);
+  cell.metadata = {};
+  if (ins.type === "code") cell.outputs = [];
+  cell.source = sourceLines(ins.source);
+  return spliceInsert(p, text, l, ins.at, cell, unit);
+}
+
+/** A new cell placed before the cell now at `at` (or after the last), on lines of its own. */
+function spliceInsert(
+  p: JsoncParser,
+  text: string,
+  l: Layout,
+  at: number,
+  cell: unknown,
+  unit: string,
+): string {
+  const kids = l.cells.children ?? [];
+  if (at === kids.length) return jsonStep(p, text, { op: "set", path: ["cells", at], value: cell }, unit);
+  const next = kids[at]!;
+  const ls = lineStart(text, next.offset);
+  const ownLine = text.slice(ls, next.offset).trim() === "";
+  const indent = ownLine ? text.slice(ls, next.offset) : "";
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const body = JSON.stringify(cell, null, unit)
+    .split("\n")
+    .join(eol + indent);
+  const sep = ownLine ? `,${eol}${indent}` : ", ";
+  return text.slice(0, next.offset) + body + sep + text.slice(next.offset);
+}
+
+function deleteCell(p: JsoncParser, text: string, l: Layout, ref: CellRef): string {
+  const i = cellIndex(p, l.cells, ref);
+  return jsonStep(p, text, { op: "delete", path: ["cells", i] });
+}
+
+/** The notebook text after `edits` (in order), validated; throws (nothing to write) otherwise. */
+export async function editNotebookText(
+  text: string,
+  edits: readonly NotebookEdit[],
+  keepOutputs: boolean,
+): Promise<string> {
+  const p = await import("jsonc-parser");
+  const unit = indentUnit(text);
+  let out = text;
+  for (const e of edits) {
+    const l = layout(p, out);
+    if ("insert" in e) out = insertCell(p, out, l, e.insert, unit);
+    else if ("delete" in e) out = deleteCell(p, out, l, e.delete);
+    else out = editCell(p, out, l, e, keepOutputs, unit);
+  }
+  await validateNotebook(out);
+  return out;
+}
+
+/** The compiled schema, made once per process on first use (compiling takes ~20 ms; it never changes). */
+let validator: Promise<(v: unknown) => string | undefined> | undefined;
+
+async function compile(): Promise<(v: unknown) => string | undefined> {
+  const [{ Ajv }, schema] = await Promise.all([
+    import("ajv"),
+    import("./nbformat-v4.schema.json", { with: { type: "json" } }),
+  ]);
+  const check = new Ajv({ strict: false, allErrors: false }).compile(schema.default);
+  return (v) =>
+    check(v) ? undefined : `${check.errors?.[0]?.instancePath || "/"} ${check.errors?.[0]?.message}`;
+}
+
+/** Refuses text that is not a valid nbformat 4 notebook (schema, and ids: unique, required from 4.5). */
+export async function validateNotebook(text: string): Promise<void> {
+  let nb: { nbformat_minor?: number; cells?: { id?: string }[] };
+  try {
+    nb = JSON.parse(text);
+  } catch {
+    throw new ToolError("Refused: the result would not be valid JSON. Nothing was changed.");
+  }
+  validator ??= compile();
+  const problem = (await validator)(nb);
+  const ids = (nb.cells ?? []).map((c) => c.id);
+  const idRule =
+    (nb.nbformat_minor ?? 0) >= 5
+      ? ids.every((id) => id !== undefined) && new Set(ids).size === ids.length
+      : ids.every((id) => id === undefined);
+  if (problem || !idRule)
+    throw new ToolError(
+      `Refused: the result would not be a valid nbformat 4 notebook (${problem ?? "cell ids"}). Nothing was changed.`,
+    );
+}

@@ -1,0 +1,66 @@
+/**
+ * The one way structured edits change a file: read it once through the verified open, refuse a stale
+ * `expectedSha256`, decode strictly as UTF-8 (a lossy decode would corrupt the rewrite), compute the new
+ * text, diff it, and commit through the transaction (lost-update check, undo journal). The BOM is kept.
+ */
+import { noSuchPathError, ToolError } from "../errors.js";
+import { unifiedDiff } from "../files/diff.js";
+import { checkExpected } from "../files/precondition.js";
+import { readSnapshot } from "../files/snapshot.js";
+import { type ChangeResult, commitChanges } from "../files/transaction.js";
+import { printable } from "../paths.js";
+import type { ResolvedPath } from "../workspace.js";
+
+export interface RewriteOptions {
+  expectedSha256?: string;
+  dryRun?: boolean;
+  /** Name in the diff headers. */
+  diffName: string;
+}
+
+export interface RewriteResult {
+  diff: string;
+  written: boolean;
+  /** sha256 of the file after the call (before, when nothing was written). */
+  sha256: string;
+  change?: ChangeResult;
+}
+
+/** Strict UTF-8 text without its BOM, or the refusal edit_file gives. */
+function decodeUtf8(data: Uint8Array, requested: string): { text: string; bom: boolean } {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
+  } catch {
+    throw new ToolError(`Not a UTF-8 text file: ${printable(requested)}`, "invalid", {
+      kind: "not_utf8",
+      path: requested,
+    });
+  }
+  const bom = text.startsWith("\uFEFF");
+  return { bom, text: bom ? text.slice(1) : text };
+}
+
+/** The file's text (without BOM), read whole through the verified open. */
+export async function readUtf8(target: ResolvedPath): Promise<{ text: string; sha256: string }> {
+  const snap = await readSnapshot(target);
+  if (!snap) throw noSuchPathError(target.requested);
+  return { text: decodeUtf8(snap.data, target.requested).text, sha256: snap.sha256 };
+}
+
+export async function rewriteText(
+  target: ResolvedPath,
+  opts: RewriteOptions,
+  compute: (text: string) => string | Promise<string>,
+): Promise<RewriteResult> {
+  const snap = await readSnapshot(target);
+  checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
+  if (!snap) throw noSuchPathError(target.requested);
+  const { bom, text } = decodeUtf8(snap.data, target.requested);
+  const out = await compute(text);
+  const diff = unifiedDiff(opts.diffName, text, out);
+  if (opts.dryRun || out === text) return { diff, written: false, sha256: snap.sha256 };
+  const data = (bom ? "\uFEFF" : "") + out;
+  const [change] = await commitChanges([{ kind: "write", target, data, base: snap }]);
+  return { diff, written: true, sha256: change!.after!, change };
+}

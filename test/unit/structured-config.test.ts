@@ -1,0 +1,150 @@
+/**
+ * Structured config edits on a corpus of real files (this repository's package.json, a commented
+ * tsconfig.json, a GitHub workflow, a docker-compose.yml with anchors and merge keys, a pyproject.toml):
+ * set, delete and merge change only the targeted value — the rest of the file byte-identical, the result
+ * parsing to the expected value — and what cannot be done in place is refused.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parse as parseToml } from "@decimalturn/toml-patch";
+import { parse as parseJsonc } from "jsonc-parser";
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { type ConfigFormat, editConfigText } from "../../src/core/structured/config-edit.js";
+import type { StructuredEdit } from "../../src/core/structured/path-expr.js";
+import { ROOT } from "../helpers/server.js";
+
+const fixture = (rel: string) => fs.readFileSync(path.join(ROOT, "test/fixtures/config", rel), "utf8");
+const PACKAGE = fs.readFileSync(path.join(ROOT, "package.json"), "utf8");
+const TSCONFIG = fixture("tsconfig.json");
+const CI = fixture(".github/workflows/ci.yml");
+const COMPOSE = fixture("docker-compose.yml");
+const PYPROJECT = fixture("pyproject.toml");
+
+const parsers: Record<ConfigFormat, (t: string) => unknown> = {
+  json: (t) => parseJsonc(t, [], { allowTrailingComma: true }),
+  yaml: (t) => parseYaml(t),
+  toml: (t) => JSON.parse(JSON.stringify(parseToml(t))),
+};
+
+interface Case {
+  name: string;
+  format: ConfigFormat;
+  text: string;
+  edits: StructuredEdit[];
+  /** The whole expected file: the original with only the targeted text changed. */
+  expected: string;
+}
+
+const CASES: Case[] = [
+  {
+    name: "package.json: set a script",
+    format: "json",
+    text: PACKAGE,
+    edits: [{ set: "scripts.start", value: "node dist/bundle/mcpfs.js --verbose" }],
+    expected: PACKAGE.replace(
+      '"start": "node dist/bundle/mcpfs.js"',
+      '"start": "node dist/bundle/mcpfs.js --verbose"',
+    ),
+  },
+  {
+    name: "package.json: add a keyword, delete an engine",
+    format: "json",
+    text: PACKAGE,
+    edits: [{ set: "keywords[10]", value: "notebooks" }, { delete: "engines.node" }],
+    expected: PACKAGE.replace('"llm"\n  ]', '"llm",\n    "notebooks"\n  ]').replace(
+      /"engines": \{\n\s+"node": ">=20"\n\s+\}/,
+      '"engines": {}',
+    ),
+  },
+  {
+    name: "tsconfig.json: comments kept on set, add and delete",
+    format: "json",
+    text: TSCONFIG,
+    edits: [
+      { set: "compilerOptions.target", value: "ES2023" },
+      { merge: "compilerOptions", value: { noEmit: true } },
+      { delete: "exclude" },
+    ],
+    expected: TSCONFIG.replace('"ES2022"', '"ES2023"')
+      .replace('"paths": { "@app/*": ["src/*"] },', '"paths": { "@app/*": ["src/*"] },\n    "noEmit": true,')
+      .replace(
+        ', // tests have their own config\n  "exclude": ["node_modules"]',
+        " // tests have their own config",
+      ),
+  },
+  {
+    name: "workflow: set a matrix entry and a step's input",
+    format: "yaml",
+    text: CI,
+    edits: [
+      { set: "jobs.test.strategy.matrix.node[1]", value: "24" },
+      { set: "jobs.test.steps[1].with.cache", value: "pnpm" },
+    ],
+    expected: CI.replace('node: ["20", "22"]', 'node: ["20", "24"]').replace("cache: npm", "cache: pnpm"),
+  },
+  {
+    name: "workflow: delete a step, add a job key",
+    format: "yaml",
+    text: CI,
+    edits: [{ delete: "jobs.test.steps[2]" }, { set: "jobs.test.timeout-minutes", value: 20 }],
+    expected: CI.replace(
+      "      # Install exactly what the lock file says.\n      - run: npm ci\n",
+      "      # Install exactly what the lock file says.\n",
+    ).replace('          CI: "true"\n', '          CI: "true"\n    timeout-minutes: 20\n'),
+  },
+  {
+    name: "docker-compose: anchors, aliases and merge keys kept",
+    format: "yaml",
+    text: COMPOSE,
+    edits: [
+      { set: "services.web.image", value: "nginx:1.27-alpine" },
+      { merge: "services.web.environment", value: { UPSTREAM: "api:4000", DEBUG: "1" } },
+      { delete: "services.api.volumes" },
+    ],
+    expected: COMPOSE.replace('"nginx:1.25-alpine"', '"nginx:1.27-alpine"')
+      .replace("UPSTREAM: api:3000\n", 'UPSTREAM: api:4000\n      DEBUG: "1"\n')
+      .replace("    volumes:\n      - ./api:/app:cached # live reload\n", ""),
+  },
+  {
+    name: "pyproject.toml: set, add and delete keep comments",
+    format: "toml",
+    text: PYPROJECT,
+    edits: [
+      { set: "project.version", value: "0.5.0" },
+      { set: "tool.ruff.line-length", value: 120 },
+      { delete: "project.optional-dependencies.dev[1]" },
+    ],
+    expected: PYPROJECT.replace('"0.4.2"', '"0.5.0"')
+      .replace("line-length = 100", "line-length = 120")
+      .replace('["pytest>=8", "ruff"]', '["pytest>=8"]'),
+  },
+];
+
+describe("edit_structured on real config files", () => {
+  it.each(CASES)("$name", async (c) => {
+    const out = await editConfigText(c.format, c.text, c.edits);
+    expect(out).toBe(c.expected);
+    expect(parsers[c.format](out)).toEqual(parsers[c.format](c.expected));
+  });
+
+  it("an alias is replaced, never edited through (that would change its anchor's other users)", async () => {
+    await expect(
+      editConfigText("yaml", COMPOSE, [{ set: "services.web.logging.driver", value: "local" }]),
+    ).rejects.toThrow(/alias \*default-logging/);
+    const out = await editConfigText("yaml", COMPOSE, [
+      { set: "services.api.logging", value: { driver: "local" } },
+    ]);
+    expect(parseYaml(out).services.web.logging.driver).toBe("json-file");
+    expect(parseYaml(out).services.api.logging).toEqual({ driver: "local" });
+  });
+
+  it("refuses a path through a scalar, and deleting what is not there", async () => {
+    await expect(editConfigText("json", PACKAGE, [{ set: "name.first", value: 1 }])).rejects.toThrow(
+      /No object or array/,
+    );
+    await expect(editConfigText("toml", PYPROJECT, [{ delete: "project.nope" }])).rejects.toThrow(
+      /Nothing at/,
+    );
+  });
+});
