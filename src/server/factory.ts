@@ -71,7 +71,8 @@ export function createServerFactory(deps: ServerDeps) {
     const server = new McpServer(
       { name: "mcpfs", version: deps.version },
       {
-        capabilities: { tools: {}, logging: {} },
+        // No tools capability here: the first registerTool adds it (sdk-handlers.ts says why).
+        capabilities: { logging: {} },
         instructions: instructionsFor(config, deps.roots, deps.urlOnlyReferences ?? []),
       },
     );
