@@ -10,12 +10,7 @@ import { unbundledImports } from "./bundle-imports.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/**
- * Keeps code that a stdio start never runs out of the startup chunks:
- * - zod's namespace re-exports every locale (~250 KiB); mcpfs only uses the English messages.
- * - the SDK's Node shim evaluates ajv at import for elicitation, which mcpfs never does; the shim
- *   below loads the SDK's own ajv validator on first use instead.
- */
+/** zod's namespace re-exports every locale (~250 KiB) at start-up; mcpfs only uses the English messages. */
 const startupDiet = {
   name: "startup-diet",
   setup(b) {
@@ -24,9 +19,6 @@ const startupDiet = {
         ? { path: path.join(here, "shims/zod-locales.mjs") }
         : undefined,
     );
-    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
-      path: path.join(here, "shims/sdk-node.mjs"),
-    }));
   },
 };
 
@@ -70,29 +62,6 @@ const prebuilt = {
   },
 };
 
-/**
- * pino requires sonic-boom (file destinations) and thread-stream (worker transports, never used here) at
- * load, and with them assert and worker_threads. These stand-ins construct the real class on first use.
- */
-const lazyClasses = {
-  name: "lazy-classes",
-  setup(b) {
-    b.onResolve({ filter: /^(sonic-boom|thread-stream)$/ }, (args) =>
-      args.namespace === "lazy-class"
-        ? undefined
-        : { path: args.path, namespace: "lazy-class", pluginData: args.resolveDir },
-    );
-    b.onLoad({ filter: /.*/, namespace: "lazy-class" }, (args) => ({
-      contents: `let Real;
-function Lazy(...a) { Real ??= require(${JSON.stringify(args.path)}); return new Real(...a); }
-Object.defineProperty(Lazy, Symbol.hasInstance, { value: (x) => Real !== undefined && x instanceof Real });
-module.exports = Lazy;`,
-      resolveDir: args.pluginData,
-      loader: "js",
-    }));
-  },
-};
-
 rmSync("dist/bundle", { recursive: true, force: true });
 
 /** What every bundled file shares: CommonJS for Node 20, minified, `import.meta.url` its own file's URL. */
@@ -122,7 +91,7 @@ await build({
   entryPoints: { "mcpfs-main": "dist/cli/main.js" },
   ...common,
   external: ["@vscode/ripgrep"],
-  plugins: [startupDiet, esmBuilds, prebuilt, lazyClasses],
+  plugins: [startupDiet, esmBuilds, prebuilt],
   keepNames: false,
 });
 

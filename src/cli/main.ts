@@ -3,7 +3,6 @@
 import "zod/compile";
 import fs from "node:fs";
 import path from "node:path";
-import v8 from "node:v8";
 import type { Config } from "../config/index.js";
 import type { Journal } from "../core/files/journal.js";
 import { createLogger, type LevelName, type Logger, openLogFile } from "../core/log.js";
@@ -60,17 +59,6 @@ function defaultLogFile(config: Config): string | undefined {
   const p = (n: number) => String(n).padStart(2, "0");
   const stamp = `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}_${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
   return path.join(path.resolve(config.projectDir), "logs", `mcp_workspace_${stamp}.log`);
-}
-
-/**
- * V8 doubles the young generation as allocation goes on (16 -> 32 MiB semi-spaces on a big listing) and
- * keeps it; a long-running server gains little speed from that and keeps tens of MiB. Growth factor 1, set
- * once startup (which allocates a lot that survives) is over, keeps the young generation where it is
- * (measured: directory_tree of 100k files peaks at ~90 MiB instead of 107-117 MiB, same speed). An unknown
- * flag would only print a line on stderr.
- */
-function settleYoungGeneration(): void {
-  v8.setFlagsFromString("--semi-space-growth-factor=1");
 }
 
 /**
@@ -272,7 +260,7 @@ async function main(): Promise<number | undefined> {
   const version = packageVersion();
   const config = await readConfig(process.argv.slice(2), version);
   if (typeof config === "number") return config;
-  const tools = await loadTools(config, settleYoungGeneration);
+  const tools = await loadTools(config);
   const unknownTools = unknownToolsError(
     config.disableTools,
     tools.map((t) => t.name),

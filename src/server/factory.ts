@@ -1,4 +1,5 @@
-import { McpServer } from "@modelcontextprotocol/server";
+import { type jsonSchemaValidator, McpServer } from "@modelcontextprotocol/server";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import type { Config } from "../config/index.js";
 import type { Journal } from "../core/files/journal.js";
 import { ReadBudget } from "../core/files/read-memory.js";
@@ -71,7 +72,9 @@ export function createServerFactory(deps: ServerDeps) {
     const server = new McpServer(
       { name: "mcpfs", version: deps.version },
       {
-        capabilities: { tools: {}, logging: {} },
+        // No tools capability here: the first registerTool adds it (sdk-handlers.ts says why).
+        capabilities: { logging: {} },
+        jsonSchemaValidator: new LazyJsonSchemaValidator(),
         instructions: instructionsFor(config, deps.roots, deps.urlOnlyReferences ?? []),
       },
     );
@@ -108,5 +111,18 @@ export function createServerFactory(deps: ServerDeps) {
     if (subscriptions === "advertise")
       server.server.registerCapabilities({ resources: { subscribe: true, listChanged: false } });
     return server;
+  };
+}
+
+/**
+ * The SDK's own ajv validator (it checks elicitation replies, which mcpfs never asks for), built on first
+ * use through the server's public `jsonSchemaValidator` option: building it compiles ajv's meta-schemas,
+ * a cost every connection's start would otherwise pay.
+ */
+class LazyJsonSchemaValidator implements jsonSchemaValidator {
+  #inner?: AjvJsonSchemaValidator;
+  getValidator: jsonSchemaValidator["getValidator"] = (schema) => {
+    this.#inner ??= new AjvJsonSchemaValidator();
+    return this.#inner.getValidator(schema);
   };
 }

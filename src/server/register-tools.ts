@@ -13,7 +13,7 @@ import type { Workspace } from "../core/workspace.js";
 import type { SurfacePolicy } from "../surfaces/policy.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
 import type { ClientLog } from "./client-log.js";
-import { wrapRequestHandler } from "./sdk-handlers.js";
+import { type HandlerWraps, type SdkRequestHandler, wrapToolHandlers } from "./sdk-handlers.js";
 
 export interface RegisterDeps {
   ws: Workspace;
@@ -82,20 +82,22 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
     if (github) void noticeGitHubChange().catch(() => {});
     return reply;
   };
-  for (const tool of callable) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.input,
-        ...(tool.output ? { outputSchema: tool.output } : {}),
-        annotations: { title: tool.title, ...tool.annotations },
-      },
-      // biome-ignore lint/suspicious/noExplicitAny: the SDK hands over the parsed arguments
-      (async (args: any, sctx: ServerContext) => call(tool, args, requestOf(sctx))) as never,
-    );
-  }
+  const registerAll = () => {
+    for (const tool of callable) {
+      server.registerTool(
+        tool.name,
+        {
+          title: tool.title,
+          description: tool.description,
+          inputSchema: tool.input,
+          ...(tool.output ? { outputSchema: tool.output } : {}),
+          annotations: { title: tool.title, ...tool.annotations },
+        },
+        // biome-ignore lint/suspicious/noExplicitAny: the SDK hands over the parsed arguments
+        (async (args: any, sctx: ServerContext) => call(tool, args, requestOf(sctx))) as never,
+      );
+    }
+  };
   const listed = new Set(exposedTools(callable, deps.config).map((t) => t.name));
   const gitHubNames = new Set(callable.filter((t) => t.needsGitHub).map((t) => t.name));
   // A call may have added a remote or a token: tell the client when the GitHub tools come or go.
@@ -107,42 +109,46 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
       await server.sendToolListChanged();
     }
   };
+  const wraps: HandlerWraps = {
+    "tools/call": answerUnknownTools(new Set(callable.map((t) => t.name)), deps.policy.name),
+  };
   if (listed.size < callable.length || github)
-    hideFromListing(server, async (name) => {
+    wraps["tools/list"] = hideFromListing(async (name) => {
       if (!listed.has(name)) return false;
       if (!gitHubNames.has(name)) return true;
       shownGitHub = await github!.available();
       return shownGitHub;
     });
-  answerUnknownTools(server, new Set(callable.map((t) => t.name)), deps.policy.name);
+  wrapToolHandlers(server, wraps, registerAll);
 }
+
+type Wrap = (sdk: SdkRequestHandler) => SdkRequestHandler;
 
 /**
  * A call of a tool this connection does not have (a typo, a disabled tool, one from another server) is a
  * tool error the model reads, as the official server answers, not a protocol error its client may only
  * log. The SDK's own tools/call handler serves every known tool unchanged.
  */
-function answerUnknownTools(server: McpServer, known: ReadonlySet<string>, surface: string): void {
-  wrapRequestHandler(server, "tools/call", (sdkCall) => (request, ctx) => {
-    // The request as it came: anything but a well-formed call of an unknown tool is the SDK's to judge.
-    const name = (request as { params?: { name?: unknown } } | undefined)?.params?.name;
-    if (typeof name !== "string" || known.has(name)) return sdkCall(request, ctx);
+function answerUnknownTools(known: ReadonlySet<string>, surface: string): Wrap {
+  return (sdkCall) => (request, ctx) => {
+    const name = (request as { params: { name: string } }).params.name;
+    if (known.has(name)) return sdkCall(request, ctx);
     const text = `Tool ${printable(name)} not found. This ${surface} server's tools are listed by tools/list.`;
-    return Promise.resolve({ content: [{ type: "text", text }], isError: true });
-  });
+    return { content: [{ type: "text", text }], isError: true };
+  };
 }
 
 /**
  * Keeps only the tools `isListed` accepts in `tools/list` answers (the SDK lists every registered, enabled
  * tool). Those left out still answer calls.
  */
-function hideFromListing(server: McpServer, isListed: (name: string) => Promise<boolean>): void {
+function hideFromListing(isListed: (name: string) => Promise<boolean>): Wrap {
   // The SDK's own tools/list handler, kept and filtered: the listing stays the SDK's in every other respect.
-  wrapRequestHandler(server, "tools/list", (sdkList) => async (request, ctx) => {
+  return (sdkList) => async (request, ctx) => {
     const result = (await sdkList(request, ctx)) as { tools: { name: string }[] };
     const keep = await Promise.all(result.tools.map((t) => isListed(t.name)));
     return { ...result, tools: result.tools.filter((_, i) => keep[i]) };
-  });
+  };
 }
 
 function requestOf(sctx: ServerContext): CallRequest {

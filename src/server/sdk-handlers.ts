@@ -1,43 +1,42 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 
-/** A request handler as the SDK's protocol layer keeps it. */
-export type SdkRequestHandler = (request: unknown, ctx: unknown) => Promise<unknown>;
+/** A request handler as `setRequestHandler` takes it: the request already parsed by the SDK. */
+export type SdkRequestHandler = (request: unknown, ctx: unknown) => unknown;
+
+/** What to put around the handler the SDK's McpServer sets for a method. */
+export type HandlerWraps = Partial<
+  Record<"tools/call" | "tools/list", (sdk: SdkRequestHandler) => SdkRequestHandler>
+>;
 
 /**
- * The one reach into the SDK's internals: the request handler it registered for `method` (its protocol
- * layer's `_getRequestHandler`, which the pinned version has and does not export). Used to wrap the SDK's
- * own answers instead of rebuilding them. `test/unit/sdk-handlers.test.ts` fails loudly when an upgrade
- * drops it; here it throws rather than serving without the wrapper.
+ * Runs `register` (the McpServer's `registerTool` calls) with the handlers the McpServer sets for
+ * `tools/call` and `tools/list` wrapped as it sets them: through the low-level server's public
+ * `setRequestHandler`, intercepted on this one instance while `register` runs. The wrapper sits inside
+ * the SDK's own request and result validation, which still runs once; nothing private is read or written.
+ * The McpServer sets both handlers on its first `registerTool` — so it must be made without the tools
+ * capability, which that call adds — and this throws when an SDK upgrade sets them elsewhere.
  */
-export function sdkRequestHandler(server: McpServer, method: string): SdkRequestHandler {
-  const low = server.server as unknown as {
-    _getRequestHandler?: (m: string) => SdkRequestHandler | undefined;
-  };
-  if (typeof low._getRequestHandler !== "function")
-    throw new Error("the MCP SDK no longer exposes _getRequestHandler: update src/server/sdk-handlers.ts");
-  const handler = low._getRequestHandler(method);
-  if (!handler) throw new Error(`the MCP SDK has no ${method} handler to wrap`);
-  return handler.bind(low) as SdkRequestHandler;
-}
-
-/**
- * Puts `wrap(sdk)` where the SDK keeps its handler for `method` (the protocol layer's handler map, which
- * `_getRequestHandler` reads). Not through `setRequestHandler`: that would validate the request and the
- * result a second time around the SDK's own handler, which already validates both (for tools/call: two
- * more request parses and a result parse, ~5 % of a call's CPU). The wrapper gets the request as it came
- * and passes on to `sdk` every request it does not answer itself. Throws when the SDK keeps its handlers
- * elsewhere (tested in `test/unit/sdk-handlers.test.ts`).
- */
-export function wrapRequestHandler(
-  server: McpServer,
-  method: string,
-  wrap: (sdk: SdkRequestHandler) => SdkRequestHandler,
-): void {
-  const sdk = sdkRequestHandler(server, method);
-  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (!(handlers instanceof Map) || !handlers.has(method))
+export function wrapToolHandlers(server: McpServer, wraps: HandlerWraps, register: () => void): void {
+  const low = server.server;
+  const set = low.setRequestHandler;
+  const own = Object.hasOwn(low, "setRequestHandler");
+  const pending = new Set(Object.keys(wraps));
+  low.setRequestHandler = function (this: typeof low, method: string, ...rest: unknown[]) {
+    const wrap = wraps[method as keyof HandlerWraps];
+    if (wrap && typeof rest[0] === "function") {
+      pending.delete(method);
+      rest[0] = wrap(rest[0] as SdkRequestHandler);
+    }
+    return (set as (...a: unknown[]) => void).call(this, method, ...rest);
+  } as typeof set;
+  try {
+    register();
+  } finally {
+    if (own) low.setRequestHandler = set;
+    else delete (low as Partial<typeof low>).setRequestHandler;
+  }
+  if (pending.size > 0)
     throw new Error(
-      "the MCP SDK no longer keeps its handlers in _requestHandlers: update src/server/sdk-handlers.ts",
+      `the MCP SDK set no ${[...pending].join(", ")} handler while tools were registered: update src/server/sdk-handlers.ts`,
     );
-  handlers.set(method, wrap(sdk));
 }

@@ -71,8 +71,6 @@ export function catalogOf(tools: readonly AnyToolDef[]): CatalogEntry[] {
 export function lazyTools(
   entries: readonly CatalogEntry[],
   load: () => Promise<readonly AnyToolDef[]>,
-  /** Called once the first listing is out and the tool modules are loaded: startup is over. */
-  onLoaded: () => void = () => {},
 ): AnyToolDef[] {
   let loading: Promise<Map<string, AnyToolDef>> | undefined;
   // Once loaded, validation answers synchronously (the SDK awaits either).
@@ -91,13 +89,7 @@ export function lazyTools(
   const warm = () => {
     if (warmed) return;
     warmed = true;
-    setTimeout(
-      () =>
-        void real(entries[0]?.name ?? "")
-          .catch(() => {})
-          .finally(onLoaded),
-      0,
-    );
+    setTimeout(() => void real(entries[0]?.name ?? "").catch(() => {}), 0);
   };
   return entries.map((e) => {
     const schema = (io: "input" | "output", json: Record<string, unknown>): WithJson => {

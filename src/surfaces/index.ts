@@ -16,15 +16,11 @@ export function policyFor(config: Pick<Config, "surface">): SurfacePolicy {
  * loaded (the workspace surface brings git and GitHub clients a filesystem server never needs); with a
  * prebuilt catalog (the bundle), not even those until a call or the first listing asks for them.
  */
-export async function loadTools(
-  config: Config,
-  /** Called once the tool modules are loaded (with a catalog: after the first listing). */
-  onLoaded: () => void = () => {},
-): Promise<readonly AnyToolDef[]> {
+export async function loadTools(config: Config): Promise<readonly AnyToolDef[]> {
   const load = () => surfaceTools(config);
   // Unbundled, the catalog is made now, so both runs list the same (lean) schemas.
   const catalog = prebuiltCatalogs[config.surface] ?? catalogOf(await load());
-  return lazyTools(catalog, load, onLoaded);
+  return lazyTools(catalog, load);
 }
 
 /** The surface's real tool definitions. */

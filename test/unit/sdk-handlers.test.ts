@@ -1,52 +1,65 @@
 /**
- * The one reach into the MCP SDK's internals (src/server/sdk-handlers.ts): with the pinned SDK the
- * registered tools/list handler is found and answers the SDK's own listing. If an upgrade drops
- * `_getRequestHandler`, this fails loudly (and the server refuses to start rather than list hidden tools).
+ * The SDK's tool handlers wrapped through its public `setRequestHandler` (src/server/sdk-handlers.ts): the
+ * wrapper is the handler the SDK dispatches, sits inside the SDK's own validation, and an SDK that sets
+ * the handlers elsewhere fails loudly instead of serving without the wrapper.
  */
-import { McpServer } from "@modelcontextprotocol/server";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { sdkRequestHandler, wrapRequestHandler } from "../../src/server/sdk-handlers.js";
+import { wrapToolHandlers } from "../../src/server/sdk-handlers.js";
 
-describe("the SDK's request handlers", () => {
-  it("tools/list is found and answers the registered tools", async () => {
-    const server = new McpServer({ name: "t", version: "1" }, { capabilities: { tools: {} } });
-    server.registerTool("one", { description: "d", inputSchema: z.object({ a: z.string() }) }, async () => ({
-      content: [],
-    }));
-    const list = sdkRequestHandler(server, "tools/list");
-    const answer = (await list({ method: "tools/list", params: {} }, {})) as { tools: { name: string }[] };
-    expect(answer.tools.map((t) => t.name)).toEqual(["one"]);
-  });
-
-  it("a wrapped handler is the one the SDK dispatches, and what it passes on gets the SDK's own answer", async () => {
-    const server = new McpServer({ name: "t", version: "1" }, { capabilities: { tools: {} } });
-    server.registerTool(
-      "echo",
-      { description: "d", inputSchema: z.object({ a: z.string() }) },
-      async ({ a }) => ({ content: [{ type: "text", text: a }] }),
-    );
+describe("the SDK's tool handlers, wrapped", () => {
+  it("the wrapper answers what it takes and passes the rest to the SDK, which validates once", async () => {
+    const server = new McpServer({ name: "t", version: "1" });
     const seen: unknown[] = [];
-    wrapRequestHandler(server, "tools/call", (sdk) => (request, ctx) => {
-      seen.push(request);
-      return sdk(request, ctx);
+    wrapToolHandlers(
+      server,
+      {
+        "tools/call": (sdk) => (request, ctx) => {
+          seen.push(request);
+          const name = (request as { params: { name: string } }).params.name;
+          return name === "mine" ? { content: [{ type: "text", text: "wrapped" }] } : sdk(request, ctx);
+        },
+        "tools/list": (sdk) => async (request, ctx) => {
+          const r = (await sdk(request, ctx)) as { tools: { name: string }[] };
+          return { ...r, tools: r.tools.filter((t) => t.name !== "hidden") };
+        },
+      },
+      () => {
+        for (const name of ["echo", "hidden"])
+          server.registerTool(
+            name,
+            { description: "d", inputSchema: z.object({ a: z.string() }) },
+            async ({ a }) => ({
+              content: [{ type: "text", text: a }],
+            }),
+          );
+      },
+    );
+    expect(Object.hasOwn(server.server, "setRequestHandler")).toBe(false);
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(b);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo"]);
+    expect(await client.callTool({ name: "echo", arguments: { a: "hi" } })).toMatchObject({
+      content: [{ type: "text", text: "hi" }],
     });
-    const call = sdkRequestHandler(server, "tools/call");
-    const ctx = { mcpReq: { id: 1, signal: new AbortController().signal, requestState: () => undefined } };
-    const ok = await call({ method: "tools/call", params: { name: "echo", arguments: { a: "hi" } } }, ctx);
-    expect(ok).toMatchObject({ content: [{ type: "text", text: "hi" }] });
-    // The SDK still validates what the wrapper passes on: a malformed request is refused by the SDK.
-    await expect(call({ method: "tools/call", params: {} }, ctx)).rejects.toThrow(/tools\/call/);
-    expect(seen).toHaveLength(2);
+    expect(await client.callTool({ name: "hidden", arguments: { a: "h" } })).toMatchObject({
+      content: [{ type: "text", text: "h" }],
+    });
+    expect(await client.callTool({ name: "mine", arguments: {} })).toMatchObject({
+      content: [{ type: "text", text: "wrapped" }],
+    });
+    expect(seen).toHaveLength(3);
+    await client.close();
   });
 
-  it("wrapping a method without a handler is an error, not a silent pass", () => {
+  it("a handler the SDK never set is an error, not a silent pass", () => {
     const server = new McpServer({ name: "t", version: "1" });
-    expect(() => wrapRequestHandler(server, "no/such", (sdk) => sdk)).toThrow(/no no\/such handler/);
-  });
-
-  it("a method without a handler is an error, not a silent pass", () => {
-    const server = new McpServer({ name: "t", version: "1" });
-    expect(() => sdkRequestHandler(server, "no/such")).toThrow(/no no\/such handler/);
+    expect(() => wrapToolHandlers(server, { "tools/call": (sdk) => sdk }, () => {})).toThrow(
+      /set no tools\/call handler/,
+    );
   });
 });

@@ -40,7 +40,7 @@ async function callWith(err: unknown, policy = filesystemPolicy) {
       },
     }),
   );
-  const server = new McpServer({ name: "mcpfs", version: "0" }, { capabilities: { tools: {} } });
+  const server = new McpServer({ name: "mcpfs", version: "0" });
   registerTools(server, [throwing(err)], {
     ws: new Workspace([], "filesystem"),
     config: defaultConfig(),

@@ -1,7 +1,6 @@
-import { constants } from "node:fs";
-import fs from "node:fs/promises";
+import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { readRegularText } from "../files/safe-open.js";
+import { type OpenTarget, openVerifiedFile } from "../files/safe-open.js";
 import { LineCounter } from "../files/text-lines.js";
 import { isIgnoredBy, levelsForDir } from "../ignore.js";
 import { isGitDirName } from "../paths.js";
@@ -38,15 +37,19 @@ export function parseAllowlist(text: string): Set<string> {
  * Lines of a UTF-8 text file as every read counts them (text-lines.ts: "a\nb" and "a\nb\n" are both 2; a
  * lone CR is content), streamed. Undefined for a file that is not valid UTF-8 or cannot be read.
  */
-export async function countTextLines(real: string): Promise<number | undefined> {
-  let fh: fs.FileHandle;
+export async function countTextLines(target: OpenTarget): Promise<number | undefined> {
+  let fh: FileHandle;
   try {
-    fh = await fs.open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const opened = await openVerifiedFile(target);
+    fh = opened.fh;
+    if (!opened.st.isFile()) {
+      await fh.close();
+      return undefined;
+    }
   } catch {
     return undefined;
   }
   try {
-    if (!(await fh.stat()).isFile()) return undefined;
     const decoder = new TextDecoder("utf-8", { fatal: true });
     const buf = Buffer.allocUnsafe(256 * 1024);
     const counter = new LineCounter();
@@ -64,6 +67,21 @@ export async function countTextLines(real: string): Promise<number | undefined> 
     return undefined;
   } finally {
     await fh.close();
+  }
+}
+
+/** The allowlist's text through the verified open ("" when absent or not a file): a link there is not followed. */
+async function readAllowlist(root: Root): Promise<string> {
+  const target = { root, requested: ALLOWLIST_NAME, real: path.join(root.real, ALLOWLIST_NAME) };
+  try {
+    const { fh, st } = await openVerifiedFile(target);
+    try {
+      return st.isFile() ? await fh.readFile("utf8") : "";
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return "";
   }
 }
 
@@ -91,7 +109,7 @@ export async function checkFileSizes(
       isGitDirName(rel.split("/").pop(), namesOf(root).foldsCase) || isIgnoredBy(levels, rel, isDir),
     include: (_rel, isDir) => !isDir,
   });
-  const allowText = await readRegularText(path.join(root.real, ALLOWLIST_NAME)).catch(() => "");
+  const allowText = await readAllowlist(root);
   const allow = parseAllowlist(allowText);
   const violations: FileSizeReport["violations"] = [];
   const exempted = new Set<string>();
@@ -100,7 +118,9 @@ export async function checkFileSizes(
   // A few files in flight at once: line counting is I/O bound.
   for (let i = 0; i < files.length; i += 16) {
     const batch = files.slice(i, i + 16);
-    const counts = await Promise.all(batch.map((e) => countTextLines(e.real)));
+    const counts = await Promise.all(
+      batch.map((e) => countTextLines({ root, requested: e.rel, real: e.real })),
+    );
     batch.forEach((e, k) => {
       const n = counts[k];
       if (n === undefined) return;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { pinParent, tempPathBeside, verifyDescriptor } from "./safe-open.js";
+import { checkDescriptor, pinParent, tempPathBeside } from "./safe-open.js";
 
 export interface WriteOptions {
   /** Fail if the target exists (new files are created exclusively). */
@@ -63,7 +63,7 @@ export async function stageWrite(
       0o600,
     );
     try {
-      await verifyDescriptor(fh, target.root, target.requested, dir.at(tempName));
+      checkDescriptor(fh.fd, { ...target, real: path.join(dir.real, tempName) });
       await fh.writeFile(data);
       await fh.chmod(mode);
       await fh.sync();

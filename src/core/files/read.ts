@@ -1,4 +1,3 @@
-import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
@@ -58,11 +57,9 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
     throw new ToolError("Cannot specify both head and tail parameters simultaneously");
   checkCount("head", opts.head, target.requested);
   checkCount("tail", opts.tail, target.requested);
-  // Opened and verified with synchronous metadata calls: the status comes with the descriptor, and only the
-  // reads of data go to the thread pool (O_NONBLOCK: opening a FIFO never hangs; it is refused below).
-  const fh = openVerifiedFile(target, constants.O_RDONLY);
+  // The status comes with the verified descriptor (a FIFO is refused there, never waited for).
+  const { fh, st } = await openVerifiedFile(target);
   try {
-    const st = fh.st;
     if (st.isDirectory())
       throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
@@ -104,7 +101,7 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
     }
     return result;
   } finally {
-    fh.close();
+    await fh.close();
   }
 }
 

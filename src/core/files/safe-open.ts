@@ -9,14 +9,9 @@ import { descriptorPathsOf, hardLinksOf, namesOf, type ResolvedPath, type Root }
 /** Absent on Windows, where no FIFO can be opened by path this way. */
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 
-/**
- * Opens a resolved path without following a symlink in its final component, then proves that what was
- * opened is still inside the root: where `/proc/self/fd/N` works (Linux; probed per root) it names the real
- * file behind the descriptor, and everywhere its identity must match a fresh `lstat`. A symlink or
- * directory swapped in after `resolve` is caught.
- * Always opened `O_NONBLOCK` and refused unless a regular file or a directory: opening a FIFO or a device
- * blocking would hold a thread-pool thread forever (four such calls stalled every other request).
- */
+/** What a verified open needs of a resolved path: where it is, its root, and the client's name for messages. */
+export type OpenTarget = Pick<ResolvedPath, "root" | "requested" | "real">;
+
 /** What a refused `O_NOFOLLOW | O_NONBLOCK` open means for the client's path. */
 function openError(err: unknown, requested: string): unknown {
   const code = (err as NodeJS.ErrnoException).code;
@@ -26,26 +21,83 @@ function openError(err: unknown, requested: string): unknown {
   return err;
 }
 
-export async function openVerified(
-  target: ResolvedPath,
+/** The open flags of every verified open: no symlink followed in the last component, no FIFO blocking. */
+function verifiedFlags(flags: number): number {
+  return flags | constants.O_NOFOLLOW | O_NONBLOCK;
+}
+
+/**
+ * The one check of an opened descriptor against the path gate's verdict: the descriptor must be the entry
+ * at `target.real` — the very path the gate judged — not merely some file inside the root. Where
+ * `/proc/self/fd/N` works (Linux; probed per root) the kernel's name for the descriptor must be that path;
+ * elsewhere that path must still be its own realpath after the open (Windows has no O_NOFOLLOW, and under
+ * Wine a Unix symlink is no link to lstat). Everywhere the descriptor's identity must match a fresh `lstat`
+ * of that path. So a folder on the way swapped for a symlink after `resolve` — to outside the root, or to
+ * a place inside it that a rule keeps out — is refused, as is a swapped last component. Synchronous: three
+ * metadata system calls of a few microseconds, cheaper than one thread-pool round trip. Returns the
+ * descriptor's status.
+ */
+export function checkDescriptor(fd: number, target: OpenTarget): BigIntStats {
+  const { root, requested, real } = target;
+  const held = fsSync.fstatSync(fd, { bigint: true });
+  let actual = "";
+  try {
+    actual = descriptorPathsOf(root)
+      ? fsSync.readlinkSync(`/proc/self/fd/${fd}`)
+      : fsSync.realpathSync.native(real);
+  } catch {
+    // Gone: refused below.
+  }
+  if (!isOwnRealpath(real, actual, root)) throw changedError(requested);
+  if (!sameFile(held, fsSync.lstatSync(real, { bigint: true, throwIfNoEntry: false })))
+    throw changedError(requested);
+  return held;
+}
+
+/** `checkDescriptor`, then only a regular file or a directory is kept. */
+function checkOpened(fd: number, target: OpenTarget): BigIntStats {
+  const st = checkDescriptor(fd, target);
+  if (!st.isFile() && !st.isDirectory()) throw notRegularError(target.requested);
+  return st;
+}
+
+/** A verified descriptor with the status `checkDescriptor` took. */
+export interface VerifiedFile {
+  fh: FileHandle;
+  st: BigIntStats;
+}
+
+/**
+ * Opens a resolved path through `checkDescriptor`, always `O_NONBLOCK` (opening a FIFO or a device blocking
+ * would hold a thread-pool thread forever: four such calls stalled every other request), and refuses
+ * anything but a regular file or a directory.
+ */
+export async function openVerifiedFile(
+  target: OpenTarget,
   flags: number = constants.O_RDONLY,
   mode?: number,
-): Promise<FileHandle> {
+): Promise<VerifiedFile> {
   let fh: FileHandle;
   try {
-    fh = await fs.open(target.real, flags | constants.O_NOFOLLOW | O_NONBLOCK, mode);
+    fh = await fs.open(target.real, verifiedFlags(flags), mode);
   } catch (err) {
     throw openError(err, target.requested);
   }
   try {
-    // The descriptor's own stat, taken by the check: no second round trip.
-    const st = await verifyDescriptor(fh, target.root, target.requested, target.real);
-    if (!st.isFile() && !st.isDirectory()) throw notRegularError(target.requested);
-    return fh;
+    return { fh, st: checkOpened(fh.fd, target) };
   } catch (err) {
     await fh.close().catch(() => {});
     throw err;
   }
+}
+
+/** `openVerifiedFile`'s handle alone. */
+export async function openVerified(
+  target: OpenTarget,
+  flags: number = constants.O_RDONLY,
+  mode?: number,
+): Promise<FileHandle> {
+  return (await openVerifiedFile(target, flags, mode)).fh;
 }
 
 /** `openVerified` for reading, or `undefined` when nothing is at the path. */
@@ -58,135 +110,30 @@ export async function openVerifiedIfExists(target: ResolvedPath): Promise<FileHa
   }
 }
 
-/** Checks that an open descriptor refers to a file inside `root` at the expected path. */
-export async function verifyDescriptor(
-  fh: FileHandle,
-  root: Root,
-  requested: string,
-  expectedPath: string,
-): Promise<Stats> {
-  // The look-ups are independent: one round trip to the thread pool.
-  const [actual, held, now] = await Promise.all([
-    descriptorPathsOf(root) ? fs.readlink(`/proc/self/fd/${fh.fd}`) : undefined,
-    fh.stat(),
-    fs.lstat(expectedPath).catch(() => undefined),
-  ]);
-  if (actual === undefined) await recheckInside(expectedPath, root, requested);
-  else if (!namesOf(root).isAtOrBelow(actual, root.real)) throw changedError(requested);
-  if (!sameFile(held, now)) throw changedError(requested);
-  return held;
-}
-
-/** What the readers need of an open file: positional reads and its status (a FileHandle or a DescriptorFile). */
+/** What the readers need of an open file: positional reads and its status (a FileHandle). */
 export interface ReadAt {
   read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   stat(opts: { bigint: true }): Promise<BigIntStats>;
 }
 
 /**
- * The first bytes read through a descriptor are read synchronously — a head's or a tail's first chunks, a
- * small file whole: one such read from the page cache takes ~3 µs here, a thread-pool round trip ~40 µs of
- * CPU and 30–100 µs of latency. Bounded per file, so it blocks about as long as the open before it; every
- * read past it goes to the thread pool, so a large read never holds the event loop.
+ * `openVerifiedFile` with a synchronous open, for the in-process grep, which opens thousands of files and
+ * reads each synchronously between event-loop turns (a thread-pool round trip per file made it 5.6×
+ * slower). The same flags and the same `checkDescriptor`; returns the descriptor (the caller closes it)
+ * and its status.
  */
-const SYNC_READ_BYTES = 128 * 1024;
-
-/**
- * A file held by a verified descriptor: its first reads (SYNC_READ_BYTES in all), its status and its close
- * are synchronous; later reads go to the thread pool as a FileHandle's do. Close it exactly once.
- */
-export class DescriptorFile implements ReadAt {
-  #syncLeft = SYNC_READ_BYTES;
-
-  constructor(
-    readonly fd: number,
-    /** The descriptor's status, taken when it was verified. */
-    readonly st: BigIntStats,
-  ) {}
-
-  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }> {
-    if (length <= this.#syncLeft) {
-      this.#syncLeft -= length;
-      try {
-        return Promise.resolve({ bytesRead: fsSync.readSync(this.fd, buffer, offset, length, position) });
-      } catch (err) {
-        return Promise.reject(err);
-      }
-    }
-    return new Promise((resolve, reject) =>
-      fsSync.read(this.fd, buffer, offset, length, position, (err, bytesRead) =>
-        err ? reject(err) : resolve({ bytesRead }),
-      ),
-    );
-  }
-
-  async stat(_opts: { bigint: true }): Promise<BigIntStats> {
-    return fsSync.fstatSync(this.fd, { bigint: true });
-  }
-
-  close(): void {
-    fsSync.closeSync(this.fd);
-  }
-}
-
-/**
- * `openVerified` with synchronous system calls — open, readlink, fstat and lstat are metadata, as the
- * resolution's realpath is — for the hot read path (`read_text_file`), where their four thread-pool round
- * trips cost more than the read itself. The same checks and errors as `openVerified`; the descriptor's
- * status comes with it (one fstat). Always `O_NONBLOCK` (a FIFO never blocks the open); only a regular
- * file or a directory is returned.
- */
-export function openVerifiedFile(target: ResolvedPath, flags: number = constants.O_RDONLY): DescriptorFile {
+export function openVerifiedSync(
+  target: OpenTarget,
+  flags: number = constants.O_RDONLY,
+): { fd: number; st: BigIntStats } {
   let fd: number;
   try {
-    fd = fsSync.openSync(target.real, flags | constants.O_NOFOLLOW | O_NONBLOCK);
+    fd = fsSync.openSync(target.real, verifiedFlags(flags));
   } catch (err) {
     throw openError(err, target.requested);
   }
   try {
-    const { root, requested, real } = target;
-    const held = fsSync.fstatSync(fd, { bigint: true });
-    if (descriptorPathsOf(root)) {
-      if (!namesOf(root).isAtOrBelow(fsSync.readlinkSync(`/proc/self/fd/${fd}`), root.real))
-        throw changedError(requested);
-    } else recheckInsideSync(real, root, requested);
-    let now: BigIntStats | undefined;
-    try {
-      now = fsSync.lstatSync(real, { bigint: true });
-    } catch {
-      now = undefined;
-    }
-    if (!sameFile(held, now)) throw changedError(requested);
-    if (!held.isFile() && !held.isDirectory()) throw notRegularError(requested);
-    return new DescriptorFile(fd, held);
-  } catch (err) {
-    fsSync.closeSync(fd);
-    throw err;
-  }
-}
-
-/**
- * `openVerified` without the thread-pool round trips, for loops that open thousands of files (grep); returns
- * the descriptor (the caller closes it). It proves confinement only: on Linux by the descriptor's real path
- * (one readlink), elsewhere by identity with a fresh `lstat`. Measured on the bench tree: the async form made
- * the in-process grep 5.6× slower; this one costs one syscall per file on Linux.
- */
-export function openVerifiedSync(target: ResolvedPath, flags: number = constants.O_RDONLY): number {
-  let fd: number;
-  try {
-    fd = fsSync.openSync(target.real, flags | constants.O_NOFOLLOW);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ELOOP") throw changedError(target.requested);
-    throw err;
-  }
-  try {
-    const { root } = target;
-    const inside = descriptorPathsOf(root)
-      ? namesOf(root).isAtOrBelow(fsSync.readlinkSync(`/proc/self/fd/${fd}`), root.real)
-      : sameFile(fsSync.fstatSync(fd), fsSync.lstatSync(target.real, { throwIfNoEntry: false })) &&
-        recheckInsideSync(target.real, root, target.requested);
-    if (!inside) throw changedError(target.requested);
-    return fd;
+    return { fd, st: checkOpened(fd, target) };
   } catch (err) {
     fsSync.closeSync(fd);
     throw err;
@@ -199,29 +146,6 @@ function sameFile<S extends Stats | BigIntStats>(held: S, now: S | undefined): b
 
 export function notRegularError(requested: string): ToolError {
   return new ToolError(`Not a regular file: ${printable(requested)}`, "not_file");
-}
-
-/**
- * Without descriptor paths: the path opened must still be its own realpath, inside the root, after the open
- * — its last component included, which nothing else checks there: Windows has no O_NOFOLLOW, and under Wine
- * a Unix symlink is no link at all to lstat. With the identity check that follows, an ancestor swapped for a
- * symlink must be swapped in, out and in again between two system calls to pass: this narrows the race the
- * descriptor check closes on Linux.
- */
-async function recheckInside(opened: string, root: Root, requested: string): Promise<void> {
-  if (!isOwnRealpath(opened, await fs.realpath(opened).catch(() => ""), root)) throw changedError(requested);
-}
-
-/** `recheckInside`, synchronously. */
-function recheckInsideSync(opened: string, root: Root, requested: string): boolean {
-  let real = "";
-  try {
-    real = fsSync.realpathSync.native(opened);
-  } catch {
-    // Gone: refused below.
-  }
-  if (!isOwnRealpath(opened, real, root)) throw changedError(requested);
-  return true;
 }
 
 /** `real` (the realpath of `opened`) names the same place as `opened`, in any Unicode form, inside the root. */
@@ -259,9 +183,8 @@ export interface PinnedDir {
 
 /**
  * Opens the directory `real` (canonical, inside `root`) without following a symlink in its last
- * component and proves that the descriptor really is that directory: `/proc/self/fd/N` must read back
- * exactly `real` where it works, its identity must match a fresh `lstat` elsewhere. A directory swapped
- * for a symlink (at any level) is refused as a changed path.
+ * component and proves through `checkDescriptor` that the descriptor really is that directory. A directory
+ * swapped for a symlink (at any level) is refused as a changed path.
  */
 export async function pinDirectory(
   real: string,
@@ -281,17 +204,7 @@ export async function pinDirectory(
   }
   const procFd = descriptorPathsOf(root);
   try {
-    if (procFd) {
-      const actual = await fs.readlink(`/proc/self/fd/${fh.fd}`);
-      if (actual !== real || !namesOf(root).isAtOrBelow(actual, root.real)) throw changedError(requested);
-    } else {
-      // Still that directory by its path, no ancestor swapped for a symlink (narrows the race; see below).
-      const byPath = await fs.realpath(real).catch(() => "");
-      if (!namesOf(root).equal(byPath, real) || !namesOf(root).isAtOrBelow(byPath, root.real))
-        throw changedError(requested);
-      const [held, now] = await Promise.all([fh.stat(), fs.lstat(real).catch(() => undefined)]);
-      if (!now || now.ino !== held.ino || now.dev !== held.dev) throw changedError(requested);
-    }
+    checkDescriptor(fh.fd, { root, requested, real });
   } catch (err) {
     await fh.close().catch(() => {});
     throw err;

@@ -124,19 +124,16 @@ async function scanFile(
   let fd: number;
   try {
     // A folder on the way swapped for a symlink since the walk is refused.
-    const target = {
-      requested: rel,
-      real,
-      root,
-      exists: true,
-      relative: path.relative(root.real, real).split(path.sep).join("/"),
-    };
-    fd = openVerifiedSync(target, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const opened = openVerifiedSync({ requested: rel, real, root });
+    fd = opened.fd;
+    if (!opened.st.isFile()) {
+      fs.closeSync(fd);
+      return undefined;
+    }
   } catch {
     return undefined;
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) return undefined;
     // Binary: skipped when seen at once; otherwise what was searched before stands (as ripgrep does).
     const end = await searchFd(fd, new LineSearcher(m, sink), explicit, pace);
     return end === "binary-at-once" ? undefined : sink.hits;

@@ -150,33 +150,23 @@ function readNote(
   );
 }
 
-/** Widest read notes by budget, head and tail: formatting all four variants on every call cost ~10 µs. */
-const widestNotes = new Map<string, string>();
-
 /** The truncation note of a whole, head or tail read at its widest: the room a reply holds for it. */
 function widestReadNote(args: z.infer<typeof input>, budget: number): string {
-  const key = `${budget}:${args.head}:${args.tail}`;
-  let note = widestNotes.get(key);
-  if (note === undefined) {
-    note = widest(
-      [true, false].flatMap((cutLine) =>
-        [true, false].map((nl) =>
-          readNote(args, budget, {
-            cutLine,
-            nl,
-            shown: ANY_COUNT,
-            // Lines shown and lines before them, both at their widest.
-            lines: Math.floor(ANY_COUNT / 2),
-            total: ANY_COUNT,
-            size: ANY_COUNT,
-          }),
-        ),
+  return widest(
+    [true, false].flatMap((cutLine) =>
+      [true, false].map((nl) =>
+        readNote(args, budget, {
+          cutLine,
+          nl,
+          shown: ANY_COUNT,
+          // Lines shown and lines before them, both at their widest.
+          lines: Math.floor(ANY_COUNT / 2),
+          total: ANY_COUNT,
+          size: ANY_COUNT,
+        }),
       ),
-    );
-    if (widestNotes.size >= 256) widestNotes.clear();
-    widestNotes.set(key, note);
-  }
-  return note;
+    ),
+  );
 }
 
 async function handler(args: z.infer<typeof input>, ctx: ToolContext) {

@@ -1,20 +1,26 @@
 /**
- * `openVerifiedFile` (the synchronous open of the hot read path) keeps every check of `openVerified`, with
- * descriptor paths (/proc/self/fd) and without them (the portable checks): a final symlink, a parent
- * swapped for a symlink to outside after the path was resolved, and a FIFO are refused; a file is opened
- * with its status, and its bytes are read through the descriptor.
+ * The verified opens (async `openVerifiedFile` and the grep's `openVerifiedSync`) through the one
+ * `checkDescriptor`, with descriptor paths (/proc/self/fd) and without them (the portable checks): a final
+ * symlink, a parent swapped for a symlink to outside or to another folder inside the root after the path
+ * was resolved, and a FIFO are refused; a file is opened with its status, and its bytes are read.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openVerifiedFile } from "../../src/core/files/safe-open.js";
+import { type OpenTarget, openVerifiedFile, openVerifiedSync } from "../../src/core/files/safe-open.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea("mcpfs-openfile-");
 afterAll(() => area.cleanup());
 let n = 0;
+
+/** Both opens refuse `target` with `message`. */
+async function expectRefused(target: OpenTarget, message: RegExp): Promise<void> {
+  await expect(openVerifiedFile(target)).rejects.toThrow(message);
+  expect(() => openVerifiedSync(target)).toThrow(message);
+}
 
 for (const portableDescriptors of [false, true]) {
   describe(portableDescriptors ? "without descriptor paths" : "with descriptor paths", () => {
@@ -32,17 +38,21 @@ for (const portableDescriptors of [false, true]) {
 
     it("opens a file with its status and reads its bytes", async () => {
       const { dir, ws } = await setup();
-      const f = openVerifiedFile(await ws.resolve(path.join(dir, "a.txt"), { intent: "read" }));
+      const target = await ws.resolve(path.join(dir, "a.txt"), { intent: "read" });
+      const { fh, st } = await openVerifiedFile(target);
       try {
-        expect(f.st.isFile()).toBe(true);
-        expect(f.st.size).toBe(7n);
+        expect(st.isFile()).toBe(true);
+        expect(st.size).toBe(7n);
         const buf = Buffer.alloc(100);
-        const { bytesRead } = await f.read(buf, 0, 100, 0);
+        const { bytesRead } = await fh.read(buf, 0, 100, 0);
         expect(buf.toString("utf8", 0, bytesRead)).toBe("inside\n");
-        expect((await f.stat({ bigint: true })).ino).toBe(f.st.ino);
+        expect((await fh.stat({ bigint: true })).ino).toBe(st.ino);
       } finally {
-        f.close();
+        await fh.close();
       }
+      const sync = openVerifiedSync(target);
+      fs.closeSync(sync.fd);
+      expect(sync.st.ino).toBe(st.ino);
     });
 
     it("refuses a path that became a symlink to outside after it was resolved", async () => {
@@ -50,7 +60,7 @@ for (const portableDescriptors of [false, true]) {
       const target = await ws.resolve(path.join(dir, "a.txt"), { intent: "read" });
       fs.rmSync(path.join(dir, "a.txt"));
       fs.symlinkSync(path.join(base, "outside", "secret.txt"), path.join(dir, "a.txt"));
-      expect(() => openVerifiedFile(target)).toThrow(/path changed while it was being opened/);
+      await expectRefused(target, /path changed while it was being opened/);
     });
 
     it("refuses a parent swapped for a symlink to outside after the path was resolved", async () => {
@@ -58,14 +68,24 @@ for (const portableDescriptors of [false, true]) {
       const target = await ws.resolve(path.join(dir, "d", "secret.txt"), { intent: "read" });
       fs.renameSync(path.join(dir, "d"), path.join(dir, "d-real"));
       fs.symlinkSync(path.join(base, "outside"), path.join(dir, "d"));
-      expect(() => openVerifiedFile(target)).toThrow(/path changed while it was being opened/);
+      await expectRefused(target, /path changed while it was being opened/);
+    });
+
+    it("refuses a parent swapped for a symlink to another folder inside the root", async () => {
+      const { dir, ws } = await setup();
+      fs.mkdirSync(path.join(dir, "kept-out"));
+      fs.writeFileSync(path.join(dir, "kept-out", "secret.txt"), "KEPT OUT\n");
+      const target = await ws.resolve(path.join(dir, "d", "secret.txt"), { intent: "read" });
+      fs.renameSync(path.join(dir, "d"), path.join(dir, "d-real"));
+      fs.symlinkSync(path.join(dir, "kept-out"), path.join(dir, "d"));
+      await expectRefused(target, /path changed while it was being opened/);
     });
 
     it.runIf(process.platform !== "win32")("refuses a FIFO at once, without blocking", async () => {
       const { dir, ws } = await setup();
       execFileSync("mkfifo", [path.join(dir, "pipe")]);
       const target = await ws.resolve(path.join(dir, "pipe"), { intent: "read" });
-      expect(() => openVerifiedFile(target)).toThrow(/Not a regular file/);
+      await expectRefused(target, /Not a regular file/);
     });
   });
 }
