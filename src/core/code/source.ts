@@ -28,8 +28,7 @@ export async function readCode(target: ResolvedPath): Promise<CodeFile> {
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(snap.data);
   } catch {
-    throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "invalid", {
-      kind: "not_utf8",
+    throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "not_utf8", {
       path: target.requested,
     });
   }
