@@ -13,6 +13,14 @@ module.exports = {
       to: { path: "^src/(server|surfaces)/" },
     },
     {
+      name: "core-surface-blind",
+      comment:
+        "core/ never sees which surface it serves: not even the configuration (its Surface name); a surface hands it data (PathRules, error kinds)",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: { path: "^src/config/" },
+    },
+    {
       name: "core-no-mcp",
       comment: "core/ never imports the MCP SDK",
       severity: "error",

@@ -13,6 +13,7 @@ import { plainDirectories } from "../src/cli/plain-args.js";
 import { Workspace } from "../src/core/workspace.js";
 import { exposedTools } from "../src/server/register-tools.js";
 import { filesystemTools } from "../src/surfaces/filesystem/index.js";
+import { filesystemPolicy } from "../src/surfaces/filesystem/policy.js";
 import { defineTool, textReply } from "../src/surfaces/tool.js";
 import { tempArea } from "./helpers/fixtures.js";
 import { type Connection, MCPFS_BIN, runCli, SERVER_NODE, serverPool } from "./helpers/server.js";
@@ -342,7 +343,10 @@ describe("common flags", () => {
     if (ro.kind !== "config" || rw.kind !== "config") throw new Error("parse failed");
     expect(exposedTools(all, ro.config).map((t) => t.name)).not.toContain("fake_write");
     expect(exposedTools(all, rw.config).map((t) => t.name)).toContain("fake_write");
-    const ws = new Workspace([{ path: dir, real: dir, mode: "ro", kind: "directory" }], "filesystem");
+    const ws = new Workspace(
+      [{ path: dir, real: dir, mode: "ro", kind: "directory" }],
+      filesystemPolicy.pathRules({}),
+    );
     await expect(ws.resolve("a.txt", { intent: "write" })).rejects.toThrow(
       "Access denied - read-only location: a.txt",
     );

@@ -3,8 +3,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ToolError } from "../src/core/errors.js";
-import { simplifyMoveError } from "../src/surfaces/workspace/move-file.js";
+import { ToolError, toClientMessage } from "../src/core/errors.js";
+import { workspacePolicy } from "../src/surfaces/workspace/policy.js";
 import { tempArea } from "./helpers/fixtures.js";
 import { type Connection, startServer } from "./helpers/server.js";
 
@@ -368,20 +368,21 @@ describe("move_file", () => {
     const cases: [unknown, string][] = [
       [errno("EACCES"), "Permission denied"],
       [errno("EPERM"), "Permission denied"],
-      [
-        new ToolError("Permission denied: 'x'", "denied", { kind: "os_denied", path: "x" }),
-        "Permission denied",
-      ],
-      [new ToolError("Security error: Path 'x' is outside", "denied"), "Invalid path"],
+      [new ToolError("Permission denied: 'x'", "os_denied", { path: "x" }), "Permission denied"],
+      [new ToolError("Security error: Path 'x' is outside", "outside_roots"), "Invalid path"],
       [new ToolError("Path 'x' is in a read-only directory", "read_only"), "Invalid path"],
       [errno("ENOENT"), "File not found"],
       [errno("EEXIST"), "Destination already exists"],
       [errno("ENOTEMPTY"), "Destination already exists"],
       [errno("EINVAL"), "Invalid operation"],
       [errno("EIO"), "Move operation failed"],
-      [new Error("boom"), "Move operation failed"],
+      // Changed on purpose: a server fault says it is one (it was "Move operation failed").
+      [new Error("boom"), toClientMessage(new Error("boom"), "src", "move_file")],
     ];
-    for (const [e, msg] of cases) expect(simplifyMoveError(e).message).toBe(msg);
+    for (const [e, msg] of cases)
+      expect(workspacePolicy.errorText("move_file", e, toClientMessage(e, "src", "move_file"), "src")).toBe(
+        err("move_file", msg),
+      );
   });
 
   it("moves a symlink itself", async () => {

@@ -95,7 +95,7 @@ async function openJournal(
     copyPreImages: process.env.MCPFS_FORCE_JOURNAL_COPY === "1",
   });
   try {
-    await journal.recoverAll(new Workspace(roots, config.surface));
+    await journal.recoverAll(new Workspace(roots, policyFor(config).pathRules(config)));
   } catch (err) {
     log.error(`journal: recovery failed: ${(err as Error).message}`);
   }

@@ -2,15 +2,16 @@ import { printable } from "./echo.js";
 
 /**
  * An error whose message is safe to show to the client: it names only the path the client asked for,
- * never the allow-list, the server's cwd or another internal path.
+ * never the allow-list, the server's cwd or another internal path. The core decides its `kind` and its
+ * `detail`; each surface words every kind once (`SurfacePolicy.wording`), so no tool re-words an error.
  */
 export class ToolError extends Error {
   constructor(
-    /** The default wording (the filesystem surface's); a surface words a `detail` kind its own way. */
+    /** The core's own text: the filesystem surface's (the official server's) wording of this error. */
     message: string,
-    readonly code: ToolErrorCode = "invalid",
-    /** What exactly happened, with its parameters, where the wording depends on the surface or the tool. */
-    readonly detail?: ErrorDetail,
+    readonly kind: ErrorKind = "invalid",
+    /** The parameters of the error a surface may word it by. */
+    readonly detail: ErrorDetail = {},
   ) {
     super(message);
     this.name = "ToolError";
@@ -18,18 +19,56 @@ export class ToolError extends Error {
 }
 
 /**
- * The kinds of error a surface or tool words its own way, each with the parameters its wordings need.
- * Decided on by kind (`SurfacePolicy.errorText`, a tool's own wording), never by matching message text.
+ * Every kind of error the core throws, closed: a surface's wording table has an entry for each (a unit test
+ * fails when a kind is added without one). Decided on by kind, never by matching message text.
  */
-export type ErrorDetail =
-  /** A file's bytes are not UTF-8 text (a change would corrupt it). `path`: as the client gave it. */
-  | { readonly kind: "not_utf8"; readonly path: string }
-  /** The operating system refused access (EACCES, EPERM), as opposed to a gate of this server. */
-  | { readonly kind: "os_denied"; readonly path: string };
+export const ERROR_KINDS = [
+  /** A parameter or input the call cannot use (a bad pattern, an empty old text, a malformed diff). */
+  "invalid",
+  /** The path leaves the allowed directories: on its face, through a symlink, or by `..` where refused. */
+  "outside_roots",
+  /** A rule of this server refuses it (`--deny`, an alias name, a write into `.git`). */
+  "denied",
+  /** The operating system refused access (EACCES, EPERM), as opposed to a rule of this server. */
+  "os_denied",
+  /** Out of reach by the surface's ignore policy (`.git/`, .gitignore); worded by the gate. */
+  "ignored",
+  "read_only",
+  "not_found",
+  "exists",
+  /** The path is a directory or another non-file where a file is needed. */
+  "not_file",
+  /** The path, or one of its parents, is not a directory where one is needed. */
+  "not_directory",
+  /** A directory that is not empty where an empty one is needed (delete without recursive). */
+  "not_empty",
+  "too_large",
+  /** A file's bytes are not UTF-8 text (reading it as text, or a change, would corrupt it). */
+  "not_utf8",
+  /** The file changed since it was read, or something else changed it meanwhile (a lost update). */
+  "conflict",
+  /** No allowed directory is configured. */
+  "no_roots",
+  /** The undo journal has no room without dropping a recent change (`--journal-min-age`): nothing changed. */
+  "journal_full",
+  "cancelled",
+  /** An input/output failure of the operating system the call cannot fix by changing its arguments. */
+  "io",
+] as const;
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** The parameters of an error, where a surface words it its own way. */
+export interface ErrorDetail {
+  /** The path the error is about, as the client spelled it (when the call names more than one). */
+  readonly path?: string;
+  /** `invalid` only: the parameter whose value is at fault, when the error is about one. */
+  readonly parameter?: string;
+}
 
 /** A path that is not there, worded as a system ENOENT on it is (`toClientMessage`). */
 export function noSuchPathError(requested: string): ToolError {
-  return new ToolError(`${SYSTEM_WORDS.ENOENT}: ${requested}`, "not_found");
+  return new ToolError(`${SYSTEM_WORDS.ENOENT}: ${requested}`, "not_found", { path: requested });
 }
 
 /**
@@ -40,30 +79,12 @@ export class ToolErrorGroup extends ToolError {
   constructor(
     readonly errors: readonly ToolError[],
     readonly compose: (messages: readonly string[]) => string,
-    code: ToolErrorCode = "invalid",
+    kind: ErrorKind = "invalid",
   ) {
-    super(compose(errors.map((e) => e.message)), code);
+    super(compose(errors.map((e) => e.message)), kind);
     this.name = "ToolErrorGroup";
   }
 }
-
-export type ToolErrorCode =
-  | "invalid"
-  | "denied"
-  /** Out of reach by the surface's ignore policy (`.git/`, .gitignore); worded by the gate, never re-worded. */
-  | "ignored"
-  | "read_only"
-  | "not_found"
-  | "exists"
-  | "not_file"
-  | "not_directory"
-  | "too_large"
-  | "conflict"
-  | "no_roots"
-  /** The undo journal has no room without dropping a recent change (`--journal-min-age`): nothing changed. */
-  | "journal_full"
-  | "cancelled"
-  | "io";
 
 /** How a system error is worded, by its code (followed by `: <requested path>` when there is one). */
 const SYSTEM_WORDS: Readonly<Record<string, string>> = {
@@ -92,6 +113,35 @@ export function isServerFault(err: unknown): boolean {
   const e = err as NodeJS.ErrnoException | undefined;
   if (e?.name === "AbortError" || e?.code === "ABORT_ERR") return false;
   return !(typeof e?.code === "string" && /^E[A-Z0-9]+$/.test(e.code));
+}
+
+/** The kind of a system error, by its code: what a surface words it as (`kindOf`). */
+const SYSTEM_KINDS: Readonly<Record<string, ErrorKind>> = {
+  ENOENT: "not_found",
+  EEXIST: "exists",
+  ENOTEMPTY: "exists",
+  EISDIR: "not_file",
+  ENOTDIR: "not_directory",
+  EACCES: "os_denied",
+  EPERM: "os_denied",
+  EINVAL: "invalid",
+  EROFS: "read_only",
+  ABORT_ERR: "cancelled",
+};
+
+/**
+ * The kind of an error that is an answer about the request (see `isServerFault`): a ToolError's own, a
+ * system error's by its code (`io` when it has no better one); `undefined` for a server fault.
+ */
+export function kindOf(err: unknown): ErrorKind | undefined {
+  if (err instanceof ToolError) return err.kind;
+  if (isServerFault(err)) return undefined;
+  const e = err as NodeJS.ErrnoException;
+  if (e?.name === "AbortError") return "cancelled";
+  const code = e?.code;
+  return (
+    (typeof code === "string" && Object.hasOwn(SYSTEM_KINDS, code) ? SYSTEM_KINDS[code] : undefined) ?? "io"
+  );
 }
 
 /**

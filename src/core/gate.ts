@@ -3,33 +3,7 @@ import path from "node:path";
 import { ToolError } from "./errors.js";
 import { createIgnoreOracle, isGitIgnored, readRulesSync } from "./ignore.js";
 import { printable } from "./paths.js";
-import { namesOf, type PathStyle, type ResolvedPath } from "./workspace.js";
-
-/**
- * What a connection keeps out of reach beyond confinement and read-only roots. Its Workspace holds it and
- * applies it for every entry point (tools, resources, completions, subscriptions): there is no second copy.
- */
-export interface AccessPolicy {
-  /** mcp-workspace's rule: `.git/` and what .gitignore files ignore can be neither read nor written. */
-  readonly hideIgnored: boolean;
-  /** Writes into `.git` directories are allowed (the filesystem surface with `--allow-git-dir-writes`). */
-  readonly gitDirWrites: boolean;
-}
-
-export interface AccessOptions {
-  /**
-   * Lift the `.git` write refusal (`--allow-git-dir-writes`). The workspace surface ignores it: there
-   * `.git/` is out of reach altogether, as in mcp-workspace.
-   * @default false
-   */
-  allowGitDirWrites?: boolean;
-}
-
-/** The policy of a path style: a planted `.git/config` or hook would run on the user's next git command. */
-export function accessPolicy(style: PathStyle, opts: AccessOptions = {}): AccessPolicy {
-  const workspace = style === "workspace";
-  return { hideIgnored: workspace, gitDirWrites: !workspace && opts.allowGitDirWrites === true };
-}
+import { namesOf, type PathRules, type ResolvedPath } from "./workspace.js";
 
 export function ignoredError(shown: string): ToolError {
   return new ToolError(
@@ -58,12 +32,12 @@ export function gitDirWriteError(shown: string): ToolError {
  * (root and nested) or `.git/info/exclude` is refused. `isDir: "either"` when the kind is not known.
  */
 export async function gateIgnored(
-  policy: AccessPolicy,
+  rules: PathRules,
   target: ResolvedPath,
   shown: string,
   isDir: boolean | "either",
 ): Promise<void> {
-  if (!policy.hideIgnored || target.relative === "") return;
+  if (!rules.hideIgnored || target.relative === "") return;
   const ignored =
     isDir === "either"
       ? (await isGitIgnored(target.root, target.relative, false)) ||
@@ -73,8 +47,8 @@ export async function gateIgnored(
 }
 
 /** Whether listings of this connection leave out ignored entries (`--no-gitignore` cannot lift the policy). */
-export function listsSkipIgnored(policy: AccessPolicy, gitignoreFlag: boolean): boolean {
-  return policy.hideIgnored || gitignoreFlag;
+export function listsSkipIgnored(rules: PathRules, gitignoreFlag: boolean): boolean {
+  return rules.hideIgnored || gitignoreFlag;
 }
 
 /**
@@ -86,7 +60,7 @@ export function listsSkipIgnored(policy: AccessPolicy, gitignoreFlag: boolean): 
  * `config2/`); deleted, it would change past the rule.
  */
 export async function gateChange(
-  policy: AccessPolicy,
+  rules: PathRules,
   target: ResolvedPath,
   shown: string,
   carries: boolean,
@@ -96,21 +70,21 @@ export async function gateChange(
   if (memory && !target.exists) memory.markNew(target.real);
   else if (memory && namesOf(root).equal(path.basename(target.real), ".gitignore"))
     memory.remember(target.real, readRulesSync(target.real));
-  if (carries && target.exists) await gateCarried(policy, target, shown);
+  if (carries && target.exists) await gateCarried(rules, target, shown);
 }
 
 /**
  * Refuses a move, copy or delete of a folder that holds an entry out of reach (see `gateChange`); reads the
  * folder's rules files on the way, so the start-up rules remember them before the change.
  */
-export async function gateCarried(policy: AccessPolicy, target: ResolvedPath, shown: string): Promise<void> {
+export async function gateCarried(rules: PathRules, target: ResolvedPath, shown: string): Promise<void> {
   const { root } = target;
-  if (!policy.hideIgnored && !root.deny) return;
+  if (!rules.hideIgnored && !root.deny) return;
   const st = await fsp.lstat(target.real).catch(() => undefined);
   if (!st?.isDirectory()) return;
   root.startRules?.touch();
   const folds = namesOf(root).foldsCase;
-  const ignored = policy.hideIgnored ? createIgnoreOracle(root, target.real) : undefined;
+  const ignored = rules.hideIgnored ? createIgnoreOracle(root, target.real) : undefined;
   const base = target.relative === "" ? "" : `${target.relative}/`;
   const pending = [""];
   for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {

@@ -5,16 +5,7 @@ import path from "node:path";
 import { type DenyRules, deniedByRuleError } from "./deny.js";
 import { isErrno, ToolError } from "./errors.js";
 import type { ChangeRecorder } from "./files/change-log.js";
-import {
-  type AccessOptions,
-  type AccessPolicy,
-  accessPolicy,
-  gateCarried,
-  gateChange,
-  gateIgnored,
-  gitDirWriteError,
-  ignoredError,
-} from "./gate.js";
+import { gateCarried, gateChange, gateIgnored, gitDirWriteError, ignoredError } from "./gate.js";
 import {
   EXACT_NAMES,
   FOLDED_NAMES,
@@ -90,17 +81,28 @@ export function hardLinksOf(root: Root): boolean {
 }
 
 /**
- * How a surface spells paths. `filesystem`: relative paths resolve against the roots in order and `..` is
- * resolved then confined (as the official server does). `workspace`: paths are relative to one base root
- * and any `..` segment is refused (as mcp-workspace's seed demands).
+ * How a connection's paths resolve and what they may reach beyond confinement and read-only roots. The
+ * surface's policy builds it (`SurfacePolicy.pathRules`): the core applies rules, never asks which surface
+ * it serves.
  */
-export type PathStyle = "filesystem" | "workspace";
+export interface PathRules {
+  /**
+   * Relative paths resolve against one base root and any `..` segment is refused (mcp-workspace's seed).
+   * Otherwise relative paths are tried against the roots in order and `..` is resolved, then confined (as
+   * the official filesystem server does).
+   */
+  readonly anchored: boolean;
+  /** `.git/` and what .gitignore files ignore can be neither read nor written (mcp-workspace's rule). */
+  readonly hideIgnored: boolean;
+  /** Writes into `.git` directories are allowed (a planted config or hook would run on the user's next git command). */
+  readonly gitDirWrites: boolean;
+}
 
 export type Intent = "read" | "write";
 
 export interface ResolveOptions {
   intent: Intent;
-  /** Workspace style: the root the path is relative to and confined to. */
+  /** Anchored rules: the root the path is relative to and confined to. */
   base?: Root;
 }
 
@@ -131,7 +133,13 @@ export interface ResolvedPath {
 const MAX_LINK_HOPS = 40;
 
 export function deniedError(requested: string): ToolError {
-  return new ToolError(`Access denied - path outside allowed directories: ${printable(requested)}`, "denied");
+  return new ToolError(
+    `Access denied - path outside allowed directories: ${printable(requested)}`,
+    "outside_roots",
+    {
+      path: requested,
+    },
+  );
 }
 
 export function readOnlyError(requested: string): ToolError {
@@ -262,18 +270,15 @@ async function probeDescriptorPaths(real: string): Promise<boolean> {
  */
 export class Workspace {
   private rootList: Root[];
-  /** What this connection keeps out of reach beyond the roots (ignored files, `.git` writes). */
-  readonly access: AccessPolicy;
 
   constructor(
     roots: readonly Root[],
-    readonly style: PathStyle,
+    /** How paths resolve and what this connection keeps out of reach beyond the roots. */
+    readonly rules: PathRules,
     /** Reference projects without a local directory: never roots, so no path can resolve into them. */
     readonly urlOnlyReferences: readonly UrlOnlyReference[] = [],
-    accessOptions: AccessOptions = {},
   ) {
     this.rootList = [...roots];
-    this.access = accessPolicy(style, accessOptions);
   }
 
   /** The recorder of the call this view serves (see `forCall`); absent on a connection's own workspace. */
@@ -341,7 +346,7 @@ export class Workspace {
       (p) => this.namesAt(p, candidates),
     );
     const resolved = await this.located(shown, real, exists, candidates, opts);
-    if (opts.intent === "write") await gateChange(this.access, resolved, shown, false);
+    if (opts.intent === "write") await gateChange(this.rules, resolved, shown, false);
     return resolved;
   }
 
@@ -426,7 +431,7 @@ export class Workspace {
     const spelled = onDisk !== undefined && onDisk !== name ? name : undefined;
     const resolved = await this.located(shown, real, exists, candidates, opts, spelled);
     // An entry resolved for writing is moved, renamed or deleted whole, with what it holds.
-    if (opts.intent === "write") await gateChange(this.access, resolved, shown, true);
+    if (opts.intent === "write") await gateChange(this.rules, resolved, shown, true);
     return resolved;
   }
 
@@ -446,12 +451,12 @@ export class Workspace {
    * refused). Tools, resources, completions and subscriptions all call this one.
    */
   gate(target: ResolvedPath, shown: string, isDir: boolean | "either" = false): Promise<void> {
-    return gateIgnored(this.access, target, shown, isDir);
+    return gateIgnored(this.rules, target, shown, isDir);
   }
 
   /** A copy's source: refused when it is a folder holding an entry out of reach (see `gateCarried`). */
   gateCopied(source: ResolvedPath): Promise<void> {
-    return gateCarried(this.access, source, source.requested);
+    return gateCarried(this.rules, source, source.requested);
   }
 
   /**
@@ -469,12 +474,12 @@ export class Workspace {
     // `isAtOrBelow(r.real, real)`: the read-only root lies at or below what changes (an ancestor counts).
     if (root.mode === "ro" || candidates.some((r) => r.mode === "ro" && namesOf(r).isAtOrBelow(r.real, real)))
       throw readOnlyError(shown);
-    if (!this.access.gitDirWrites && hasGitDirSegment(relative, namesOf(root).foldsCase))
-      throw this.access.hideIgnored ? ignoredError(shown) : gitDirWriteError(shown);
+    if (!this.rules.gitDirWrites && hasGitDirSegment(relative, namesOf(root).foldsCase))
+      throw this.rules.hideIgnored ? ignoredError(shown) : gitDirWriteError(shown);
   }
 
   private candidatesFor(base?: Root): readonly Root[] {
-    if (this.style === "filesystem" || !base) return this.rootList;
+    if (!this.rules.anchored || !base) return this.rootList;
     // Nested read-only roots inside the base still apply (deepest root decides the mode).
     return this.rootList
       .filter((r) => r === base || namesOf(base).isAtOrBelow(r.real, base.real))
@@ -482,9 +487,15 @@ export class Workspace {
   }
 
   private absolutize(p: string, shown: string, candidates: readonly Root[], base?: Root): string {
-    if (this.style === "workspace") {
+    if (this.rules.anchored) {
       if (hasParentSegment(shown) || hasParentSegment(p))
-        throw new ToolError(`Invalid path: '..' is not allowed in paths: ${printable(shown)}`, "denied");
+        throw new ToolError(
+          `Invalid path: '..' is not allowed in paths: ${printable(shown)}`,
+          "outside_roots",
+          {
+            path: shown,
+          },
+        );
       const anchor = base ?? candidates[0]!;
       return path.isAbsolute(p) ? path.resolve(p) : path.resolve(anchor.path, p);
     }
@@ -692,7 +703,7 @@ function fsErrorFor(err: unknown, shown: string): Error {
   if (isErrno(err, "ELOOP")) return new ToolError(`Too many levels of symbolic links: ${s}`);
   if (isErrno(err, "ENAMETOOLONG")) return new ToolError(`File name too long: ${s}`);
   if (isErrno(err, "EACCES", "EPERM"))
-    return new ToolError(`Permission denied: ${s}`, "denied", { kind: "os_denied", path: shown });
+    return new ToolError(`Permission denied: ${s}`, "os_denied", { path: shown });
   if (isErrno(err, "ENOTDIR"))
     return new ToolError(`Not a directory: a parent of ${s} is a file`, "not_directory");
   return new ToolError(`Cannot resolve path: ${s}`, "io");

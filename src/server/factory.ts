@@ -66,9 +66,7 @@ export function createServerFactory(deps: ServerDeps) {
     clientRoots = "replace",
   }: ConnectionOptions): McpServer => {
     const { config, log } = deps;
-    const ws = new Workspace(deps.roots, config.surface, deps.urlOnlyReferences, {
-      allowGitDirWrites: config.allowGitDirWrites,
-    });
+    const ws = new Workspace(deps.roots, deps.policy.pathRules(config), deps.urlOnlyReferences);
     const server = new McpServer(
       { name: "mcpfs", version: deps.version },
       {

@@ -31,9 +31,7 @@ export function modernEndpoint(
     onerror: (err) => log.error({ err }, "http (2026 era) handler failed"),
   });
   // 2026-era clients have no roots: their workspace is the command line's.
-  const ws = new Workspace(deps.roots, deps.config.surface, deps.urlOnlyReferences, {
-    allowGitDirWrites: deps.config.allowGitDirWrites,
-  });
+  const ws = new Workspace(deps.roots, deps.policy.pathRules(deps.config), deps.urlOnlyReferences);
 
   /** Watches the listened resources' files while the stream stays open. */
   async function watchListened(res: ServerResponse, body: unknown): Promise<void> {

@@ -221,7 +221,7 @@ async function runTool(
     if (isServerFault(err)) deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
     const message = withReadDiffs(err, reads) ?? toClientMessage(err, requestedPath(args), tool.name);
     reply = {
-      content: [{ type: "text", text: deps.policy.errorText(tool.name, err, message) }],
+      content: [{ type: "text", text: deps.policy.errorText(tool.name, err, message, requestedPath(args)) }],
       isError: true,
     };
   }

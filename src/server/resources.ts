@@ -93,7 +93,7 @@ export async function resolveResourceUri(ws: Workspace, uri: string): Promise<Re
 function asProtocolError(err: unknown, uri: string): Error {
   if (err instanceof ProtocolError) return err;
   if ((err as NodeJS.ErrnoException)?.code === "ENOENT") return new ResourceNotFoundError(uri);
-  if (err instanceof ToolError && err.code === "not_found") return new ResourceNotFoundError(uri);
+  if (err instanceof ToolError && err.kind === "not_found") return new ResourceNotFoundError(uri);
   return new ProtocolError(ProtocolErrorCode.InvalidParams, toClientMessage(err, uri));
 }
 
@@ -113,7 +113,7 @@ export async function readFileResource(ws: Workspace, uri: string, config: Confi
       return { uri, mimeType: body.mimeType, text: body.text + note };
     }
     const { children, truncated } = await listChildren(target, {
-      gitignore: listsSkipIgnored(ws.access, config.gitignore),
+      gitignore: listsSkipIgnored(ws.rules, config.gitignore),
       limit: MAX_DIRECTORY_ENTRIES,
     });
     const lines = children.map((c) => `${c.dir ? "[DIR]" : "[FILE]"} ${c.name}`);
@@ -142,7 +142,7 @@ export async function completePath(ws: Workspace, value: string, gitignore: bool
       const dir = await ws.resolve(dirPart, { intent: "read" });
       await ws.gate(dir, dirPart, true);
       const { children } = await listChildren(dir, {
-        gitignore: listsSkipIgnored(ws.access, gitignore),
+        gitignore: listsSkipIgnored(ws.rules, gitignore),
         prefix: partial,
         limit: MAX_COMPLETIONS,
       });

@@ -13,6 +13,7 @@ import { TEMP_NAME } from "../../src/core/files/safe-open.js";
 import { sweepStaleTemps } from "../../src/core/files/transaction.js";
 import { walk } from "../../src/core/walk.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
+import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { bundleCrashWorker } from "./crash-worker-build.js";
 
@@ -67,7 +68,7 @@ describe("SIGKILL during changes", () => {
     async (op) => {
       const dir = area.tree(op, { "a.txt": `v0\n${BODY}`, "b.txt": `v0\n${BODY}` });
       const root = await makeRoot(dir, "rw", "directory");
-      const ws = new Workspace([root], "filesystem");
+      const ws = new Workspace([root], filesystemPolicy.pathRules({}));
       let progressed = 0;
       for (let k = 0; k < KILLS_PER_OPERATION; k++) {
         const before = check(dir).versions;

@@ -11,6 +11,7 @@ import { deleteDirectory, deleteFile } from "../../src/core/files/remove.js";
 import { TEMP_NAME } from "../../src/core/files/safe-open.js";
 import { silentLogger } from "../../src/core/log.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
+import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { snapshot, tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea();
@@ -29,7 +30,7 @@ beforeEach(async () => {
   });
   outside = area.tree(`out${n++}`, { "secret.txt": "secret\n" });
   fs.chmodSync(path.join(dir, "tree/deep/y.sh"), 0o750);
-  ws = new Workspace([await makeRoot(dir, "rw", "directory")], "filesystem");
+  ws = new Workspace([await makeRoot(dir, "rw", "directory")], filesystemPolicy.pathRules({}));
 });
 const w = (p: string) => ws.resolve(p, { intent: "write" });
 const read = (p: string) => fs.readFileSync(path.join(dir, p), "utf8");

@@ -7,6 +7,7 @@ import type { ToolError } from "../../src/core/errors.js";
 import { applyHunks, planPatch } from "../../src/core/files/patch.js";
 import { commitChanges } from "../../src/core/files/transaction.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
+import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { snapshot, tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea();
@@ -15,7 +16,7 @@ let n = 0;
 
 async function setup(files: Record<string, string | Buffer>) {
   const dir = area.tree(`p${n++}`, files);
-  const ws = new Workspace([await makeRoot(dir, "rw", "directory")], "filesystem");
+  const ws = new Workspace([await makeRoot(dir, "rw", "directory")], filesystemPolicy.pathRules({}));
   const apply = async (patch: string, fuzz?: number) => {
     const plan = await planPatch(patch, { resolve: (p) => ws.resolve(p, { intent: "write" }), fuzz });
     await commitChanges(plan.changes);

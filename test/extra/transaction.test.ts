@@ -14,6 +14,7 @@ import { TEMP_NAME } from "../../src/core/files/safe-open.js";
 import { readSnapshot } from "../../src/core/files/snapshot.js";
 import { commitChanges, sweepStaleTemps } from "../../src/core/files/transaction.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
+import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { snapshot, tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea();
@@ -24,7 +25,7 @@ let ws: Workspace;
 let n = 0;
 beforeEach(async () => {
   dir = area.tree(`t${n++}`, { "a.txt": "alpha\n", "b.txt": "beta\n", "sub/c.txt": "gamma\n" });
-  ws = new Workspace([await makeRoot(dir, "rw", "directory")], "filesystem");
+  ws = new Workspace([await makeRoot(dir, "rw", "directory")], filesystemPolicy.pathRules({}));
 });
 const w = (p: string) => ws.resolve(p, { intent: "write" });
 const temps = (d: string) => fs.readdirSync(d).filter((f) => TEMP_NAME.test(f));
@@ -62,7 +63,7 @@ describe("hash and precondition", () => {
       });
     } catch (err) {
       msg = (err as Error).message;
-      expect((err as ToolError).code).toBe("conflict");
+      expect((err as ToolError).kind).toBe("conflict");
     }
     expect(msg).toContain("Refused: f.txt changed since it was read");
     expect(msg).toContain(current.sha256.slice(0, 12));
@@ -196,7 +197,7 @@ describe("commitChanges", () => {
       { kind: "write", target: c, data: "C2\n", base: snapC },
     ]).catch((e) => e as ToolError);
     expect(err).toBeInstanceOf(ToolError);
-    expect((err as ToolError).code).toBe("conflict");
+    expect((err as ToolError).kind).toBe("conflict");
     expect((err as Error).message).toContain("sub/c.txt changed since it was read");
     expect((err as Error).message).toContain("+gamma changed by someone else");
     expect(snapshot(dir)).toEqual(before);
@@ -230,7 +231,7 @@ describe("commitChanges", () => {
         },
       },
     ).catch((e) => e as ToolError);
-    expect((err as ToolError).code).toBe("conflict");
+    expect((err as ToolError).kind).toBe("conflict");
     expect((err as Error).message).toContain("+appended by someone else");
     const after = snapshot(dir);
     expect(after.get(path.join(dir, "a.txt"))).toBe("alpha\n");

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { printable } from "../../src/core/paths.js";
 import { Workspace } from "../../src/core/workspace.js";
+import { workspacePolicy } from "../../src/surfaces/workspace/policy.js";
 import { tempArea } from "../helpers/fixtures.js";
 import {
   type HostileCase,
@@ -167,7 +168,7 @@ describe("workspace surface (--project-dir): any '..' segment is refused", () =>
     arena.resetRoot();
     const ws = new Workspace(
       [{ path: arena.root, real: arena.root, mode: "rw", kind: "project" }],
-      "workspace",
+      workspacePolicy.pathRules({}),
     );
     for (const intent of ["read", "write"] as const) {
       const got = await ws.resolve(c.value, { intent, base: ws.roots[0] }).then(

@@ -8,7 +8,9 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/core/errors.js";
 import { printable } from "../../src/core/paths.js";
-import { type PathStyle, type Root, Workspace } from "../../src/core/workspace.js";
+import { type Root, Workspace } from "../../src/core/workspace.js";
+import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
+import { workspacePolicy } from "../../src/surfaces/workspace/policy.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { hasDotDotSegment, kernelConfined, makeArena, NFD_LINK } from "../helpers/hostile.js";
 
@@ -98,7 +100,7 @@ const subRo: Root = {
 
 function checkOutcome(
   ws: Workspace,
-  style: PathStyle,
+  style: "filesystem" | "workspace",
   value: string,
   intent: "read" | "write",
   got: Awaited<ReturnType<Workspace["resolve"]>> | Error,
@@ -121,7 +123,10 @@ function checkOutcome(
 
 describe.each(["filesystem", "workspace"] as const)("Workspace.resolve, %s style", (style) => {
   it(`never yields a place outside the roots (${RUNS} runs)`, async () => {
-    const ws = new Workspace([rootRw, subRo], style);
+    const ws = new Workspace(
+      [rootRw, subRo],
+      (style === "workspace" ? workspacePolicy : filesystemPolicy).pathRules({}),
+    );
     await fc.assert(
       fc.asyncProperty(
         hostileString,

@@ -12,6 +12,8 @@ import { isGitIgnored } from "../../src/core/ignore.js";
 import { EXACT_NAMES, FOLDED_NAMES, screenWindowsPath } from "../../src/core/paths.js";
 import { walk } from "../../src/core/walk.js";
 import { makeRoot, namesOf, type Root, Workspace } from "../../src/core/workspace.js";
+import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
+import { workspacePolicy } from "../../src/surfaces/workspace/policy.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { startServer } from "../helpers/server.js";
 
@@ -55,19 +57,22 @@ describe("name policies", () => {
 describe("forced case folding", () => {
   it("a root named in one case contains paths spelled in another, resolved to the names on disk", async () => {
     const dir = area.tree(`Root${n++}`, { "Sub/File.txt": "x" });
-    const ws = new Workspace([await folded(dir)], "filesystem");
+    const ws = new Workspace([await folded(dir)], filesystemPolicy.pathRules({}));
     const r = await ws.resolve(path.join(upper(dir), "SUB", "file.TXT"), { intent: "read" });
     expect(r.real).toBe(path.join(dir, "Sub", "File.txt"));
     expect(r.exists).toBe(true);
     expect(r.relative).toBe("Sub/File.txt");
     // Exact names (as on ext4): the other spelling is outside.
-    const exact = new Workspace([await makeRoot(dir, "rw", "directory")], "filesystem");
+    const exact = new Workspace([await makeRoot(dir, "rw", "directory")], filesystemPolicy.pathRules({}));
     await expect(exact.resolve(path.join(upper(dir), "Sub"), { intent: "read" })).rejects.toThrow(/denied/);
   });
 
   it("a read-only directory spelled in another case stays read-only, and cannot be moved", async () => {
     const dir = area.tree(`ro${n++}`, { "Docs/a.txt": "A" });
-    const ws = new Workspace([await folded(dir), await folded(path.join(dir, "Docs"), "ro")], "filesystem");
+    const ws = new Workspace(
+      [await folded(dir), await folded(path.join(dir, "Docs"), "ro")],
+      filesystemPolicy.pathRules({}),
+    );
     await expect(ws.resolve(path.join(dir, "DOCS", "a.txt"), { intent: "write" })).rejects.toThrow(
       /read-only/,
     );
@@ -81,7 +86,7 @@ describe("forced case folding", () => {
   it(".GIT designates the repository: gated, and resolved as .git", async () => {
     const dir = area.tree(`git${n++}`, { ".git/config": "[core]\n", "a.txt": "a" });
     const root = await folded(dir);
-    const ws = new Workspace([root], "workspace");
+    const ws = new Workspace([root], workspacePolicy.pathRules({}));
     // Writing there is refused as for .git itself (the workspace surface keeps .git out of reach).
     await expect(ws.resolveEntry(".GIT", { intent: "write", base: root })).rejects.toThrow(/excluded/);
     await expect(ws.resolveEntry(".GIT/config", { intent: "write", base: root })).rejects.toThrow(/excluded/);
@@ -114,7 +119,7 @@ describe("forced case folding", () => {
 
   it("a case-only rename changes the spelling (filesystem and workspace moves)", async () => {
     const dir = area.tree(`mv${n++}`, { "Foo.txt": "foo", "Dir/x": "x" });
-    const ws = new Workspace([await folded(dir)], "filesystem");
+    const ws = new Workspace([await folded(dir)], filesystemPolicy.pathRules({}));
     const src = await ws.resolveEntry(path.join(dir, "Foo.txt"), { intent: "write" });
     const dst = await ws.resolveEntry(path.join(dir, "foo.txt"), { intent: "write" });
     await moveNoReplace(src, dst);

@@ -1,14 +1,61 @@
 import { describe, expect, it } from "vitest";
-import { isServerFault, noSuchPathError, ToolError, toClientMessage } from "../../src/core/errors.js";
-import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
-import { workspacePolicy } from "../../src/surfaces/workspace/policy.js";
+import {
+  ERROR_KINDS,
+  type ErrorKind,
+  isServerFault,
+  noSuchPathError,
+  ToolError,
+  toClientMessage,
+} from "../../src/core/errors.js";
+import { filesystemPolicy, filesystemWording } from "../../src/surfaces/filesystem/policy.js";
+import type { ErrorWording } from "../../src/surfaces/policy.js";
+import { workspacePolicy, workspaceWording } from "../../src/surfaces/workspace/policy.js";
 
-const notUtf8 = new ToolError("Not a UTF-8 text file: a\\x07.bin", "invalid", {
-  kind: "not_utf8",
-  path: "a\u0007.bin",
-});
+const notUtf8 = new ToolError("Not a UTF-8 text file: a\\x07.bin", "not_utf8", { path: "a\u0007.bin" });
 
 const sys = (code: string) => Object.assign(new Error(`${code}: /abs/secret`), { code });
+
+/** Where a surface's own words leave the path out on purpose (mcp-workspace's move_file answers). */
+const WITHOUT_PATH: Partial<Record<ErrorKind, readonly string[]>> = {
+  outside_roots: ["move_file"],
+  denied: ["move_file"],
+  os_denied: ["move_file"],
+  read_only: ["move_file"],
+  not_found: ["move_file"],
+  exists: ["move_file"],
+  io: ["move_file"],
+  invalid: ["move_file"],
+};
+
+describe("every kind of error, worded once per surface", () => {
+  const tables: [string, ErrorWording][] = [
+    ["filesystem", filesystemWording],
+    ["workspace", workspaceWording],
+  ];
+  it.each(tables)("the %s table words every kind, naming the requested path", (_name, table) => {
+    expect(Object.keys(table).sort()).toEqual([...ERROR_KINDS].sort());
+    const tools = [
+      "read_file",
+      "read_text_file",
+      "move_file",
+      "delete_directory",
+      "delete_this_file",
+      "grep",
+    ];
+    for (const kind of ERROR_KINDS)
+      for (const tool of tools) {
+        const worded = table[kind]({ text: `Core text: dir/x.txt`, path: "dir/x.txt", tool, detail: {} });
+        expect(worded, `${kind} in ${tool}`).not.toBe("");
+        if (!WITHOUT_PATH[kind]?.includes(tool)) expect(worded, `${kind} in ${tool}`).toContain("dir/x.txt");
+      }
+  });
+
+  it("a kind without wording is caught at run time too (a table built from a loose object)", () => {
+    const partial = { ...workspaceWording } as Record<string, unknown>;
+    delete partial.not_empty;
+    expect(ERROR_KINDS.filter((k) => typeof partial[k] !== "function")).toEqual(["not_empty"]);
+  });
+});
 
 describe("typed errors, worded once per surface", () => {
   it("the filesystem surface answers with the default message", () => {
@@ -23,6 +70,7 @@ describe("typed errors, worded once per surface", () => {
 
   it("decides by kind, never by the message's text", () => {
     const lookalike = new ToolError("Not a UTF-8 text file: x", "invalid");
+    // Worded by its kind (`invalid`), so the text stays the core's.
     expect(workspacePolicy.errorText("read_file", lookalike, lookalike.message)).toBe(
       "Error executing tool read_file: Not a UTF-8 text file: x",
     );
@@ -30,7 +78,7 @@ describe("typed errors, worded once per surface", () => {
 
   it("a missing path is a ToolError worded as a system ENOENT is", () => {
     const e = noSuchPathError("dir/missing.txt");
-    expect(e.code).toBe("not_found");
+    expect(e.kind).toBe("not_found");
     expect(e.message).toBe(
       toClientMessage(Object.assign(new Error("ENOENT: /abs"), { code: "ENOENT" }), "dir/missing.txt"),
     );

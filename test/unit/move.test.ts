@@ -4,13 +4,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { makeDirectory } from "../../src/core/files/make-directory.js";
 import { moveNoReplace as moveEntry } from "../../src/core/files/move-no-replace.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
+import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea();
 afterAll(() => area.cleanup());
 
 async function workspace(dir: string): Promise<Workspace> {
-  return new Workspace([await makeRoot(dir, "rw", "directory")], "filesystem");
+  return new Workspace([await makeRoot(dir, "rw", "directory")], filesystemPolicy.pathRules({}));
 }
 
 describe("moveEntry, forced through the cross-device path (copy + remove)", () => {

@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type OpenTarget, openVerifiedFile, openVerifiedSync } from "../../src/core/files/safe-open.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
+import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea("mcpfs-openfile-");
@@ -32,7 +33,7 @@ for (const portableDescriptors of [false, true]) {
       });
       const dir = path.join(base, "root");
       const root = await makeRoot(dir, "rw", "directory", { overrides: { portableDescriptors } });
-      const ws = new Workspace([root], "filesystem");
+      const ws = new Workspace([root], filesystemPolicy.pathRules({}));
       return { base, dir, ws };
     }
 

@@ -11,6 +11,7 @@ import { deleteFile } from "../../src/core/files/remove.js";
 import { hardLink, isNoHardLinks, pinDirectory, TEMP_NAME } from "../../src/core/files/safe-open.js";
 import { commitChanges } from "../../src/core/files/transaction.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
+import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea();
@@ -22,7 +23,7 @@ async function portable(files: Record<string, string> = {}) {
   const root = await makeRoot(dir, "rw", "directory", {
     overrides: { portableDescriptors: true, noHardLinks: true },
   });
-  const ws = new Workspace([root], "filesystem");
+  const ws = new Workspace([root], filesystemPolicy.pathRules({}));
   return { dir, root, ws, w: (p: string) => ws.resolve(path.join(dir, p), { intent: "write" }) };
 }
 

@@ -42,7 +42,7 @@ async function callWith(err: unknown, policy = filesystemPolicy) {
   );
   const server = new McpServer({ name: "mcpfs", version: "0" });
   registerTools(server, [throwing(err)], {
-    ws: new Workspace([], "filesystem"),
+    ws: new Workspace([], filesystemPolicy.pathRules({})),
     config: defaultConfig(),
     policy,
     log,

@@ -62,7 +62,7 @@ export async function readInScope(scope: CodeScope, rel: string): Promise<CodeTe
     const target = await scope.admit(real);
     return target ? await viewCode(target) : undefined;
   } catch (err) {
-    if (err instanceof ToolError && err.code === "cancelled") throw err;
+    if (err instanceof ToolError && err.kind === "cancelled") throw err;
     return undefined;
   }
 }

@@ -50,10 +50,7 @@ function decodeStrict(data: Uint8Array, requested: string): string {
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
   } catch {
-    throw new ToolError(`Not a UTF-8 text file: ${printable(requested)}`, "invalid", {
-      kind: "not_utf8",
-      path: requested,
-    });
+    throw new ToolError(`Not a UTF-8 text file: ${printable(requested)}`, "not_utf8", { path: requested });
   }
 }
 

@@ -58,8 +58,7 @@ export async function editFile(
     // Strict: a file that is not UTF-8 would be corrupted by a lossy decode and rewrite.
     original = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(snap.data);
   } catch {
-    throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "invalid", {
-      kind: "not_utf8",
+    throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "not_utf8", {
       path: target.requested,
     });
   }

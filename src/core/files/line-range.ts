@@ -10,7 +10,7 @@ const CR = 0x0d;
 /** Thrown when the bytes of a returned line are not valid UTF-8. */
 export class InvalidTextError extends ToolError {
   constructor() {
-    super("The file is not valid UTF-8 text", "invalid");
+    super("The file is not valid UTF-8 text", "not_utf8");
     this.name = "InvalidTextError";
   }
 }

@@ -14,16 +14,7 @@ export async function makeDirectory(target: ResolvedPath): Promise<{ created: bo
     if (err instanceof ToolError) throw err;
     if (!isErrno(err, "ENOENT")) throw err;
   }
-  try {
-    // Component by component through pinned parents: a directory swapped for a symlink is never followed.
-    const made = await makeDirsPinned(target.real, target);
-    return { created: made.length > 0 };
-  } catch (err) {
-    if (err instanceof ToolError && err.code === "not_directory")
-      throw new ToolError(
-        `Cannot create directory: a parent of ${printable(target.requested)} is a file`,
-        "not_directory",
-      );
-    throw err;
-  }
+  // Component by component through pinned parents: a directory swapped for a symlink is never followed.
+  const made = await makeDirsPinned(target.real, target);
+  return { created: made.length > 0 };
 }

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { printable, segments } from "../paths.js";
-import { namesOf, type ResolvedPath } from "../workspace.js";
+import { deniedError, namesOf, type ResolvedPath } from "../workspace.js";
 import { checkPathLength, type PinnedDir, pinDirectory, withPinnedParent } from "./safe-open.js";
 
 /**
@@ -17,11 +17,7 @@ export async function makeDirsPinned(
   mode?: number,
 ): Promise<string[]> {
   const rootReal = target.root.real;
-  if (!namesOf(target.root).isAtOrBelow(dirReal, rootReal))
-    throw new ToolError(
-      `Access denied - path outside allowed directories: ${printable(target.requested)}`,
-      "denied",
-    );
+  if (!namesOf(target.root).isAtOrBelow(dirReal, rootReal)) throw deniedError(target.requested);
   checkPathLength(target.real, target.requested);
   const made: string[] = [];
   let dir: PinnedDir = await pinDirectory(rootReal, target.root, target.requested);

@@ -31,7 +31,7 @@ async function rootRepository(root: Root): Promise<GitRepository | undefined> {
 }
 
 export interface MoveResult {
-  method: "git" | "filesystem";
+  method: "git" | "plain";
 }
 
 /**
@@ -47,7 +47,7 @@ export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<Mov
     // git's index follows on the next `git add -A`; a case-only `git mv` is refused by older gits.
     await respell(source, dest.spelled!);
     await recordMove(source, dest, kind, "fs");
-    return { method: "filesystem" };
+    return { method: "plain" };
   }
   if ((await entryKind(dest)) !== "missing")
     throw new ToolError(`Already exists: ${printable(dest.requested)}`, "exists");
@@ -71,7 +71,7 @@ export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<Mov
   }
   // Never replaces something that appeared at the destination meanwhile; copies across devices.
   await moveNoReplace(source, dest);
-  return { method: "filesystem" };
+  return { method: "plain" };
 }
 
 /** Where a moved symlink lands and what the roots contain (a relative link resolves anew from there). */

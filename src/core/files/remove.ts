@@ -151,7 +151,9 @@ export async function deleteDirectory(
     await withChild(parent, name, async (top) => {
       await listPinned(top, entry.relative, inner, signal);
       if (inner.length > 0 && !recursive)
-        throw new ToolError(`Directory not empty: ${printable(entry.requested)}`, "conflict");
+        throw new ToolError(`Directory not empty: ${printable(entry.requested)}`, "not_empty", {
+          path: entry.requested,
+        });
       mode = (await fs.lstat(top.at(""))).mode & 0o7777;
       // Journaled, a tree is renamed into the change whole (below) instead of emptied entry by entry.
       if (!change || inner.length === 0) await emptyPinned(top, signal);

@@ -310,7 +310,7 @@ async function restore(
     if (post?.type === "dir" && st.isDirectory()) {
       // A directory the change made: removed only while empty (what was put in it later stays).
       await deleteDirectory(t, false).catch((err) => {
-        if (!(err instanceof ToolError && err.code === "conflict")) throw err;
+        if (!(err instanceof ToolError && err.kind === "conflict")) throw err;
       });
       return;
     }

@@ -98,7 +98,7 @@ export async function searchContents(root: Root, opts: ContentSearchOptions): Pr
     result = await run();
   } catch (err) {
     // The engine's own syntax may still refuse what RE2 accepted: fall back to a literal search then too.
-    if (literal || !(err instanceof ToolError) || err.code !== "invalid") throw err;
+    if (literal || !(err instanceof ToolError) || err.kind !== "invalid") throw err;
     literal = true;
     result = await run();
   }

@@ -33,7 +33,7 @@ export const copyFileTool = defineTool({
     const r = await copyPath(source, dest, {
       overwrite: args.overwrite,
       contains: (real) => ctx.ws.contains(real),
-      gitDirWrites: ctx.ws.access.gitDirWrites,
+      gitDirWrites: ctx.ws.rules.gitDirWrites,
       signal: ctx.signal,
     });
     recordChanges(ctx, r.written, args.source);

@@ -27,17 +27,7 @@ export const deleteDirectoryTool = defineTool({
     const entry = await resolveEntry(ctx, args.path);
     if (entry.relative === "")
       throw new ToolError(`Refusing to delete an allowed directory: ${printable(args.path)}`, "denied");
-    let removed: Awaited<ReturnType<typeof deleteDirectory>>;
-    try {
-      removed = await deleteDirectory(entry, args.recursive === true, ctx.signal);
-    } catch (err) {
-      if (err instanceof ToolError && err.code === "conflict")
-        throw new ToolError(
-          `Directory not empty: ${printable(args.path)}. Pass recursive: true to delete it with everything in it.`,
-          "conflict",
-        );
-      throw err;
-    }
+    const removed = await deleteDirectory(entry, args.recursive === true, ctx.signal);
     const dirs = removed.filter((e) => e.isDir).length;
     const files = removed.length - dirs;
     const base = entry.relative;

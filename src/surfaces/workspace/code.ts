@@ -23,7 +23,7 @@ export const codeTools = codeToolsFor({
         await gitignoreGate(ctx, t, path.relative(base.real, real), false);
         return t;
       } catch (err) {
-        if (err instanceof ToolError && err.code === "cancelled") throw err;
+        if (err instanceof ToolError && err.kind === "cancelled") throw err;
         return undefined;
       }
     });

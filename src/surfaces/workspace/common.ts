@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { escapeName, hasParentSegment, printable } from "../../core/paths.js";
+import { escapeName } from "../../core/paths.js";
 import { noLocalCopyMessage } from "../../core/references.js";
 import type { Intent, ResolvedPath, Root } from "../../core/workspace.js";
 import { plainReply, type ToolContext, type ToolReply } from "../tool.js";
@@ -43,8 +43,8 @@ export function requireFilePath(value: unknown): string {
 }
 
 /**
- * Resolves a client path against `base` (the project unless given), with mcp-workspace's wording for the
- * refusals: a `..` segment, or a location outside the base (lexically or through a symlink).
+ * Resolves a client path against `base` (the project unless given); the refusals (a `..` segment, a
+ * location outside the base) are worded by the surface's table (`workspaceWording`).
  */
 export function resolveIn(
   ctx: ToolContext,
@@ -52,12 +52,8 @@ export function resolveIn(
   intent: Intent,
   base: Root = projectRoot(ctx),
 ): Promise<ResolvedPath> {
-  return withWorkspaceWording(
-    // An empty path is refused (it is no spelling of the project root).
-    ctx.ws.resolve(requested, { intent, base }),
-    requested,
-    base,
-  );
+  // An empty path is refused (it is no spelling of the project root).
+  return ctx.ws.resolve(requested, { intent, base });
 }
 
 /**
@@ -71,36 +67,7 @@ export function resolveEntry(
   base: Root = projectRoot(ctx),
 ): Promise<ResolvedPath> {
   const trimmed = requested.length > 1 ? requested.replace(/\/+$/, "") : requested;
-  return withWorkspaceWording(
-    ctx.ws.resolveEntry(trimmed === "" ? "." : trimmed, { intent, base }),
-    requested,
-    base,
-  );
-}
-
-async function withWorkspaceWording(
-  resolving: Promise<ResolvedPath>,
-  requested: string,
-  base: Root,
-): Promise<ResolvedPath> {
-  const where = base.kind === "reference" ? "reference project" : "project";
-  try {
-    return await resolving;
-  } catch (err) {
-    if (!(err instanceof ToolError) || err.code !== "denied") throw err;
-    const p = printable(requested);
-    if (hasParentSegment(requested))
-      throw new ToolError(`Security error: Path '${p}' contains '..' traversal.`, "denied");
-    if (requested.startsWith("/"))
-      throw new ToolError(
-        `Security error: Path '${p}' is outside the ${where} directory. All file operations must be within the ${where} directory.`,
-        "denied",
-      );
-    throw new ToolError(
-      `Security error: Path '${p}' resolves to a location outside the ${where} directory. Path traversal is not allowed.`,
-      "denied",
-    );
-  }
+  return ctx.ws.resolveEntry(trimmed === "" ? "." : trimmed, { intent, base });
 }
 
 /**

@@ -31,16 +31,9 @@ export const deleteDirectoryTool = defineTool({
     try {
       deleted = await deleteDirectory(entry, args.recursive === true);
     } catch (err) {
-      if (!(err instanceof ToolError)) throw err;
-      if (err.code === "not_found")
+      // Nothing to delete is an answer, not an error (delete_directory is idempotent in mcp-workspace).
+      if (err instanceof ToolError && err.kind === "not_found")
         return listReply([`Directory '${rel}' does not exist — nothing to delete`]);
-      if (err.code === "not_directory")
-        throw new ToolError(`Path '${rel}' is a file, not a directory. Use delete_this_file instead.`);
-      if (err.code === "conflict")
-        throw new ToolError(
-          `Directory '${rel}' is not empty. Pass recursive=True to delete it and its contents.`,
-          "conflict",
-        );
       throw err;
     }
     ctx.recordMutation({ op: "delete", path: dirPath, bytes: 0 });

@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { ToolError } from "../../core/errors.js";
 import { deleteFile } from "../../core/files/remove.js";
-import { printable } from "../../core/paths.js";
 import { defineTool, recordChanges } from "../tool.js";
 import {
   boolOutput,
@@ -27,16 +25,7 @@ export const deleteThisFileTool = defineTool({
     const filePath = requireFilePath(args.file_path);
     const entry = await resolveEntry(ctx, filePath, "write");
     await gitignoreGate(ctx, entry, filePath);
-    try {
-      recordChanges(ctx, [await deleteFile(entry, { expectedSha256: args.expected_sha256 })]);
-    } catch (err) {
-      const shown = printable(filePath);
-      if (err instanceof ToolError && err.code === "not_found")
-        throw new ToolError(`File '${shown}' does not exist`, "not_found");
-      if (err instanceof ToolError && err.code === "not_file")
-        throw new ToolError(`Path '${shown}' is not a file or is a directory`, "not_file");
-      throw err;
-    }
+    recordChanges(ctx, [await deleteFile(entry, { expectedSha256: args.expected_sha256 })]);
     ctx.log.info(`File deleted successfully: ${filePath}`);
     return boolReply(true);
   },

@@ -61,7 +61,7 @@ async function isGated(ctx: ToolContext, target: ResolvedPath, requested: string
   return gitignoreGate(ctx, target, requested, true).then(
     () => false,
     (err) => {
-      if (err instanceof ToolError && err.code === "ignored") return true;
+      if (err instanceof ToolError && err.kind === "ignored") return true;
       throw err;
     },
   );

@@ -1,25 +1,76 @@
-import { ToolError } from "../../core/errors.js";
-import { printable } from "../../core/paths.js";
-import type { SurfacePolicy } from "../policy.js";
+import { hasParentSegment } from "../../core/paths.js";
+import {
+  asIs,
+  type ErrorWording,
+  type SurfacePolicy,
+  type Wording,
+  type WordingInput,
+  wordError,
+} from "../policy.js";
+
+/** The tools whose missing or non-file path mcp-workspace words with the path in quotes. */
+const FILE_TOOLS: ReadonlySet<string> = new Set(["read_file", "append_file", "delete_this_file"]);
+
+/** mcp-workspace answers move failures with a few plain words an assistant can act on (the seed's). */
+const moveOr =
+  (words: string, otherwise: Wording = asIs): Wording =>
+  (e) =>
+    e.tool === "move_file" ? words : otherwise(e);
+
+/** A path that leaves the project (or the reference project the tool reads). */
+function outside(e: WordingInput): string {
+  const where = e.tool.includes("reference") ? "reference project" : "project";
+  if (hasParentSegment(e.path)) return `Security error: Path '${e.path}' contains '..' traversal.`;
+  if (e.path.startsWith("/"))
+    return `Security error: Path '${e.path}' is outside the ${where} directory. All file operations must be within the ${where} directory.`;
+  return `Security error: Path '${e.path}' resolves to a location outside the ${where} directory. Path traversal is not allowed.`;
+}
+
+/** mcp-workspace's words for every kind of error (each then framed by FastMCP's prefix, `errorText`). */
+export const workspaceWording: ErrorWording = {
+  // A parameter's own error keeps its words; move_file's seed says the rest in two.
+  invalid: (e) => (e.tool === "move_file" && e.detail.parameter === undefined ? "Invalid operation" : e.text),
+  outside_roots: moveOr("Invalid path", outside),
+  denied: moveOr("Invalid path"),
+  os_denied: moveOr("Permission denied"),
+  // The gitignore refusal keeps its full message, as in mcp-workspace.
+  ignored: asIs,
+  read_only: moveOr("Invalid path"),
+  not_found: moveOr("File not found", (e) =>
+    FILE_TOOLS.has(e.tool) ? `File '${e.path}' does not exist` : e.text,
+  ),
+  exists: moveOr("Destination already exists"),
+  not_file: (e) =>
+    e.tool === "delete_this_file"
+      ? `Path '${e.path}' is not a file or is a directory`
+      : FILE_TOOLS.has(e.tool)
+        ? `Path '${e.path}' is not a file`
+        : e.text,
+  not_directory: (e) =>
+    e.tool === "delete_directory"
+      ? `Path '${e.path}' is a file, not a directory. Use delete_this_file instead.`
+      : e.text,
+  not_empty: (e) => `Directory '${e.path}' is not empty. Pass recursive=True to delete it and its contents.`,
+  too_large: asIs,
+  not_utf8: (e) => `File '${e.path}' contains invalid characters. Ensure it's a valid text file.`,
+  conflict: asIs,
+  no_roots: asIs,
+  journal_full: asIs,
+  cancelled: asIs,
+  io: moveOr("Move operation failed"),
+};
 
 /** mcp-workspace's choices. */
 export const workspacePolicy: SurfacePolicy = {
   name: "workspace",
   // mcp-workspace (FastMCP) words every tool failure this way; clients may match on it.
-  errorText: (tool, err, message) => `Error executing tool ${tool}: ${workspaceWording(err) ?? message}`,
+  errorText: (tool, err, message, requested) =>
+    `Error executing tool ${tool}: ${wordError(workspaceWording, tool, err, message, requested)}`,
   // The workspace seed promises every call at INFO.
   callLogLevel: "info",
   // The project directory is the workspace; client roots never change it.
   clientRoots: false,
+  // mcp-workspace's rule: paths are relative to the project (or a reference project) and `..` is refused;
+  // `.git/` and what .gitignore files ignore can be neither read nor written.
+  pathRules: () => ({ anchored: true, hideIgnored: true, gitDirWrites: false }),
 };
-
-/** mcp-workspace's own words for an error kind, where they differ from the default message. */
-function workspaceWording(err: unknown): string | undefined {
-  const detail = err instanceof ToolError ? err.detail : undefined;
-  switch (detail?.kind) {
-    case "not_utf8":
-      return `File '${printable(detail.path)}' contains invalid characters. Ensure it's a valid text file.`;
-    default:
-      return undefined;
-  }
-}

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { ANY_COUNT, widest } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
-import { InvalidTextError } from "../../core/files/line-range.js";
 import { readLines } from "../../core/files/read-lines.js";
-import { printable } from "../../core/paths.js";
 import type { Root } from "../../core/workspace.js";
 import { defineTool, type ToolContext, type ToolReply } from "../tool.js";
 import { gitignoreGate, requireFilePath, resolveIn, strReply } from "./common.js";
@@ -83,29 +81,17 @@ export async function readForTool(
   const target = await resolveIn(ctx, filePath, "read", base);
   if (gate) await gitignoreGate(ctx, target, filePath);
   const ranged = checkRange(args.start_line, args.end_line);
-  const shown = printable(filePath);
   const budget = ctx.budget;
   const first = ranged ? args.start_line! : 1;
   // The note that says how to read on, held at its widest.
   const close = budget.reserve(widestNote(budget.limit, first));
-  let r: Awaited<ReturnType<typeof readLines>>;
-  try {
-    r = await readLines(target, {
-      start: ranged ? args.start_line! : 1,
-      end: ranged ? args.end_line! : undefined,
-      maxBytes: Math.max(1, budget.remaining),
-      withState: true,
-      hash: args.with_hash === true,
-    });
-  } catch (err) {
-    if (err instanceof InvalidTextError)
-      throw new ToolError(`Not a UTF-8 text file: ${shown}`, "invalid", { kind: "not_utf8", path: filePath });
-    if (err instanceof ToolError && err.code === "not_found")
-      throw new ToolError(`File '${shown}' does not exist`, "not_found");
-    if (err instanceof ToolError && err.code === "not_file")
-      throw new ToolError(`Path '${shown}' is not a file`, "not_file");
-    throw err;
-  }
+  const r = await readLines(target, {
+    start: ranged ? args.start_line! : 1,
+    end: ranged ? args.end_line! : undefined,
+    maxBytes: Math.max(1, budget.remaining),
+    withState: true,
+    hash: args.with_hash === true,
+  });
   // A whole read: remembered, so a later refused change can show what changed since this version.
   if (!ranged && !r.truncated && r.state?.sha256)
     ctx.reads.remember(
