@@ -32,10 +32,7 @@ function decodeUtf8(data: Uint8Array, requested: string): { text: string; bom: b
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
   } catch {
-    throw new ToolError(`Not a UTF-8 text file: ${printable(requested)}`, "invalid", {
-      kind: "not_utf8",
-      path: requested,
-    });
+    throw new ToolError(`Not a UTF-8 text file: ${printable(requested)}`, "not_utf8", { path: requested });
   }
   const bom = text.startsWith("\uFEFF");
   return { bom, text: bom ? text.slice(1) : text };
