@@ -81,17 +81,18 @@ export default {
           label: `catalog: whole filesystem surface (${fsSurface.tools.length} tools)`,
           mcpfs: tok(oursAll),
           official: tok(off14),
-          // The 7 code tools (outline … repo_map) raise the target by what they cost: 926 tok measured.
-          target: "≤ 1.6× official 14 + 950 (code tools)",
-          met: oursAll <= 1.6 * off14 + 950,
+          // The 7 code tools (outline … repo_map) raise the target by what they cost: 926 tok measured;
+          // read_document by 178 tok measured.
+          target: "≤ 1.6× official 14 + 950 (code tools) + 180 (read_document)",
+          met: oursAll <= 1.6 * off14 + 950 + 180,
           note: `${(oursAll / off14).toFixed(2)}× official`,
         },
         {
           label: `catalog: workspace surface, no GitHub (${ws.tools.length} tools)`,
           mcpfs: tok(wsAll),
-          // The 7 code tools raise the target by what they cost: 945 tok measured.
-          target: "≤ 3,950 (3,000 + code tools)",
-          met: wsAll <= 3950,
+          // The 7 code tools raise the target by what they cost: 945 tok measured; read_document 186.
+          target: "≤ 4,140 (3,000 + code tools + read_document)",
+          met: wsAll <= 4140,
         },
       );
       // grep's heading layout against the path-on-every-line layout it replaced, for the same matches.

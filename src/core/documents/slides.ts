@@ -1,7 +1,7 @@
 import { DocError } from "./doc-error.js";
 import { pageNumbers } from "./page-spec.js";
 import type { DocumentRequest, DocumentResult } from "./protocol.js";
-import { attr, relationships, textsOf } from "./xml-text.js";
+import { attr, relationships, SLIDE_TEXT, textsOf } from "./xml-text.js";
 import { entryText, unzipBounded } from "./zip.js";
 
 /** A .pptx's text per slide, in the presentation's order: each paragraph of each shape on its own line. */
@@ -20,7 +20,7 @@ export function readSlides(req: DocumentRequest): DocumentResult {
   const units = now.map((n) => {
     const xml = entryText(files, order[n - 1]!) ?? "";
     const paragraphs = [...xml.matchAll(/<a:p>([\s\S]*?)<\/a:p>|<a:p\s[^>]*>([\s\S]*?)<\/a:p>/g)]
-      .map((m) => textsOf(m[1] ?? m[2]!, "a:t").trim())
+      .map((m) => textsOf(m[1] ?? m[2]!, SLIDE_TEXT).trim())
       .filter((t) => t !== "");
     return { n, text: paragraphs.join("\n") };
   });

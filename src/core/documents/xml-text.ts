@@ -20,11 +20,14 @@ export function attr(attrs: string, name: string): string | undefined {
   return m ? decodeXml(m[1] ?? m[2]!) : undefined;
 }
 
-/** The concatenated text of every `<tag>…</tag>` element inside `xml` (for w:t, a:t, t). */
-export function textsOf(xml: string, tag: string): string {
+/** Text runs: `<t>` of spreadsheets, `<a:t>` of slides (the pattern's one group is the text). */
+export const SHEET_TEXT = /<t(?:\s[^>]*)?>([^<]*)<\/t>/g;
+export const SLIDE_TEXT = /<a:t(?:\s[^>]*)?>([^<]*)<\/a:t>/g;
+
+/** The concatenated text of every run `runs` (SHEET_TEXT, SLIDE_TEXT) finds in `xml`. */
+export function textsOf(xml: string, runs: RegExp): string {
   let out = "";
-  const re = new RegExp(`<${tag}(?:\\s[^>]*)?>([^<]*)</${tag}>`, "g");
-  for (const m of xml.matchAll(re)) out += m[1]!;
+  for (const m of xml.matchAll(runs)) out += m[1]!;
   return decodeXml(out);
 }
 
