@@ -113,6 +113,50 @@ await workerBuild("mcpfs-code-worker", "dist/core/code/worker.js");
     copyFileSync(path.join(from, name), path.join(to, name));
 }
 
+/**
+ * pdf.js looks for the native @napi-rs/canvas through createRequire (to render; mcpfs reads text only):
+ * that lookup is replaced by its failure, which pdf.js already handles, so nothing native is ever loaded.
+ * Its browser-only CDN worker wrapper (an import in a string) is emptied: it reads to the bundle check as a
+ * run-time import, and Node never takes that path.
+ * fflate's Node entry loads worker_threads through createRequire for its async API; only its synchronous
+ * API is used, which the plain entry has too.
+ */
+const documentDiet = {
+  name: "document-diet",
+  setup(b) {
+    b.onResolve({ filter: /^fflate$/ }, () => ({
+      path: path.resolve("node_modules", "fflate", "esm", "browser.js"),
+    }));
+    b.onLoad({ filter: /pdfjs-dist[\\/]legacy[\\/]build[\\/]pdf\.mjs$/ }, (args) => ({
+      contents: readFileSync(args.path, "utf8")
+        .replaceAll(
+          'process.getBuiltinModule("module").createRequire(import.meta.url)',
+          '(() => { throw new Error("text only"); })()',
+        )
+        .replace('`await import("$' + '{url}");`', '""'),
+      loader: "js",
+    }));
+  },
+};
+
+// The document worker (src/core/documents/worker.ts): pdf.js, mammoth and the zip reader in a file of its own,
+// started on the first read_document, so neither start-up nor the main bundle carries them.
+await build({
+  entryPoints: { "mcpfs-doc-worker": "dist/core/documents/worker.js" },
+  plugins: [documentDiet],
+  outdir: "dist/bundle",
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  define: { "import.meta.url": "__mcpfsUrl" },
+  banner: { js: "\"use strict\";var __mcpfsUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: "warning",
+  legalComments: "none",
+  minify: true,
+});
+
 // The installed package has only its dependencies: a module loaded at run time that is neither bundled, nor a
 // builtin, nor a dependency fails for users only (see bundle-imports.mjs).
 const { dependencies = {} } = JSON.parse(readFileSync(path.join(here, "..", "package.json"), "utf8"));

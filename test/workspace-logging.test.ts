@@ -142,6 +142,7 @@ describe("command line", () => {
         "replace_symbol",
         "insert_symbol",
         "repo_map",
+        "read_document",
       ]);
       expect((await conn.call("read_file", { file_path: "a.txt" })).text).toBe("a\n");
     } finally {

@@ -82,18 +82,18 @@ export default {
           mcpfs: tok(oursAll),
           official: tok(off14),
           // The 7 code tools (outline … repo_map) raise the target by what they cost: 926 tok measured; the 5
-          // structured edit tools (notebook_read … edit_lines) by theirs: 896 tok measured.
-          target: "≤ 1.6× official 14 + 950 (code tools) + 900 (structured edits)",
-          met: oursAll <= 1.6 * off14 + 950 + 900,
+          // structured edit tools (notebook_read … edit_lines) 896 tok; read_document 178 tok.
+          target: "≤ 1.6× official 14 + 950 (code tools) + 900 (structured edits) + 180 (read_document)",
+          met: oursAll <= 1.6 * off14 + 950 + 900 + 180,
           note: `${(oursAll / off14).toFixed(2)}× official`,
         },
         {
           label: `catalog: workspace surface, no GitHub (${ws.tools.length} tools)`,
           mcpfs: tok(wsAll),
           // The 7 code tools raise the target by what they cost: 945 tok measured; the 5 structured edit
-          // tools by theirs: 906 tok measured.
-          target: "≤ 4,860 (3,000 + code tools + structured edits)",
-          met: wsAll <= 4860,
+          // tools 906 tok; read_document 186 tok.
+          target: "≤ 5,050 (3,000 + code tools + structured edits + read_document)",
+          met: wsAll <= 5050,
         },
       );
       // grep's heading layout against the path-on-every-line layout it replaced, for the same matches.

@@ -16,6 +16,7 @@ import { listChangesTool } from "./list-changes.js";
 import { listDirectoryTool } from "./list-directory.js";
 import { listDirectoryWithSizesTool } from "./list-directory-with-sizes.js";
 import { moveFileTool } from "./move-file.js";
+import { readDocumentTool } from "./read-document.js";
 import { readFileTool } from "./read-file.js";
 import { readMediaFileTool } from "./read-media-file.js";
 import { readMultipleFilesTool } from "./read-multiple-files.js";
@@ -53,4 +54,5 @@ export const filesystemTools: readonly AnyToolDef[] = [
   undoChangeTool,
   ...codeTools,
   ...structuredFileTools,
+  readDocumentTool,
 ];

@@ -22,6 +22,7 @@ import { listChangesTool } from "./list-changes.js";
 import { listDirectoryTool } from "./list-directory.js";
 import { listReferenceDirectoryTool } from "./list-reference-directory.js";
 import { moveFileTool } from "./move-file.js";
+import { readDocumentTool } from "./read-document.js";
 import { readFileTool } from "./read-file.js";
 import { readReferenceFileTool } from "./read-reference-file.js";
 import { saveFileTool } from "./save-file.js";
@@ -67,4 +68,5 @@ export const workspaceTools: readonly AnyToolDef[] = [
   undoChangeTool,
   ...codeTools,
   ...structuredFileTools,
+  readDocumentTool,
 ];

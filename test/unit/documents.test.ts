@@ -1,0 +1,60 @@
+/** The pure parts of read_document: page lists, cell ranges, mammoth's HTML as Markdown. */
+import { describe, expect, it } from "vitest";
+import { parseRange, rangeName } from "../../src/core/documents/cells.js";
+import { htmlToMarkdown } from "../../src/core/documents/html-markdown.js";
+import { pageNumbers, pageSpec } from "../../src/core/documents/page-spec.js";
+
+describe("page lists", () => {
+  it("reads ranges, open ends and repeats, within the page count", () => {
+    expect(pageNumbers("3-5,9, 4", 10)).toEqual([3, 4, 5, 9]);
+    expect(pageNumbers("8-", 10)).toEqual([8, 9, 10]);
+    expect(pageNumbers("9-40", 10)).toEqual([9, 10]);
+    expect(pageNumbers(undefined, 3)).toEqual([1, 2, 3]);
+  });
+
+  it("refuses what is not a page list", () => {
+    expect(() => pageNumbers("5-3", 10)).toThrow(/not a range/);
+    expect(() => pageNumbers("x", 10)).toThrow(/not a page or range/);
+    expect(() => pageNumbers("11", 10)).toThrow(/past the last page \(10\)/);
+  });
+
+  it("names numbers with the shortest list, which reads back to them", () => {
+    const pages = [1, 2, 3, 5, 7, 8];
+    expect(pageSpec(pages)).toBe("1-3,5,7-8");
+    expect(pageNumbers(pageSpec(pages), 8)).toEqual(pages);
+  });
+});
+
+describe("cell ranges", () => {
+  it("reads A1:F40, one cell, and columns past Z", () => {
+    expect(rangeName(parseRange("b2:f40")!)).toBe("B2:F40");
+    expect(rangeName(parseRange("C7")!)).toBe("C7:C7");
+    expect(rangeName(parseRange("Z1:AB3")!)).toBe("Z1:AB3");
+    expect(() => parseRange("F40:B2")).toThrow(/not a cell range/);
+  });
+});
+
+describe("mammoth's HTML as Markdown", () => {
+  it("writes nested lists, emphasis, links and a table with escaped pipes", () => {
+    const html =
+      "<h2>T</h2><ul><li>a<ul><li>b</li></ul></li><li>c</li></ul><ol><li>one</li><li>two</li></ol>" +
+      '<p><strong>bold</strong> and <a href="https://x.test/?a=1&amp;b=2">link</a></p>' +
+      "<table><tr><td><p>h|1</p></td><td><p>h2</p></td></tr><tr><td><p>x</p></td><td><p>y</p></td></tr></table>";
+    expect(htmlToMarkdown(html)).toEqual([
+      "## T",
+      "",
+      "- a",
+      "  - b",
+      "- c",
+      "",
+      "1. one",
+      "2. two",
+      "",
+      "**bold** and [link](https://x.test/?a=1&b=2)",
+      "",
+      "| h\\|1 | h2 |",
+      "| --- | --- |",
+      "| x | y |",
+    ]);
+  });
+});
