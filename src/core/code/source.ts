@@ -2,6 +2,7 @@
 import { ToolError } from "../errors.js";
 import { readSnapshot, type Snapshot } from "../files/snapshot.js";
 import { printable } from "../paths.js";
+import { decodeText, encodingOf } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 import type { Occurrence, SymbolNode } from "./extract.js";
 import { type Language, languageOf } from "./languages.js";
@@ -24,15 +25,7 @@ export interface CodeFile {
 export async function readCode(target: ResolvedPath): Promise<CodeFile> {
   const snap = await readSnapshot(target, { maxBytes: MAX_CODE_BYTES });
   if (!snap) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(snap.data);
-  } catch {
-    throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "invalid", {
-      kind: "not_utf8",
-      path: target.requested,
-    });
-  }
+  const text = decodeText(snap.data, encodingOf(snap.data), target.requested);
   const bom = text.startsWith("\uFEFF");
   return {
     target,
