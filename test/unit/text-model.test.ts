@@ -1,5 +1,5 @@
 /**
- * The one text model (src/core/files/text-lines.ts), property-tested: over random text with LF, CRLF, lone
+ * The one text model (src/core/text/), property-tested: over random text with LF, CRLF, lone
  * CR, a BOM and no final newline, every way of reading (splitter, counter, head, tail, ranges, totals,
  * check_file_size's count) sees the same lines; an edit changes only the bytes of the lines it targets.
  */
@@ -9,9 +9,10 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { countTextLines } from "../../src/core/checks/file-sizes.js";
 import { editKeepingEndings } from "../../src/core/files/edit.js";
-import { countLinesFrom, readLineRange } from "../../src/core/files/line-range.js";
-import { headLines, readTextUpTo, tailLines } from "../../src/core/files/read-text.js";
-import { LineCounter, splitLines, toLines } from "../../src/core/files/text-lines.js";
+import { parseDoc } from "../../src/core/text/document.js";
+import { type Line, LineCounter, splitLines } from "../../src/core/text/lines.js";
+import { numberLines } from "../../src/core/text/number.js";
+import { countLinesFrom, headLines, rangeLines, tailLines, wholeText } from "../../src/core/text/shapes.js";
 import { tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea("mcpfs-textmodel-");
@@ -25,6 +26,8 @@ function reference(text: string): string[] {
   if (last !== "") out.push(last);
   return out;
 }
+
+const texts = (lines: readonly Line[]) => lines.map((l) => l.text);
 
 const piece = fc.constantFrom("a", "bc", "é", " ", "\n", "\n", "\r\n", "\r\n", "\r", "\uFEFF");
 const text = fc
@@ -47,21 +50,22 @@ describe("one line model for every read", () => {
         expect(await countTextLines(file)).toBe(n);
         const k = 1 + (a % (n + 2));
         const fh = await fs.promises.open(file);
+        const size = Buffer.byteLength(t);
         try {
           expect(await countLinesFrom(fh, 0)).toBe(n);
-          expect((await readTextUpTo(fh, 1 << 20)).totalLines).toBe(n);
-          const head = await headLines(fh, k);
-          expect(head.lines).toEqual(want.slice(0, k));
+          expect((await wholeText(fh, "f.txt", 1 << 20, size)).totalLines).toBe(n);
+          const head = await headLines(fh, "f.txt", k);
+          expect(texts(head.lines)).toEqual(want.slice(0, k));
           expect(head.more).toBe(k < n);
-          const tail = await tailLines(fh, k);
-          expect(tail.lines).toEqual(want.slice(Math.max(0, n - k)));
+          const tail = await tailLines(fh, "f.txt", k, size);
+          expect(texts(tail.lines)).toEqual(want.slice(Math.max(0, n - k)));
           expect(tail.more).toBe(k < n);
           const end = k + (b % 5);
-          const range = await readLineRange(fh, k, end);
-          expect(range.lines).toEqual(want.slice(k - 1, end));
+          const range = await rangeLines(fh, "f.txt", k, end);
+          expect(texts(range.lines)).toEqual(want.slice(k - 1, end));
           expect(range.more).toBe(end < n);
-          const whole = await readLineRange(fh, 1);
-          expect(whole.lines).toEqual(want);
+          const whole = await rangeLines(fh, "f.txt", 1);
+          expect(texts(whole.lines)).toEqual(want);
           expect(whole.stop.lines).toBe(n);
         } finally {
           await fh.close();
@@ -94,7 +98,7 @@ describe("an edit changes only the lines it targets", () => {
           const i = at % all.length;
           // Replace the text of line i (unique thanks to its #i# tag), not its break.
           const out = editKeepingEndings(src, [{ oldText: all[i]!.text, newText: replacement }]).text;
-          const doc = toLines(src);
+          const doc = parseDoc(src);
           const expected =
             (bom ? "\uFEFF" : "") +
             all

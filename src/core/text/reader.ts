@@ -195,7 +195,8 @@ export class LineReader {
         return this.#emit(line, eol, offset);
       }
       const rest = this.#buf.subarray(this.#i);
-      if (this.#partBytes + rest.length > maxBytes) return this.#cut(rest, maxBytes, offset);
+      if (rest.length > 0 && this.#partBytes + rest.length > maxBytes)
+        return this.#cut(rest, maxBytes, offset);
       if (rest.length > 0) {
         this.#parts.push(Buffer.from(rest));
         this.#partBytes += rest.length;

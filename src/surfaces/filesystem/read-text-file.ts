@@ -206,9 +206,9 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
   if (nl > 0) text = text.slice(0, nl + 1);
   const lines = countLines(text);
   let kept: number | undefined;
-  if (args.lineNumbers && text !== "") {
-    // The same lines as every other read shape: head/tail's own, a whole read's through the one model.
-    const all = r.lines ?? textsOf(linesOf(text));
+  // The same lines as every other read shape: head/tail's own, a whole read's through the one model.
+  const all = args.lineNumbers ? (r.lines ?? textsOf(linesOf(text))) : [];
+  if (all.length > 0) {
     const total = r.state?.totalLines;
     const first = args.tail !== undefined ? (total !== undefined ? total - all.length + 1 : undefined) : 1;
     if (first !== undefined) {
