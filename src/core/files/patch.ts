@@ -12,6 +12,7 @@
 import { parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { decodeText, encodingOf } from "../text/decode.js";
 import { docLines, parseDoc, printLines } from "../text/document.js";
 import type { Line } from "../text/lines.js";
 import type { ResolvedPath } from "../workspace.js";
@@ -163,7 +164,8 @@ async function planFile(
   const source = await opts.resolve(oldName ?? newName!);
   const snap = await readSnapshot(source, { maxBytes: opts.maxBytes });
   if (!snap) throw new ToolError(`${printable(oldName ?? newName!)}: no such file to patch`, "not_found");
-  const before = snap.data.toString("utf8");
+  // The reads' decode policy: a file that is not text is refused, never rewritten from a lossy decode.
+  const before = decodeText(snap.data, encodingOf(snap.data), source.requested);
   const r = applyHunks(before, p.hunks, isDelete ? 0 : fuzz, oldName ?? newName!);
   if (r.errors.length) return void errors.push(...r.errors);
 

@@ -183,8 +183,8 @@ export async function readLineRange(
         throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
       const size = Number(since.size);
       const cheap = opts.hash === true || size <= CHEAP_HASH_LIMIT;
-      // From line 1, the hash streams with the read (a whole read needs no second pass).
-      const hash = opts.start === 1 && cheap ? createHash("sha256") : undefined;
+      // From line 1, the hash streams with the read: a read that reaches the end needs no second pass.
+      const hash = opts.start === 1 ? createHash("sha256") : undefined;
       const r = await rangeLines(fh, target.requested, opts.start, opts.end, {
         maxBytes: opts.maxBytes,
         hash,
