@@ -32,11 +32,14 @@ export function notTextError(requested: string): ToolError {
  * naming `requested` when they are not valid text in it.
  */
 export function decodeText(bytes: Uint8Array, encoding: TextEncoding, requested: string): string {
-  // Both UTF-8 forms decode alike: the BOM is content (U+FEFF). isUtf8 is a SIMD scan; toString then skips
-  // the checks a fatal TextDecoder repeats.
+  // Both UTF-8 forms decode alike: the BOM is content (U+FEFF). A lenient decode marks every invalid byte
+  // with U+FFFD, so only a text holding one needs the (SIMD) validity check: a line at a time, that is half
+  // the cost of a fatal TextDecoder.
   if (encoding !== "utf-8" && encoding !== "utf-8-bom") throw notTextError(requested);
-  if (!isUtf8(bytes)) throw notTextError(requested);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const text = b.toString("utf8");
+  if (text.includes("\uFFFD") && !isUtf8(b)) throw notTextError(requested);
+  return text;
 }
 
 /** Length of the longest prefix of `b` that does not end inside a UTF-8 sequence. */

@@ -6,7 +6,7 @@ import { createHash, type Hash } from "node:crypto";
 import type { ReadAt } from "../files/safe-open.js";
 import { charBoundary, charStart, decodeText, encodingOf } from "./decode.js";
 import { LF, type Line, LineCounter } from "./lines.js";
-import { Chunks, eachChunk, LineReader } from "./reader.js";
+import { Chunks, eachChunk, LineReader, type ReadLine } from "./reader.js";
 
 /** A head's first read: a few dozen ordinary lines, from Node's shared buffer pool (under 4 KiB). */
 const FIRST_HEAD_CHUNK = 4095;
@@ -24,7 +24,7 @@ export interface LinesRead {
 }
 
 /** Bytes a line takes in a reply that joins lines with "\n". */
-const joined = (l: Line) => Buffer.byteLength(l.text) + 1;
+const joined = (l: ReadLine) => l.size + 1;
 
 /** The first `n` lines, collecting at most `maxBytes` bytes of them (then `partial`: the last is cut). */
 export async function headLines(
@@ -37,7 +37,7 @@ export async function headLines(
   const lines: Line[] = [];
   let kept = 0;
   while (lines.length < n) {
-    const l = await reader.next(maxBytes - kept);
+    const l = reader.take(maxBytes - kept) ?? (await reader.next(maxBytes - kept));
     if (l === undefined) return { lines, more: false };
     lines.push(l);
     if (l.cut) return { lines, more: true, partial: true };
@@ -80,7 +80,12 @@ export async function tailLines(
   }
   const reader = new LineReader(fh, { requested, from, chunk: TAIL_CHUNK });
   const lines: Line[] = [];
-  for (let l = await reader.next(); l !== undefined; l = await reader.next()) lines.push(l);
+  for (
+    let l = reader.take() ?? (await reader.next());
+    l !== undefined;
+    l = reader.take() ?? (await reader.next())
+  )
+    lines.push(l);
   return { lines, more: from > 0, ...(start.partial ? { partial: true } : {}) };
 }
 
@@ -118,7 +123,7 @@ export async function rangeLines(
   let bytes = 0;
   while (reader.lineNo <= end) {
     const at = { offset: reader.offset, lines: reader.lineNo - 1 };
-    const l = await reader.next(maxBytes - bytes);
+    const l = reader.take(maxBytes - bytes) ?? (await reader.next(maxBytes - bytes));
     if (l === undefined) {
       const sha256 = opts.hash?.digest("hex");
       return { lines, more: false, truncated: false, stop: stop(), ...(sha256 ? { sha256 } : {}) };
