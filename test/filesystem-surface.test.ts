@@ -141,7 +141,9 @@ describe("errors name only the requested path", () => {
     fs.writeFileSync(path.join(root, "bin.dat"), bytes);
     const r = await conn.call("edit_file", { path: "bin.dat", edits: [{ oldText: "a", newText: "b" }] });
     expect(r.isError).toBe(true);
-    expect(r.text).toBe("Not a UTF-8 text file: bin.dat");
+    expect(r.text).toBe(
+      "Not a UTF-8 text file: bin.dat. mcpfs reads UTF-8 text only; convert the file to UTF-8 to read or edit it.",
+    );
     expect(fs.readFileSync(path.join(root, "bin.dat"))).toEqual(bytes);
   });
 });

@@ -6,6 +6,7 @@ import { readRegularText, readRegularTextSync } from "./files/safe-open.js";
 import { compiledRules } from "./ignore-compiled.js";
 import { isGitDirName } from "./paths.js";
 import type { RuleMemory } from "./rule-memory.js";
+import { lfPieces, toLf } from "./text/lines.js";
 import { namesOf, type Root } from "./workspace.js";
 
 /**
@@ -81,10 +82,7 @@ function ownRules(ig: Ignore): (path: string) => IgnoreVerdict {
 
 /** Parses gitignore text into rule lines (comments and blanks dropped; ignore() does the rest). */
 export function ruleLines(text: string): string[] {
-  return text
-    .replace(/^\uFEFF/, "")
-    .split(/\r?\n/)
-    .filter((l) => l.trim() !== "" && !l.startsWith("#"));
+  return lfPieces(toLf(text.replace(/^\uFEFF/, ""))).filter((l) => l.trim() !== "" && !l.startsWith("#"));
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;

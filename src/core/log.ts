@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import pino, { type Logger } from "pino";
+import { lfPieces } from "./text/lines.js";
 
 export type { Logger } from "pino";
 
@@ -28,7 +29,7 @@ const LEVEL_LABEL: Record<number, string> = {
 function humanStderr(): Writable {
   return new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString("utf8").split("\n")) {
+      for (const line of lfPieces(chunk.toString("utf8"))) {
         if (!line) continue;
         try {
           const { level, time, msg, name, pid: _p, hostname: _h, ...rest } = JSON.parse(line);

@@ -9,6 +9,7 @@ import { ToolError } from "../core/errors.js";
 import type { ChangeSummary } from "../core/files/change-log.js";
 import { journaledRoots, UndoConflictError, type UndoResult, undoChange } from "../core/files/undo.js";
 import { escapeName, printable } from "../core/paths.js";
+import { lfPieces } from "../core/text/lines.js";
 import { namesOf } from "../core/workspace.js";
 import type { ToolContext } from "./tool.js";
 
@@ -101,7 +102,7 @@ export async function listChanges(
 
 function stepLines(ctx: ToolContext, result: UndoResult, show: ShowPath): string[] {
   return result.steps.map((s) => {
-    const changed = s.changed ? `\n  changed since: ${s.changed.split("\n").join("\n  ")}` : "";
+    const changed = s.changed ? `\n  changed since: ${lfPieces(s.changed).join("\n  ")}` : "";
     return `- ${escapeName(show(ctx, s.root, s.rel))}: ${s.action}${changed}`;
   });
 }

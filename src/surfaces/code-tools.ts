@@ -17,6 +17,8 @@ import { ToolError } from "../core/errors.js";
 import { fencedDiff } from "../core/files/diff.js";
 import { escapeName, printable } from "../core/paths.js";
 import { isFileTarget } from "../core/search/grep.js";
+import { lfPieces } from "../core/text/lines.js";
+import { numberLines } from "../core/text/number.js";
 import type { ResolvedPath } from "../core/workspace.js";
 import { recordChanges, type ToolContext } from "./tool.js";
 
@@ -222,9 +224,12 @@ export interface FindSymbolArgs {
   maxResults?: number;
 }
 
+/** Numbered lines of LF pieces (a CRLF line's CR is its terminator's, not shown). */
 function numbered(lines: readonly string[], first: number): string[] {
-  const width = String(first + lines.length - 1).length;
-  return lines.map((l, i) => `${String(first + i).padStart(width)}→${l.replace(/\r$/, "")}`);
+  return numberLines(
+    lines.map((l) => l.replace(/\r$/, "")),
+    first,
+  );
 }
 
 export async function findSymbolCode(
@@ -284,7 +289,7 @@ export async function readSymbolCode(
   const file = await viewCode(target);
   const found = await oneSymbol(file, a.path, a.name, ctx.signal);
   const s = found.symbol;
-  const all = file.text.split("\n");
+  const all = lfPieces(file.text);
   const ctxLines = Math.max(0, a.context ?? 0);
   const first = Math.max(1, s.startLine - ctxLines);
   const last = Math.min(all.length, s.endLine + ctxLines);

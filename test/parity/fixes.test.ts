@@ -29,6 +29,19 @@ export const fixCases: Case[] = [
     },
   },
   {
+    name: "a file that is not UTF-8 is refused by every read shape, naming the path",
+    files: { "latin1.txt": Buffer.from("caf\xe9\n", "latin1") },
+    async run({ conn, dir }) {
+      const p = path.join(dir, "latin1.txt");
+      for (const extra of [{}, { head: 1 }, { tail: 1 }]) {
+        const r = await conn.call("read_text_file", { path: p, ...extra });
+        expect(r.isError).toBe(true);
+        expect(r.text).toContain("latin1.txt");
+        expect(r.text).not.toContain("\uFFFD");
+      }
+    },
+  },
+  {
     name: "head 0 is a clear error",
     files: { "a.txt": FIVE },
     async run({ conn, dir }) {

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { diffStats, fencedDiff, unifiedDiff } from "../../src/core/files/diff.js";
 import { applyEdits, EditError } from "../../src/core/files/edit.js";
-import { detectFormat } from "../../src/core/files/text-format.js";
-import { joinEndings, splitEndings } from "../../src/core/files/text-lines.js";
+import { parseDoc, printDoc } from "../../src/core/text/document.js";
+
+const detectFormat = (text: string) => {
+  const { eol, bom, mixed } = parseDoc(text);
+  return { eol, bom, mixed };
+};
 
 function failure(fn: () => unknown): EditError {
   try {
@@ -21,16 +25,16 @@ describe("text format", () => {
     expect(detectFormat("a\r\nb\r\nc\n")).toEqual({ eol: "\r\n", bom: false, mixed: true });
     expect(detectFormat("no newline")).toEqual({ eol: "\n", bom: false, mixed: false });
     const src = "\uFEFFx\r\ny\r\n";
-    const doc = splitEndings(src);
+    const doc = parseDoc(src);
     expect(doc).toMatchObject({ body: "x\ny\n", eol: "\r\n", bom: true });
-    expect(joinEndings(doc)).toBe(src);
-    expect(joinEndings(splitEndings("p\nq"))).toBe("p\nq");
+    expect(printDoc(doc)).toBe(src);
+    expect(printDoc(parseDoc("p\nq"))).toBe("p\nq");
   });
 
   it("keeps a lone CR as content", () => {
-    const doc = splitEndings("a\rb\n");
+    const doc = parseDoc("a\rb\n");
     expect(doc.body).toBe("a\rb\n");
-    expect(joinEndings(doc)).toBe("a\rb\n");
+    expect(printDoc(doc)).toBe("a\rb\n");
   });
 });
 

@@ -2,13 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { readLineRange } from "../../src/core/files/line-range.js";
+import { rangeLines } from "../../src/core/text/shapes.js";
 import { tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea("mcpfs-range-");
 afterAll(() => area.cleanup());
 
-/** Lines end at LF; a CRLF line's CR is not shown; a lone CR is content (text-lines.ts). */
+/** Lines end at LF; a CRLF line's CR is not shown; a lone CR is content (core/text/lines.ts). */
 function naiveLines(text: string): string[] {
   const lines = text.split("\n");
   const last = lines.pop()!;
@@ -17,7 +17,7 @@ function naiveLines(text: string): string[] {
   return out;
 }
 
-describe("readLineRange across chunk boundaries", () => {
+describe("rangeLines across chunk boundaries", () => {
   it("agrees with a whole-file split for any range, with LF-only stretches and mixed breaks", async () => {
     const dir = area.tree("files");
     await fc.assert(
@@ -46,8 +46,8 @@ describe("readLineRange across chunk boundaries", () => {
           const end = start + (b % 50);
           const fh = await fs.promises.open(file);
           try {
-            const r = await readLineRange(fh, start, end);
-            expect(r.lines).toEqual(all.slice(start - 1, end));
+            const r = await rangeLines(fh, "f.txt", start, end);
+            expect(r.lines.map((l) => l.text)).toEqual(all.slice(start - 1, end));
             expect(r.more).toBe(end < all.length);
           } finally {
             await fh.close();
@@ -68,10 +68,10 @@ describe("readLineRange across chunk boundaries", () => {
     );
     const fh = await fs.promises.open(file);
     try {
-      const r = await readLineRange(fh, n - 99, n);
+      const r = await rangeLines(fh, "f.txt", n - 99, n);
       expect(r.lines).toHaveLength(100);
-      expect(r.lines[0]).toMatch(new RegExp(`^line ${n - 99} `));
-      expect(r.lines[99]).toMatch(new RegExp(`^line ${n} `));
+      expect(r.lines[0]!.text).toMatch(new RegExp(`^line ${n - 99} `));
+      expect(r.lines[99]!.text).toMatch(new RegExp(`^line ${n} `));
       expect(r.more).toBe(false);
     } finally {
       await fh.close();

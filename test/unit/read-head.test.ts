@@ -1,31 +1,37 @@
 /**
  * `headLines` over chunk boundaries (its first read is under 4 KiB, the next ones 64 KiB) and output-budget
- * cuts, through the FileHandle the readers take: the lines are the file's first lines; a cut keeps exactly the first `maxBytes` bytes (less a cut character).
+ * cuts, through the FileHandle the readers take: the lines are the file's first lines; a cut keeps whole
+ * lines (each costing its text and one break) and then the first bytes of the next line up to `maxBytes` in
+ * all (less a cut character).
  */
 import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { utf8Boundary } from "../../src/core/files/line-range.js";
-import { headLines } from "../../src/core/files/read-text.js";
-import { countLines, splitLines } from "../../src/core/files/text-lines.js";
+import { charBoundary } from "../../src/core/text/decode.js";
+import { countLines, splitLines } from "../../src/core/text/lines.js";
+import { headLines } from "../../src/core/text/shapes.js";
 import { tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea("mcpfs-readhead-");
 afterAll(() => area.cleanup());
 
-/** What a head of `k` lines within `maxBytes` returns, from the policy: a prefix of the file's bytes. */
+/** What a head of `k` lines within `maxBytes` returns, from the policy, written independently. */
 function reference(bytes: Buffer, k: number, maxBytes: number) {
-  let end = 0;
-  for (let lines = 0; lines < k && end < bytes.length; lines++) {
-    const nl = bytes.indexOf(10, end);
-    end = nl === -1 ? bytes.length : nl + 1;
+  const all = splitLines(bytes.toString("utf8"));
+  const lines: string[] = [];
+  let used = 0;
+  for (const line of all.slice(0, k)) {
+    const b = Buffer.from(line);
+    if (used + b.length > maxBytes) {
+      const cut = b.subarray(0, Math.max(0, maxBytes - used));
+      lines.push(cut.toString("utf8", 0, charBoundary(cut)));
+      return { lines, more: true, partial: true };
+    }
+    lines.push(line);
+    used += b.length + 1;
   }
-  if (end > maxBytes) {
-    const cut = bytes.subarray(0, maxBytes);
-    return { lines: splitLines(cut.toString("utf8", 0, utf8Boundary(cut))), more: true, partial: true };
-  }
-  return { lines: splitLines(bytes.toString("utf8", 0, end)), more: end < bytes.length };
+  return { lines, more: k < all.length, partial: undefined };
 }
 
 const piece = fc.constantFrom(
@@ -41,7 +47,7 @@ const piece = fc.constantFrom(
 const text = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(""));
 
 describe("headLines across chunks and cuts", () => {
-  it("returns the first lines, or exactly the first maxBytes bytes when they do not fit", async () => {
+  it("returns the first lines, or the lines that fit in maxBytes and a piece of the next", async () => {
     const file = path.join(area.tree("head"), "f.txt");
     await fc.assert(
       fc.asyncProperty(
@@ -54,8 +60,8 @@ describe("headLines across chunks and cuts", () => {
           const want = reference(bytes, k, m);
           const fh = await fs.promises.open(file);
           try {
-            const got = await headLines(fh, k, m);
-            expect(got.lines).toEqual(want.lines);
+            const got = await headLines(fh, "f.txt", k, m);
+            expect(got.lines.map((l) => l.text)).toEqual(want.lines);
             expect(got.more).toBe(want.more);
             expect(got.partial).toBe(want.partial);
             expect(countLines(t)).toBe(splitLines(t).length);

@@ -1,5 +1,5 @@
 /**
- * The one text model (src/core/files/text-lines.ts), property-tested: over random text with LF, CRLF, lone
+ * The one text model (src/core/text/), property-tested: over random text with LF, CRLF, lone
  * CR, a BOM and no final newline, every way of reading (splitter, counter, head, tail, ranges, totals,
  * check_file_size's count) sees the same lines; an edit changes only the bytes of the lines it targets.
  */
@@ -9,9 +9,10 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { countTextLines } from "../../src/core/checks/file-sizes.js";
 import { editKeepingEndings } from "../../src/core/files/edit.js";
-import { countLinesFrom, readLineRange } from "../../src/core/files/line-range.js";
-import { headLines, readTextUpTo, tailLines } from "../../src/core/files/read-text.js";
-import { LineCounter, splitLines, toLines } from "../../src/core/files/text-lines.js";
+import { parseDoc } from "../../src/core/text/document.js";
+import { type Line, LineCounter, linesOf, splitLines } from "../../src/core/text/lines.js";
+import { numberLines } from "../../src/core/text/number.js";
+import { countLinesFrom, headLines, rangeLines, tailLines, wholeText } from "../../src/core/text/shapes.js";
 import { makeRoot } from "../../src/core/workspace.js";
 import { tempArea } from "../helpers/fixtures.js";
 
@@ -26,6 +27,9 @@ function reference(text: string): string[] {
   if (last !== "") out.push(last);
   return out;
 }
+
+const texts = (lines: readonly Line[]) => lines.map((l) => l.text);
+const linesOfWhole = (r: { text: string }) => linesOf(r.text);
 
 const piece = fc.constantFrom("a", "bc", "é", " ", "\n", "\n", "\r\n", "\r\n", "\r", "\uFEFF");
 const text = fc
@@ -49,22 +53,86 @@ describe("one line model for every read", () => {
         expect(await countTextLines({ root, requested: "f.txt", real: file })).toBe(n);
         const k = 1 + (a % (n + 2));
         const fh = await fs.promises.open(file);
+        const size = Buffer.byteLength(t);
         try {
           expect(await countLinesFrom(fh, 0)).toBe(n);
-          expect((await readTextUpTo(fh, 1 << 20)).totalLines).toBe(n);
-          const head = await headLines(fh, k);
-          expect(head.lines).toEqual(want.slice(0, k));
+          expect((await wholeText(fh, "f.txt", 1 << 20, size)).totalLines).toBe(n);
+          const head = await headLines(fh, "f.txt", k);
+          expect(texts(head.lines)).toEqual(want.slice(0, k));
           expect(head.more).toBe(k < n);
-          const tail = await tailLines(fh, k);
-          expect(tail.lines).toEqual(want.slice(Math.max(0, n - k)));
+          const tail = await tailLines(fh, "f.txt", k, size);
+          expect(texts(tail.lines)).toEqual(want.slice(Math.max(0, n - k)));
           expect(tail.more).toBe(k < n);
           const end = k + (b % 5);
-          const range = await readLineRange(fh, k, end);
-          expect(range.lines).toEqual(want.slice(k - 1, end));
+          const range = await rangeLines(fh, "f.txt", k, end);
+          expect(texts(range.lines)).toEqual(want.slice(k - 1, end));
           expect(range.more).toBe(end < n);
-          const whole = await readLineRange(fh, 1);
-          expect(whole.lines).toEqual(want);
+          const whole = await rangeLines(fh, "f.txt", 1);
+          expect(texts(whole.lines)).toEqual(want);
           expect(whole.stop.lines).toBe(n);
+        } finally {
+          await fh.close();
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** Lines of bytes (undefined: not UTF-8), written independently of core/text. */
+function byteReference(bytes: Buffer): (string | undefined)[] {
+  const out: (string | undefined)[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl === -1 ? bytes.length : nl;
+    let line = bytes.subarray(start, end);
+    if (nl !== -1 && line[line.length - 1] === 13) line = line.subarray(0, -1);
+    const t = line.toString("utf8");
+    out.push(Buffer.from(t).equals(line) ? t : undefined);
+    start = end + 1;
+  }
+  return out;
+}
+
+const bytePiece = fc.constantFrom(
+  ...["a", "é", "\n", "\n", "\r\n", "\r"].map((t) => Buffer.from(t)),
+  Buffer.from([0xe9]),
+  Buffer.from([0xc3]),
+  Buffer.from([0xef, 0xbb, 0xbf]),
+);
+
+describe("one decode policy for every read shape", () => {
+  it("over random bytes, each shape returns its lines or refuses with not_utf8 naming the path", async () => {
+    const file = path.join(area.tree("bytes"), "f.txt");
+    const shape = async (run: () => Promise<readonly Line[]>, want: (string | undefined)[]) => {
+      if (want.some((l) => l === undefined)) {
+        const err = await run().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err).toMatchObject({ detail: { kind: "not_utf8", path: "f.txt" } });
+        expect(String((err as Error).message)).toContain("f.txt");
+      } else expect(texts(await run())).toEqual(want);
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.array(bytePiece, { maxLength: 30 }), fc.nat(40), async (parts, a) => {
+        const bytes = Buffer.concat(parts);
+        fs.writeFileSync(file, bytes);
+        const want = byteReference(bytes);
+        const n = want.length;
+        const k = 1 + (a % Math.max(1, n));
+        const fh = await fs.promises.open(file);
+        try {
+          await shape(async () => linesOfWhole(await wholeText(fh, "f.txt", 1 << 20, bytes.length)), want);
+          await shape(async () => (await headLines(fh, "f.txt", k)).lines, want.slice(0, k));
+          await shape(async () => (await tailLines(fh, "f.txt", k, bytes.length)).lines, want.slice(-k));
+          await shape(async () => (await rangeLines(fh, "f.txt", k)).lines, want.slice(k - 1));
+          // Numbering: one formatter, the same numbers whatever the shape.
+          if (want.every((l) => l !== undefined) && n > 0) {
+            const all = numberLines(want as string[], 1);
+            const tail = numberLines(want.slice(-k) as string[], n - k + 1);
+            expect(tail.map((l) => l.trim())).toEqual(all.slice(-k).map((l) => l.trim()));
+          }
         } finally {
           await fh.close();
         }
@@ -96,7 +164,7 @@ describe("an edit changes only the lines it targets", () => {
           const i = at % all.length;
           // Replace the text of line i (unique thanks to its #i# tag), not its break.
           const out = editKeepingEndings(src, [{ oldText: all[i]!.text, newText: replacement }]).text;
-          const doc = toLines(src);
+          const doc = parseDoc(src);
           const expected =
             (bom ? "\uFEFF" : "") +
             all

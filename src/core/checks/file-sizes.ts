@@ -1,9 +1,11 @@
 import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { type OpenTarget, openVerifiedFile } from "../files/safe-open.js";
-import { LineCounter } from "../files/text-lines.js";
 import { isIgnoredBy, levelsForDir } from "../ignore.js";
 import { isGitDirName } from "../paths.js";
+import { TextCheck } from "../text/decode.js";
+import { LineCounter, lfPieces } from "../text/lines.js";
+import { eachChunk } from "../text/reader.js";
 import { walk } from "../walk.js";
 import { namesOf, type Root } from "../workspace.js";
 
@@ -23,7 +25,7 @@ export interface FileSizeReport {
 /** Allowlist entries: one path per line, `#` comments (whole-line or inline), backslashes as `/`. */
 export function parseAllowlist(text: string): Set<string> {
   const out = new Set<string>();
-  for (const raw of text.split(/\r?\n|\r/)) {
+  for (const raw of lfPieces(text.replace(/\r\n?/g, "\n"))) {
     let line = raw.trim();
     if (line === "" || line.startsWith("#")) continue;
     const hash = line.indexOf("#");
@@ -34,7 +36,7 @@ export function parseAllowlist(text: string): Set<string> {
 }
 
 /**
- * Lines of a UTF-8 text file as every read counts them (text-lines.ts: "a\nb" and "a\nb\n" are both 2; a
+ * Lines of a UTF-8 text file as every read counts them (text/lines.ts: "a\nb" and "a\nb\n" are both 2; a
  * lone CR is content), streamed. Undefined for a file that is not valid UTF-8 or cannot be read.
  */
 export async function countTextLines(target: OpenTarget): Promise<number | undefined> {
@@ -50,19 +52,14 @@ export async function countTextLines(target: OpenTarget): Promise<number | undef
     return undefined;
   }
   try {
-    const decoder = new TextDecoder("utf-8", { fatal: true });
-    const buf = Buffer.allocUnsafe(256 * 1024);
+    // The reads' decode policy: a file that is not text has no lines to count.
+    const check = new TextCheck();
     const counter = new LineCounter();
-    for (let pos = 0; ; ) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
-      if (bytesRead === 0) break;
-      pos += bytesRead;
-      const chunk = buf.subarray(0, bytesRead);
-      decoder.decode(chunk, { stream: true });
+    await eachChunk(fh, {}, (chunk) => {
       counter.push(chunk);
-    }
-    decoder.decode();
-    return counter.lines;
+      return !check.push(chunk).ok(false);
+    });
+    return check.ok() ? counter.lines : undefined;
   } catch {
     return undefined;
   } finally {

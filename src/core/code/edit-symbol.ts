@@ -6,9 +6,10 @@
 import { ToolError } from "../errors.js";
 import { unifiedDiff } from "../files/diff.js";
 import { checkExpected } from "../files/precondition.js";
-import { detectFormat, toLf } from "../files/text-format.js";
 import { type ChangeResult, commitChanges } from "../files/transaction.js";
 import { printable } from "../paths.js";
+import { parseDoc } from "../text/document.js";
+import { toLf } from "../text/lines.js";
 import type { ResolvedPath } from "../workspace.js";
 import type { SymbolNode } from "./extract.js";
 import { GRAMMARS, type GrammarId } from "./languages.js";
@@ -60,7 +61,7 @@ export async function oneSymbol(
 
 /** The file's text with the placement applied (offsets are into the text without BOM). */
 function applyPlacement(text: string, sym: SymbolNode, p: Placement): string {
-  const eol = detectFormat(text).eol;
+  const eol = parseDoc(text).eol;
   const body = toLf(p.text).replace(/\n/g, eol);
   if (p.kind === "replace")
     return text.slice(0, sym.start) + body.replace(/(\r?\n)+$/, "") + text.slice(sym.end);

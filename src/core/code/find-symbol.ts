@@ -1,4 +1,6 @@
 /** Definitions by name across a tree: ripgrep picks the files that contain the name, the parser confirms. */
+
+import { lfPieces } from "../text/lines.js";
 import type { SymbolKind } from "./languages.js";
 import { type CodeScope, filesWithWord, readInScope } from "./scope.js";
 import { symbolsOf } from "./source.js";
@@ -29,7 +31,7 @@ export async function findSymbol(
     const parsed = file ? await symbolsOf(file, scope.signal) : undefined;
     if (!file || !parsed) continue;
     const found = matchSymbols(parsed.symbols, { name: o.name, exact: o.exact, kind: o.kind });
-    const lines = o.withBody && found.length > 0 ? file.text.split("\n") : undefined;
+    const lines = o.withBody && found.length > 0 ? lfPieces(file.text) : undefined;
     for (const f of found) {
       if (hits.length >= o.maxResults) return { hits, capped: true };
       hits.push({ ...f, path: rel, ...(lines ? { lines } : {}) });

@@ -1,11 +1,13 @@
 /** Markdown outlines by its ATX headings (`#`…`######`), outside fenced code; a heading ends before the next one of its level or higher. */
+
+import { lfPieces } from "../text/lines.js";
 import type { SymbolNode } from "./extract.js";
 
 const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 export function markdownSymbols(text: string): SymbolNode[] {
-  const lines = text.split("\n");
+  const lines = lfPieces(text);
   const top: SymbolNode[] = [];
   const open: { level: number; sym: SymbolNode }[] = [];
   let fence: string | undefined;

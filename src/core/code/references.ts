@@ -1,4 +1,6 @@
 /** Identifier occurrences across files, grouped per file, each line tagged with its role. */
+
+import { lfPieces } from "../text/lines.js";
 import type { RefTag } from "./extract.js";
 import { type CodeScope, filesWithWord, readInScope } from "./scope.js";
 import { occurrencesOf } from "./source.js";
@@ -34,7 +36,7 @@ export async function findReferences(
     const file = await readInScope(scope, rel);
     const occ = file ? (await occurrencesOf(file, name, scope.signal))?.get(name) : undefined;
     if (!file || !occ || occ.length === 0) continue;
-    const lines = file.text.split("\n");
+    const lines = lfPieces(file.text);
     const byLine = new Map<number, ReferenceLine>();
     for (const o of occ) {
       if (out.total >= maxResults) {

@@ -2,6 +2,7 @@
 import { ToolError } from "../errors.js";
 import { readSnapshot, type Snapshot } from "../files/snapshot.js";
 import { printable } from "../paths.js";
+import { decodeText, encodingOf } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 import type { Occurrence, SymbolNode } from "./extract.js";
 import { type Language, languageOf } from "./languages.js";
@@ -30,7 +31,7 @@ export interface CodeFile extends CodeText {
 export async function readCode(target: ResolvedPath): Promise<CodeFile> {
   const snap = await readSnapshot(target, { maxBytes: MAX_CODE_BYTES });
   if (!snap) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
-  const text = decodeStrict(snap.data, target.requested);
+  const text = decodeText(snap.data, encodingOf(snap.data), target.requested);
   const bom = text.startsWith("\uFEFF");
   return {
     target,
@@ -40,18 +41,6 @@ export async function readCode(target: ResolvedPath): Promise<CodeFile> {
     sha256: snap.sha256,
     snapshot: snap,
   };
-}
-
-/**
- * Strict UTF-8 (a lossy decode would shift symbol offsets and corrupt a symbol edit): the same decision as
- * edit_file's, kept in this one function so the shared text decode policy (core/text) can take its place.
- */
-function decodeStrict(data: Uint8Array, requested: string): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
-  } catch {
-    throw new ToolError(`Not a UTF-8 text file: ${printable(requested)}`, "not_utf8", { path: requested });
-  }
 }
 
 const views = new ViewCache<CodeText>();

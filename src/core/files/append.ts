@@ -1,9 +1,9 @@
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { parseDoc } from "../text/document.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
 import { readSnapshot } from "./snapshot.js";
-import { toLines } from "./text-lines.js";
 import { type ChangeResult, commitChanges } from "./transaction.js";
 
 export interface AppendOptions {
@@ -38,7 +38,8 @@ export async function appendToFile(
     ]);
     return r!;
   }
-  const crlf = toLines(snap.data.toString("utf8")).eol === "\r\n";
+  // latin1 maps each byte to one character: the terminators are found whatever the file's encoding.
+  const crlf = parseDoc(snap.data.toString("latin1")).eol === "\r\n";
   const added = crlf ? text.replace(/\r?\n/g, "\r\n") : text;
   const data = Buffer.concat([snap.data, Buffer.from(added, "utf8")]);
   const [r] = await commitChanges([{ kind: "write", target, data, base: snap }]);

@@ -16,6 +16,7 @@
 import fsSync, { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { lfPieces } from "../text/lines.js";
 import { sha256Of } from "./hash.js";
 import { newChangeId, parseJournalName } from "./journal-names.js";
 
@@ -46,7 +47,7 @@ export async function readRecords(dir: string, names: readonly string[]): Promis
     const text = await fs.readFile(path.join(dir, name), "utf8").catch(() => "");
     let newest = "";
     // A last line without its newline is being written (or was cut short): not a record yet.
-    for (const line of text.split("\n").slice(0, -1)) {
+    for (const line of lfPieces(text).slice(0, -1)) {
       const rec = parseLine(line);
       if (!rec) continue;
       if (rec.id > newest) newest = rec.id;

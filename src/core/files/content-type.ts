@@ -1,3 +1,4 @@
+import { TextCheck } from "../text/decode.js";
 import { mimeByExtension } from "./mime-types.js";
 
 /** Text-like types that are not `text/*`. */
@@ -20,13 +21,8 @@ export function isTextualType(type: string): boolean {
 /** A sample with a NUL byte, or that is not valid UTF-8, is binary. */
 export function looksBinary(sample: Buffer): boolean {
   if (sample.includes(0)) return true;
-  try {
-    // `stream: true`: a multi-byte character cut at the end of the sample is not an error.
-    new TextDecoder("utf-8", { fatal: true }).decode(sample, { stream: true });
-    return false;
-  } catch {
-    return true;
-  }
+  // A multi-byte character cut at the end of the sample is not an error.
+  return !new TextCheck().push(sample).ok(false);
 }
 
 /** The content type to serve: by extension when known, else text/plain or application/octet-stream by sniffing. */

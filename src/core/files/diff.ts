@@ -1,5 +1,5 @@
 import { formatPatch, type StructuredPatch, structuredPatch } from "diff";
-import { toLf } from "./text-format.js";
+import { lfPieces, toLf } from "../text/lines.js";
 
 /** Lines in `s` from `from` to `to` (a final line without "\n" counts). */
 function linesIn(s: string, from: number, to: number): number {
@@ -102,7 +102,7 @@ export function diffStats(diff: string): { added: number; removed: number } {
   let added = 0;
   let removed = 0;
   let inHunks = false;
-  for (const line of diff.split("\n")) {
+  for (const line of lfPieces(diff)) {
     if (line.startsWith("@@")) inHunks = true;
     else if (!inHunks) continue;
     else if (line.startsWith("+")) added++;

@@ -1,11 +1,11 @@
-import { noSuchPathError, ToolError } from "../errors.js";
-import { printable } from "../paths.js";
+import { noSuchPathError } from "../errors.js";
+import { decodeText, encodingOf } from "../text/decode.js";
+import type { TextFormat } from "../text/document.js";
 import type { ResolvedPath } from "../workspace.js";
 import { gitStyleDiff, unifiedDiff } from "./diff.js";
 import { type Edit, type EditMatch, type EditOptions, editKeepingEndings } from "./edit.js";
 import { checkExpected } from "./precondition.js";
 import { readSnapshot } from "./snapshot.js";
-import { detectFormat, type TextFormat } from "./text-format.js";
 import { type ChangeResult, commitChanges } from "./transaction.js";
 
 export interface EditFileOptions extends EditOptions {
@@ -53,17 +53,9 @@ export async function editFile(
     throw noSuchPathError(target.requested);
   }
   checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
-  let original: string;
-  try {
-    // Strict: a file that is not UTF-8 would be corrupted by a lossy decode and rewrite.
-    original = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(snap.data);
-  } catch {
-    throw new ToolError(`Not a UTF-8 text file: ${printable(target.requested)}`, "not_utf8", {
-      path: target.requested,
-    });
-  }
-  const format = detectFormat(original);
-  const { body, result, text: out } = editKeepingEndings(original, edits, opts);
+  // The read's decode policy: a file that is not text is refused, never decoded lossily and rewritten.
+  const original = decodeText(snap.data, encodingOf(snap.data), target.requested);
+  const { body, result, text: out, format } = editKeepingEndings(original, edits, opts);
   const name = opts.diffName ?? target.real;
   const diff =
     opts.diffStyle === "git" ? gitStyleDiff(name, body, result.text) : unifiedDiff(name, body, result.text);

@@ -1,6 +1,7 @@
 import { ToolError } from "../errors.js";
+import { parseDoc, printDoc, spliceEndings, type TextFormat } from "../text/document.js";
+import { lfPieces } from "../text/lines.js";
 import { nearestRegion, nearMissDiff } from "./closest.js";
-import { joinEndings, spliceEndings, splitEndings } from "./text-lines.js";
 
 /**
  * The edit engine: pure text in, text out (LF line endings, no BOM; `editKeepingEndings` for a file's text). Shared by both
@@ -132,8 +133,8 @@ export function editKeepingEndings(
   text: string,
   edits: readonly Edit[],
   opts: EditOptions = {},
-): { body: string; result: EditResult; text: string } {
-  const doc = splitEndings(text);
+): { body: string; result: EditResult; text: string; format: TextFormat } {
+  const doc = parseDoc(text);
   let eols = doc.eols;
   const result = applyEdits(doc.body, edits, {
     ...opts,
@@ -144,7 +145,8 @@ export function editKeepingEndings(
   return {
     body: doc.body,
     result,
-    text: result.changed ? joinEndings({ ...doc, body: result.text, eols }) : text,
+    text: result.changed ? printDoc(doc, result.text, eols) : text,
+    format: { eol: doc.eol, bom: doc.bom, mixed: doc.mixed },
   };
 }
 
@@ -242,7 +244,7 @@ function locate(
 /** The region of `text` most like `oldText`, as a short diff with its line numbers, or undefined. */
 function closestRegion(text: string, oldText: string): string | undefined {
   const want = textLines(oldText);
-  const file = text.split("\n");
+  const file = lfPieces(text);
   const near = nearestRegion(file, want);
   return near && nearMissDiff(file, want, near);
 }
@@ -298,7 +300,7 @@ function lineAt(text: string, offset: number): number {
 /** Splits text into lines, dropping the empty piece after a final newline. */
 function textLines(s: string): string[] {
   if (s === "") return [];
-  const lines = s.split("\n");
+  const lines = lfPieces(s);
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   return lines;
 }
@@ -317,7 +319,7 @@ function tolerantLocate(
   const oldLines = textLines(oldText);
   if (oldLines.length === 0 || oldLines.every((l) => l.trim() === "")) return undefined;
   const want = oldLines.map((l) => l.trim());
-  const fileLines = text.split("\n");
+  const fileLines = lfPieces(text);
   const starts: number[] = [];
   const offsets: number[] = [];
   let off = 0;

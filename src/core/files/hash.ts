@@ -3,9 +3,10 @@ import type { BigIntStats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { LineCounter } from "../text/lines.js";
+import { eachChunk } from "../text/reader.js";
 import type { ResolvedPath } from "../workspace.js";
 import { openVerifiedIfExists, type ReadAt } from "./safe-open.js";
-import { LineCounter } from "./text-lines.js";
 
 const CHUNK = 1024 * 1024;
 
@@ -51,15 +52,13 @@ export function sha256Of(data: string | Uint8Array): string {
 /** Streams an open file through sha256 (never holds more than one chunk). */
 export async function hashHandle(fh: FileHandle): Promise<{ sha256: string; size: number }> {
   const hash = createHash("sha256");
-  const buf = Buffer.allocUnsafe(CHUNK);
-  let pos = 0;
-  for (;;) {
-    const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
-    if (bytesRead === 0) break;
-    hash.update(buf.subarray(0, bytesRead));
-    pos += bytesRead;
-  }
-  return { sha256: hash.digest("hex"), size: pos };
+  let size = 0;
+  await eachChunk(fh, { size: CHUNK }, (chunk) => {
+    hash.update(chunk);
+    size += chunk.length;
+    return undefined;
+  });
+  return { sha256: hash.digest("hex"), size };
 }
 
 /** sha256, size and mtime of a file opened safely; `undefined` when it does not exist. */
@@ -90,7 +89,7 @@ export interface ReadState {
   sha256?: string;
   mtime: string;
   size: number;
-  /** Lines as every read counts them (text-lines.ts: each LF ends one; a lone CR is content). */
+  /** Lines as every read counts them (text/lines.ts: each LF ends one; a lone CR is content). */
   totalLines?: number;
 }
 
@@ -106,17 +105,12 @@ export async function stateOfHandle(
   const before = opts.since ?? (await fh.stat({ bigint: true }));
   const hash = opts.hash ? createHash("sha256") : undefined;
   const counter = opts.countLines ? new LineCounter() : undefined;
-  if (hash || counter) {
-    const buf = Buffer.allocUnsafe(CHUNK);
-    for (let pos = 0; ; ) {
-      const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
-      if (bytesRead === 0) break;
-      const chunk = buf.subarray(0, bytesRead);
+  if (hash || counter)
+    await eachChunk(fh, { size: CHUNK }, (chunk) => {
       hash?.update(chunk);
       counter?.push(chunk);
-      pos += bytesRead;
-    }
-  }
+      return undefined;
+    });
   const after = await fh.stat({ bigint: true });
   if (after.size !== before.size || after.mtimeNs !== before.mtimeNs || after.ctimeNs !== before.ctimeNs)
     return undefined;

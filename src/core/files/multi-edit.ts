@@ -1,6 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import { ToolError, ToolErrorGroup } from "../errors.js";
 import { printable } from "../paths.js";
+import { decodeText, encodingOf } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
 import { readSnapshot } from "./snapshot.js";
@@ -50,7 +51,8 @@ export async function editFiles<E>(
       const snap = await readSnapshot(f.target, { maxBytes: opts.maxBytes });
       if (!snap) throw new ToolError(`No such file: ${printable(f.target.requested)}`, "not_found");
       checkExpected({ requested: f.target.requested, expected: f.expectedSha256, current: snap });
-      const before = snap.data.toString("utf8");
+      // The reads' decode policy: a file that is not text is refused, never rewritten from a lossy decode.
+      const before = decodeText(snap.data, encodingOf(snap.data), f.target.requested);
       const after = apply(before, f.edits, f.target.requested);
       const name = f.target.requested;
       diffs.push(

@@ -12,10 +12,12 @@
 import { parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { decodeText, encodingOf } from "../text/decode.js";
+import { docLines, parseDoc, printLines } from "../text/document.js";
+import type { Line } from "../text/lines.js";
 import type { ResolvedPath } from "../workspace.js";
 import { clip, nearestRegion } from "./closest.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
-import { fromLines, type Line, toLines } from "./text-lines.js";
 import type { Change } from "./transaction.js";
 
 export const DEFAULT_FUZZ = 2;
@@ -162,7 +164,8 @@ async function planFile(
   const source = await opts.resolve(oldName ?? newName!);
   const snap = await readSnapshot(source, { maxBytes: opts.maxBytes });
   if (!snap) throw new ToolError(`${printable(oldName ?? newName!)}: no such file to patch`, "not_found");
-  const before = snap.data.toString("utf8");
+  // The reads' decode policy: a file that is not text is refused, never rewritten from a lossy decode.
+  const before = decodeText(snap.data, encodingOf(snap.data), source.requested);
   const r = applyHunks(before, p.hunks, isDelete ? 0 : fuzz, oldName ?? newName!);
   if (r.errors.length) return void errors.push(...r.errors);
 
@@ -231,7 +234,8 @@ export function applyHunks(
   fuzz: number,
   name: string,
 ): HunksApplied {
-  const doc = toLines(text);
+  const doc = parseDoc(text);
+  const lines = docLines(doc);
   const out: Line[] = [];
   let cursor = 0; // next unconsumed line of the original
   let offset = 0; // how far hunks so far landed from their headers
@@ -240,9 +244,9 @@ export function applyHunks(
     const label = `${printable(name)} hunk #${i + 1} (@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@)`;
     const parsed = parseHunk(h);
     const expected = Math.max(cursor, h.oldStart - 1 + offset);
-    const found = locate(doc.lines, parsed, expected, cursor, fuzz);
+    const found = locate(lines, parsed, expected, cursor, fuzz);
     if (!found) {
-      res.errors.push(`${label}: ${explainMiss(doc.lines, parsed, expected, cursor)}`);
+      res.errors.push(`${label}: ${explainMiss(lines, parsed, expected, cursor)}`);
       return;
     }
     const { at, skipStart, skipEnd } = found;
@@ -256,10 +260,10 @@ export function applyHunks(
       if (found.loose) bits.push("ignoring trailing whitespace");
       res.notes.push(`hunk #${i + 1} applied ${bits.join(", ")}`);
     }
-    for (let k = cursor; k < start; k++) out.push(doc.lines[k]!);
+    for (let k = cursor; k < start; k++) out.push(lines[k]!);
     let k = start;
     for (const l of body) {
-      if (l.op === " ") out.push(doc.lines[k++]!);
+      if (l.op === " ") out.push(lines[k++]!);
       else if (l.op === "-") {
         k++;
         res.removed++;
@@ -270,14 +274,14 @@ export function applyHunks(
     }
     cursor = k;
     offset = at - skipStart - (h.oldStart - 1);
-    if (cursor === doc.lines.length && out.length > 0) {
+    if (cursor === lines.length && out.length > 0) {
       // The hunk reaches the end of the file: its new side decides the final newline.
       const last = out[out.length - 1]!;
       out[out.length - 1] = { text: last.text, eol: parsed.newNoNewline ? "" : last.eol || doc.eol };
     }
   });
-  for (let k = cursor; k < doc.lines.length; k++) out.push(doc.lines[k]!);
-  res.text = fromLines({ lines: out, bom: doc.bom, eol: doc.eol });
+  for (let k = cursor; k < lines.length; k++) out.push(lines[k]!);
+  res.text = printLines(out, doc.bom);
   return res;
 }
 

@@ -1,8 +1,9 @@
 import { createTwoFilesPatch } from "diff";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { TextCheck } from "../text/decode.js";
+import { lfPieces, toLf } from "../text/lines.js";
 import type { FileState } from "./hash.js";
-import { toLf } from "./text-format.js";
 
 /** Shortest hash prefix accepted: long enough that an accidental match is out of the question. */
 const MIN_PREFIX = 8;
@@ -30,11 +31,7 @@ export class ConflictError extends ToolError {
 /** The current content as text for a diff: small, UTF-8, not binary. */
 export function textForDiff(data: Uint8Array | undefined): string | undefined {
   if (!data || data.length > DIFF_TEXT_LIMIT || data.includes(0)) return undefined;
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(data);
-  } catch {
-    return undefined;
-  }
+  return new TextCheck().push(data).ok() ? Buffer.from(data).toString("utf8") : undefined;
 }
 
 /** Lower-cases a client's expected hash and drops an optional `sha256:` prefix; refuses anything else. */
@@ -112,7 +109,7 @@ export function shortDiff(name: string, from: string, to: string, maxLines = DIF
     maxEditLength: 5000,
   });
   if (patch === undefined) return "(too many differences to show)";
-  const lines = patch.split("\n").filter((l) => !l.startsWith("====="));
+  const lines = lfPieces(patch).filter((l) => !l.startsWith("====="));
   if (lines.length <= maxLines) return lines.join("\n").trimEnd();
   return `${lines.slice(0, maxLines).join("\n")}\n… (${lines.length - maxLines} more diff lines)`;
 }

@@ -1,8 +1,8 @@
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { wholeText } from "../text/shapes.js";
 import type { ResolvedPath } from "../workspace.js";
 import { contentTypeFor } from "./content-type.js";
-import { readTextUpTo } from "./read-text.js";
 import { openVerified } from "./safe-open.js";
 
 export type ResourceBody =
@@ -26,7 +26,7 @@ export async function readResourceBody(target: ResolvedPath, budget: number): Pr
     const { bytesRead } = await fh.read(sample, 0, sample.length, 0);
     const type = contentTypeFor(target.real, sample.subarray(0, bytesRead));
     if (type.text) {
-      const r = await readTextUpTo(fh, budget);
+      const r = await wholeText(fh, target.requested, budget, st.size);
       return { kind: "text", text: r.text, mimeType: type.type, size: r.size, truncated: r.truncated };
     }
     const maxRaw = Math.floor((budget * 3) / 4);

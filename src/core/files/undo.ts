@@ -10,6 +10,7 @@ import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { lfPieces } from "../text/lines.js";
 import type { ResolvedPath, Root, Workspace } from "../workspace.js";
 import {
   type ChangeBody,
@@ -292,7 +293,7 @@ async function differs(
 }
 
 function cutDiff(diff: string): string {
-  const lines = diff.trimEnd().split("\n");
+  const lines = lfPieces(diff.trimEnd());
   if (lines.length <= DIFF_LINES) return lines.join("\n");
   return `${lines.slice(0, DIFF_LINES).join("\n")}\n… (${lines.length - DIFF_LINES} more diff lines)`;
 }

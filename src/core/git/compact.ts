@@ -1,3 +1,4 @@
+import { lfPieces } from "../text/lines.js";
 import { parsePatch } from "./output.js";
 
 const MIN_BLOCK = 5;
@@ -75,7 +76,7 @@ export function compactDiff(text: string): string {
     }
   }
   if (suppressed === 0) return text;
-  const before = text.replace(/\n$/, "").split("\n").length;
+  const before = lfPieces(text.replace(/\n$/, "")).length;
   const after = out.length;
   if (after >= before) return text;
   const pct = Math.round(((before - after) / before) * 100);

@@ -1,6 +1,7 @@
 import type { DenyRules } from "../deny.js";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { lfPieces } from "../text/lines.js";
 import type { GitCommand, ParsedArgs } from "./commands.js";
 import type { GitRepository } from "./repository-gate.js";
 import { runGit } from "./runner.js";
@@ -97,8 +98,7 @@ export function filterTreeListing(text: string, parsed: ParsedArgs, deny: GitDen
       "ignored",
     );
   const full = parsed.flagNames.has("--full-name") || parsed.flagNames.has("--full-tree");
-  return text
-    .split("\n")
+  return lfPieces(text)
     .filter((line) => {
       const tab = line.indexOf("\t");
       const name = unquote(tab === -1 ? line : line.slice(tab + 1));

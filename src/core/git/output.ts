@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { ToolError } from "../errors.js";
+import { lfPieces } from "../text/lines.js";
 
 /** A case-insensitive, linear-time matcher for a user's search pattern (no ReDoS). */
 export function searchMatcher(pattern: string): (line: string) => boolean {
@@ -15,14 +16,14 @@ export function searchMatcher(pattern: string): (line: string) => boolean {
 
 /** First `max` lines plus a count of the rest. */
 export function truncateLines(text: string, max: number): string {
-  const lines = text.split("\n");
+  const lines = lfPieces(text);
   if (lines.length <= max) return text;
   return `${lines.slice(0, max).join("\n")}\n[truncated — ${lines.length - max} more lines]`;
 }
 
 /** git log: keeps whole commit entries that match (one entry per line for one-line formats). */
 export function filterLog(text: string, match: (l: string) => boolean): string {
-  const lines = text.split("\n");
+  const lines = lfPieces(text);
   const entries: string[][] = [];
   const starts = lines.some((l) => /^commit [0-9a-f]{7,}/.test(l));
   for (const line of lines) {
@@ -46,7 +47,7 @@ export function parsePatch(text: string): { prefix: string[]; files: DiffFile[] 
   const files: DiffFile[] = [];
   let file: DiffFile | undefined;
   let hunk: string[] | undefined;
-  for (const line of text.split("\n")) {
+  for (const line of lfPieces(text)) {
     if (
       line.startsWith("diff --git ") ||
       line.startsWith("diff --cc ") ||
@@ -99,7 +100,7 @@ export function filterDiff(text: string, match: (l: string) => boolean, context:
 
 /** Grep-style: matching lines with `context` lines around, regions separated by `--`. */
 export function filterLines(text: string, match: (l: string) => boolean, context: number): string {
-  const lines = text.split("\n");
+  const lines = lfPieces(text);
   const idx = lines.map((l, i) => (match(l) ? i : -1)).filter((i) => i >= 0);
   return idx.length === 0 ? "" : regions(lines, idx, context).join("\n");
 }

@@ -1,3 +1,4 @@
+import { lfPieces } from "../text/lines.js";
 import { namesOf } from "../workspace.js";
 import type { GitRepository } from "./repository-gate.js";
 import { gitQuery } from "./runner.js";
@@ -36,13 +37,13 @@ export async function refExists(repo: GitRepository, ref: string): Promise<boole
 /** Local branch names (short form). */
 export async function localBranches(repo: GitRepository): Promise<string[]> {
   const out = await gitQuery(repo, ["for-each-ref", "--format=%(refname:short)", "refs/heads/"]);
-  return out ? out.split("\n").filter(Boolean) : [];
+  return out ? lfPieces(out).filter(Boolean) : [];
 }
 
 /** Remote-tracking refs under origin (short form, e.g. `origin/main`), without origin/HEAD. */
 export async function originBranches(repo: GitRepository): Promise<string[]> {
   const out = await gitQuery(repo, ["for-each-ref", "--format=%(refname:short)", "refs/remotes/origin/"]);
-  return out ? out.split("\n").filter((b) => b && b !== "origin/HEAD" && b !== "origin") : [];
+  return out ? lfPieces(out).filter((b) => b && b !== "origin/HEAD" && b !== "origin") : [];
 }
 
 /** Number of commits in `range` (e.g. `HEAD..origin/main`), or undefined when git cannot count them. */

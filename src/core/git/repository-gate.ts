@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { lfPieces } from "../text/lines.js";
 import { namesOf, type Root } from "../workspace.js";
 import { type ConfigGuard, fromWorkspace, guardFromConfig, parseConfigList } from "./config-trust.js";
 import { DEFAULT_GIT_MAX_BYTES, type GitRunResult, gitEnv, safeArgv, spawnGit } from "./spawn.js";
@@ -97,7 +98,7 @@ async function insideRoot(p: string, root: Root): Promise<boolean> {
 }
 
 function firstLine(r: GitRunResult): string {
-  return r.stderr.trim().split("\n")[0] || (r.truncated ? "too large" : `exit code ${r.code}`);
+  return lfPieces(r.stderr.trim())[0] || (r.truncated ? "too large" : `exit code ${r.code}`);
 }
 
 /** Where git places the repository `cwd` opens: git dir, common dir and (when asked) work tree top. */
@@ -109,7 +110,7 @@ async function locate(cwd: string, withTop: boolean, signal?: AbortSignal) {
     ...(withTop ? ["--show-toplevel"] : []),
   ];
   const r = await spawnGit(safeArgv(args, undefined), gitEnv(cwd), { cwd, signal, ...PROBE });
-  const lines = r.stdout.split("\n");
+  const lines = lfPieces(r.stdout);
   if (r.code !== 0 || r.timedOut || r.truncated || lines.length < args.length) return undefined;
   const [gitDir, commonDir, topLevel] = lines.map((l) => path.resolve(cwd, l));
   return { gitDir: gitDir!, commonDir: commonDir!, topLevel };
@@ -136,7 +137,7 @@ async function objectStoreOutside(objects: string, root: Root, depth = 0): Promi
   } catch {
     return undefined;
   }
-  for (const raw of text.split("\n")) {
+  for (const raw of lfPieces(text)) {
     const line = raw.replace(/\r$/, "");
     if (line === "" || line.startsWith("#")) continue;
     const alt = path.resolve(await realLocation(objects), unquote(line));
@@ -294,7 +295,7 @@ async function readRemotes(repo: GitRepository, signal?: AbortSignal): Promise<M
       "io",
     );
   const out = new Map<string, string>();
-  for (const line of r.stdout.split("\n")) {
+  for (const line of lfPieces(r.stdout)) {
     const m = /^([^\t]+)\t(.*) \(fetch\)$/.exec(line);
     if (m && !out.has(m[1]!)) out.set(m[1]!, m[2]!);
   }

@@ -1,7 +1,9 @@
+import { lfPieces } from "../text/lines.js";
+
 /** The "Base Branch" section of an issue body: a Markdown heading of any level, content up to the next heading. */
 export function baseBranchSection(body: string | null | undefined): string | undefined {
   if (!body) return undefined;
-  const lines = body.replace(/\r\n?/g, "\n").split("\n");
+  const lines = lfPieces(body.replace(/\r\n?/g, "\n"));
   const start = lines.findIndex((l) => /^\s{0,3}#{1,6}\s*base\s+branch\s*#*\s*$/i.test(l));
   if (start < 0) return undefined;
   const rest = lines.slice(start + 1);
@@ -20,7 +22,7 @@ export function baseBranchFromBody(body: string | null | undefined): string | un
 export function baseBranchFormatError(body: string | null | undefined): string | undefined {
   const s = baseBranchSection(body);
   if (s === undefined || !s.includes("\n")) return undefined;
-  const n = s.split("\n").length;
+  const n = lfPieces(s).length;
   return (
     `the '### Base Branch' section must hold exactly one line (the base branch name), but it has ${n} lines. ` +
     "Put only the branch name under the heading (or start the server with --no-enforce-base-branch-format)"

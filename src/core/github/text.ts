@@ -1,8 +1,10 @@
+import { lfPieces } from "../text/lines.js";
+
 /** Output helpers shared by the GitHub tools. */
 
 /** Cuts to `max` lines with mcp-workspace's notice. */
 export function truncateOutput(text: string, max: number): string {
-  const lines = text.split("\n");
+  const lines = lfPieces(text);
   if (lines.length <= max) return text;
   return `${lines.slice(0, max).join("\n")}\n\n... truncated: showing ${max} of ${lines.length} lines. Pass max_lines=${lines.length} for the full output.`;
 }

@@ -7,6 +7,7 @@ import { ToolError } from "../errors.js";
 import { isTempName } from "../files/safe-open.js";
 import { ancestorLevels, createIgnoreOracle, type IgnoreLevel } from "../ignore.js";
 import { clipped, hasGitDirSegment } from "../paths.js";
+import { lfPieces } from "../text/lines.js";
 import { namesOf } from "../workspace.js";
 import { anchorGlobs, compileGlobs } from "./globs.js";
 import type { EngineJob, Hit, RawGrep } from "./grep.js";
@@ -224,7 +225,7 @@ function rgError(stderr: string): string | undefined {
   if (!/regex parse error|error parsing regex|syntax error|compiled regex exceeds/i.test(text))
     return undefined;
   // ripgrep quotes the pattern (up to 64 KiB) between its first line and the last, which says what is wrong.
-  const lines = text.replace(/^rg: /, "").split("\n");
+  const lines = lfPieces(text.replace(/^rg: /, ""));
   const said = lines.length > 2 ? `${lines[0]} ${lines.at(-1)!.trim()}` : lines.join("\n");
   return `Invalid regular expression: ${clipped(said)}`;
 }

@@ -1,5 +1,7 @@
 import fs from "node:fs";
-import { LF, lineEnd, splitLines } from "../files/text-lines.js";
+import { ToolError } from "../errors.js";
+import { charBoundary, charStart, decodeText } from "../text/decode.js";
+import { LF, lineEnd, splitLines } from "../text/lines.js";
 import type { Matcher } from "./matcher.js";
 
 /** Read size; a NUL byte in a chunk marks the file binary from there on (as ripgrep's buffer does). */
@@ -41,7 +43,7 @@ export class LineSearcher {
   block(buf: Buffer, final: boolean): boolean {
     let decoded: string | undefined;
     const text = () => {
-      decoded ??= buf.toString("utf8");
+      decoded ??= decodeText(buf, "utf-8", "");
       return decoded;
     };
     if (!this.sink.waiting && !this.m.region(buf, text)) {
@@ -60,8 +62,10 @@ export class LineSearcher {
   window(buf: Buffer): boolean {
     if (this.sink.lineHit) return false;
     let decoded: string | undefined;
+    // A window is cut at a byte count: a character cut at its edges is dropped.
+    const whole = buf.subarray(charStart(buf, 0), charBoundary(buf));
     const text = () => {
-      decoded ??= buf.toString("utf8");
+      decoded ??= decodeText(whole, "utf-8", "");
       return decoded;
     };
     // The cheap filter first: a literal is looked for in the bytes, without decoding the window.
@@ -79,7 +83,9 @@ export class LineSearcher {
     const want = this.sink.before;
     if (want === 0) return;
     const tailStart = Math.max(0, count - want);
-    const lines = splitLines(buf.toString("utf8", lastLinesOffset(buf, count - tailStart, final)));
+    const lines = splitLines(
+      decodeText(buf.subarray(lastLinesOffset(buf, count - tailStart, final)), "utf-8", ""),
+    );
     for (let k = 0; k < lines.length; k++) this.sink.context(base + tailStart + k + 1, lines[k]!);
   }
 }
@@ -90,6 +96,22 @@ export class LineSearcher {
  * shows up (unless `explicit`: a file asked for by name is searched whole), "stopped" when the sink said so.
  */
 export async function searchFd(
+  fd: number,
+  searcher: LineSearcher,
+  explicit: boolean,
+  pace: () => Promise<void>,
+): Promise<"done" | "stopped" | "binary" | "binary-at-once"> {
+  try {
+    return await searchChunks(fd, searcher, explicit, pace);
+  } catch (err) {
+    // Bytes that are not UTF-8 text are never shown (the reads' decode policy): the file is binary from
+    // there on, as at a NUL byte, and what was searched before stands.
+    if (err instanceof ToolError && err.detail?.kind === "not_utf8") return "binary";
+    throw err;
+  }
+}
+
+async function searchChunks(
   fd: number,
   searcher: LineSearcher,
   explicit: boolean,

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { ANY_COUNT, type ReplyBudget, widest } from "../../core/budget.js";
 import { mapLimit } from "../../core/concurrency.js";
 import { isServerFault, toClientMessage } from "../../core/errors.js";
-import { readTextFile, type TextRead } from "../../core/files/read.js";
 import { escapeName } from "../../core/paths.js";
+import { countLines } from "../../core/text/lines.js";
+import { readTextFile, type TextRead } from "../../core/text/read-file.js";
 import type { ResolvedPath } from "../../core/workspace.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
 
@@ -97,7 +98,8 @@ class Pieces {
     let text = this.budget.cut(read.text).text;
     const nl = text.lastIndexOf("\n");
     if (nl >= 0) text = text.slice(0, nl + 1);
-    const shown = text === "" ? 0 : text.split("\n").length - 1;
+    // Whole lines only: the text now ends with a line break, or holds none.
+    const shown = nl >= 0 ? countLines(text) : 0;
     this.shown(path, read, text + close(partNote(shown, read.size)), true);
   }
 

@@ -2,9 +2,10 @@ import { z } from "zod";
 import { ANY_COUNT, widest } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
 import type { ReadState } from "../../core/files/hash.js";
-import { readTextFile } from "../../core/files/read.js";
-import { readRangeWithState } from "../../core/files/read-range.js";
-import { countLines } from "../../core/files/text-lines.js";
+import { printable } from "../../core/paths.js";
+import { countLines, linesOf } from "../../core/text/lines.js";
+import { numberLines } from "../../core/text/number.js";
+import { readLineRange, readTextFile, textsOf } from "../../core/text/read-file.js";
 import { defineTool, type ToolContext, textReply } from "../tool.js";
 import { truncationNote } from "./common.js";
 
@@ -46,11 +47,6 @@ const output = z.object({
 const DESCRIPTION =
   "Read a text file (UTF-8). For part of it use head/tail or startLine/endLine; a file too long for one reply is cut with a note naming the next startLine. To find text, use grep.";
 
-function number(lines: string[], first: number): string[] {
-  const width = String(first + lines.length - 1).length;
-  return lines.map((l, i) => `${String(first + i).padStart(width)}→${l}`);
-}
-
 function stateFields(state: ReadState | undefined): Record<string, unknown> {
   if (!state) return {};
   return {
@@ -73,21 +69,32 @@ async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
   if (args.head !== undefined || args.tail !== undefined)
     throw new ToolError("Cannot combine startLine/endLine with head or tail");
   const target = await ctx.ws.resolve(args.path, { intent: "read" });
+  for (const [name, v] of [
+    ["startLine", args.startLine],
+    ["endLine", args.endLine],
+  ] as const)
+    if (v !== undefined && (!Number.isInteger(v) || v < 1))
+      throw new ToolError(
+        `${name} must be a whole number of 1 or more (got ${v}) for ${printable(target.requested)}`,
+      );
   const budget = ctx.budget.limit;
   const start = args.startLine ?? 1;
+  if (args.endLine !== undefined && args.endLine < start)
+    throw new ToolError(`endLine (${args.endLine}) must be >= startLine (${start})`);
   const close = ctx.budget.reserve(
     widest([
       longLineNote(budget, start, ANY_COUNT),
       rangeCutNote(budget, start, ANY_COUNT, ` of ${ANY_COUNT}`),
     ]),
   );
-  const r = await readRangeWithState(target, {
+  const r = await readLineRange(target, {
     start,
     end: args.endLine,
     maxBytes: ctx.budget.remaining,
     hash: args.hash,
   });
-  const shown = args.lineNumbers ? number(r.lines, start) : r.lines;
+  const texts = textsOf(r.lines);
+  const shown = args.lineNumbers ? numberLines(texts, start) : texts;
   // Numbers widen the lines read: the lines that still fit are kept, whole.
   const kept = r.cutLine ? shown.length : Math.max(ctx.budget.takeLines(shown), Math.min(1, shown.length));
   const truncated = r.truncated || kept < shown.length;
@@ -97,7 +104,7 @@ async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
   const of = total !== undefined ? ` of ${total}` : r.more ? "; more follow" : "";
   if (r.lines.length === 0)
     text = `[mcpfs: no lines from line ${start}; the file has ${total ?? "fewer"} lines]`;
-  else if (r.cutLine) text += close(longLineNote(budget, start, ctx.budget.sizeOf(r.lines[0]!)));
+  else if (r.cutLine) text += close(longLineNote(budget, start, ctx.budget.sizeOf(texts[0]!)));
   else if (truncated) text += close(rangeCutNote(budget, start, last, of));
   else text += `\n[mcpfs: lines ${start}-${last}${of}]`;
   return textReply(text, {
@@ -189,21 +196,21 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
   if (nl > 0) text = text.slice(0, nl + 1);
   const lines = countLines(text);
   let kept: number | undefined;
-  if (args.lineNumbers && text !== "") {
-    const all = text.split("\n");
-    const trailing = all[all.length - 1] === "" ? all.pop() !== undefined : false;
+  // The same lines as every other read shape: head/tail's own, a whole read's through the one model.
+  const all = args.lineNumbers ? (r.lines ?? textsOf(linesOf(text))) : [];
+  if (all.length > 0) {
     const total = r.state?.totalLines;
     const first = args.tail !== undefined ? (total !== undefined ? total - all.length + 1 : undefined) : 1;
     if (first !== undefined) {
       // Numbers widen the lines read: the lines that still fit are kept (the last ones for tail).
-      const numbered = number(all, first);
+      const numbered = numberLines(all, first);
       const fromEnd = args.tail !== undefined;
       const fit = r.cutLine
         ? numbered.length
         : ctx.budget.takeLines(fromEnd ? [...numbered].reverse() : numbered);
       kept = Math.max(fit, Math.min(1, numbered.length));
       const shown = fromEnd ? numbered.slice(numbered.length - kept) : numbered.slice(0, kept);
-      text = shown.join("\n") + (trailing || kept < numbered.length ? "\n" : "");
+      text = shown.join("\n") + (kept < numbered.length ? "\n" : "");
     }
   }
   const count = kept ?? lines;

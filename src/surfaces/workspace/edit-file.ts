@@ -5,6 +5,7 @@ import { editFile } from "../../core/files/edit-file.js";
 import { KeyedMutex } from "../../core/files/file-lock.js";
 import { entryKind } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
+import { lfPieces } from "../../core/text/lines.js";
 import { defineTool, recordChanges, type ToolContext } from "../tool.js";
 import { expectedSha256, gitignoreGate, requireFilePath, resolveIn, strOutput, strReply } from "./common.js";
 
@@ -44,8 +45,7 @@ function truncated(text: string): string {
 function withIndentation(oldText: string, newText: string): string {
   const indent = /^[ \t]*/.exec(oldText)![0];
   if (indent === "" || /^[ \t]/.test(newText)) return newText;
-  return newText
-    .split("\n")
+  return lfPieces(newText)
     .map((l) => (l.trim() === "" ? l : indent + l))
     .join("\n");
 }

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { ANY_COUNT, widest } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
-import { readLines } from "../../core/files/read-lines.js";
+import { printable } from "../../core/paths.js";
+import { numberLines } from "../../core/text/number.js";
+import { readLineRange, textsOf } from "../../core/text/read-file.js";
 import type { Root } from "../../core/workspace.js";
 import { defineTool, type ToolContext, type ToolReply } from "../tool.js";
 import { gitignoreGate, requireFilePath, resolveIn, strReply } from "./common.js";
@@ -85,30 +87,26 @@ export async function readForTool(
   const first = ranged ? args.start_line! : 1;
   // The note that says how to read on, held at its widest.
   const close = budget.reserve(widestNote(budget.limit, first));
-  const r = await readLines(target, {
-    start: ranged ? args.start_line! : 1,
+  const r = await readLineRange(target, {
+    start: first,
     end: ranged ? args.end_line! : undefined,
     maxBytes: Math.max(1, budget.remaining),
-    withState: true,
     hash: args.with_hash === true,
   });
   // A whole read: remembered, so a later refused change can show what changed since this version.
+  const texts = textsOf(r.lines);
+  const lastNewline = r.lines.length > 0 && r.lines[r.lines.length - 1]!.eol !== "";
   if (!ranged && !r.truncated && r.state?.sha256)
-    ctx.reads.remember(
-      r.state.sha256,
-      r.lines.join("\n") + (r.lastNewline && r.lines.length > 0 ? "\n" : ""),
-    );
+    ctx.reads.remember(r.state.sha256, texts.join("\n") + (lastNewline ? "\n" : ""));
   const numbered = args.with_line_numbers ?? ranged;
-  let lines = r.lines;
-  if (numbered && lines.length > 0) {
-    const width = String(first + lines.length - 1).length;
-    lines = lines.map((line, i) => `${String(first + i).padStart(width)}→${line}`);
-  }
+  const lines = numbered ? numberLines(texts, first) : texts;
   // Numbers widen the lines read: those that still fit are kept, whole.
   const kept = r.cutLine ? lines.length : Math.max(budget.takeLines(lines), Math.min(1, lines.length));
   const truncated = r.truncated || kept < lines.length;
-  let text = lines.slice(0, kept).join("\n") + (r.lastNewline && kept > 0 ? "\n" : "");
-  if (r.cutLine) text += close(cutLineNote(budget.limit, first, budget.sizeOf(r.lines[0]!)));
+  // A cut stops at a line boundary: the last line kept ended with its break.
+  const endsLine = r.cutLine ? false : r.truncated || lastNewline;
+  let text = lines.slice(0, kept).join("\n") + (endsLine && kept > 0 ? "\n" : "");
+  if (r.cutLine) text += close(cutLineNote(budget.limit, first, budget.sizeOf(texts[0]!)));
   else if (truncated) text += close(moreNote(budget.limit, first + kept));
   // mcpfs: the version read, to pass as expected_sha256 to a later change (lost-update protection).
   const reply = strReply(text);

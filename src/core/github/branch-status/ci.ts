@@ -1,3 +1,4 @@
+import { lfPieces } from "../../text/lines.js";
 import { type RepoTarget, repoParams } from "../target.js";
 
 export type CiStatus = "PASSED" | "FAILED" | "PENDING" | "NOT_CONFIGURED" | "UNAVAILABLE" | "UNKNOWN";
@@ -87,7 +88,7 @@ export function stripTimestamps(log: string): string {
 
 /** The `##[group]` section of the failed step (exact, prefix, then contains match), else groups with errors. */
 export function failedStepLog(log: string, step: string | undefined): string {
-  const lines = stripTimestamps(log).split("\n");
+  const lines = lfPieces(stripTimestamps(log));
   const groups: { title: string; lines: string[] }[] = [];
   let cur: { title: string; lines: string[] } | undefined;
   for (const l of lines) {
@@ -116,7 +117,7 @@ export function failedStepLog(log: string, step: string | undefined): string {
 
 /** Keeps the first and last lines of a log within `budget` lines. */
 export function budgetLines(text: string, budget: number): string {
-  const lines = text.replace(/\n+$/, "").split("\n");
+  const lines = lfPieces(text.replace(/\n+$/, ""));
   if (lines.length <= budget) return lines.join("\n");
   const head = Math.max(1, Math.floor(budget / 3));
   const tail = Math.max(1, budget - head - 1);
@@ -154,7 +155,7 @@ async function failureDetails(
     }
     const share = Math.max(10, Math.floor(budget / Math.max(1, Math.min(jobs.length, MAX_LOGGED_JOBS) - i)));
     const text = budgetLines(failedStepLog(log, j.step), share);
-    budget -= text.split("\n").length;
+    budget -= lfPieces(text).length;
     out.push(
       "",
       `## Job: ${j.name}`,

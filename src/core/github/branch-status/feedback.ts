@@ -1,3 +1,4 @@
+import { lfPieces, toLf } from "../../text/lines.js";
 import { describeGitHubError, statusOf } from "../errors.js";
 import { type RepoTarget, repoParams } from "../target.js";
 import { isTrusted, withheldLine } from "../trust.js";
@@ -62,15 +63,14 @@ const BODY_LINES = 10;
 const MAX_ITEMS = 20;
 
 function cut(body: string): string {
-  const lines = body.trim().split(/\r?\n/);
+  const lines = lfPieces(toLf(body.trim()));
   return lines.length > BODY_LINES
     ? `${lines.slice(0, BODY_LINES).join("\n")}\n... (truncated)`
     : lines.join("\n");
 }
 
 function indent(text: string, pad = "    "): string {
-  return text
-    .split("\n")
+  return lfPieces(text)
     .map((l) => pad + l)
     .join("\n");
 }
@@ -120,7 +120,7 @@ function addThreads(fb: Feedback, threads: readonly GqlThread[], allow: Readonly
     fb.items.push(
       [
         `[unresolved thread] ${where} (${first.author?.login ?? "ghost"}):`,
-        indent(first.diffHunk.split("\n").slice(-6).join("\n")),
+        indent(lfPieces(first.diffHunk).slice(-6).join("\n")),
         ...shown.map(
           (c, i) => `  ${i === 0 ? "Comment" : `Reply (${c.author?.login ?? "ghost"})`}: ${cut(c.body)}`,
         ),

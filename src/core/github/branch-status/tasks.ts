@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
-import { readTextFile } from "../../files/read.js";
+import { lfPieces } from "../../text/lines.js";
+import { readTextFile } from "../../text/read-file.js";
 import type { Root, Workspace } from "../../workspace.js";
 
 export type TaskStatus = "N_A" | "COMPLETE" | "INCOMPLETE" | "ERROR";
@@ -36,7 +37,7 @@ export async function readTaskTracker(ws: Workspace, project: Root): Promise<Tas
         blocking: true,
       };
     const { text } = await readTextFile(tracker, { budget: 4 * 1024 * 1024 });
-    const lines = text.replace(/\r\n?/g, "\n").split("\n");
+    const lines = lfPieces(text.replace(/\r\n?/g, "\n"));
     const start = lines.findIndex((l) => /^##\s+Tasks\s*$/i.test(l));
     if (start < 0) return { status: "ERROR", reason: "TASK_TRACKER.md has no Tasks section", blocking: true };
     const rest = lines.slice(start + 1);

@@ -1,13 +1,20 @@
+/** Reads of a file by path, through the verified open: whole, head, tail and line ranges, with the state of the version read. */
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
+import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "../files/hash.js";
+import { openVerified, openVerifiedFile } from "../files/safe-open.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "./hash.js";
-import { utf8Boundary } from "./line-range.js";
-import { headLines, readTextUpTo, tailLines } from "./read-text.js";
-import { openVerifiedFile } from "./safe-open.js";
+import { charBoundary } from "./decode.js";
+import type { Line } from "./lines.js";
+import { countLinesFrom, headLines, type RangeRead, rangeLines, tailLines, wholeText } from "./shapes.js";
 
 export interface TextRead {
+  /** Whole reads: the text as in the file; head/tail: the lines joined with "\n". */
   text: string;
+  /** Head/tail: the lines returned (those of `text`). */
+  lines?: string[];
   /** Size of the file in bytes. */
   size: number;
   /** The reply was cut to fit the output budget. */
@@ -70,14 +77,15 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
       // Memory bounded by the budget whatever the line length: the read stops once it holds that much.
       const r =
         opts.head !== undefined
-          ? await headLines(fh, opts.head, opts.budget)
-          : await tailLines(fh, opts.tail!, size, opts.budget);
+          ? await headLines(fh, target.requested, opts.head, opts.budget)
+          : await tailLines(fh, target.requested, opts.tail!, size, opts.budget);
+      const texts = r.lines.map((l) => l.text);
       result = {
-        ...fitLines(r.lines, size, r.more, opts.budget, opts.tail !== undefined, r.partial),
+        ...fitLines(texts, size, r.more, opts.budget, opts.tail !== undefined, r.partial),
         mtimeMs,
       };
     } else {
-      const r = await readTextUpTo(fh, opts.budget, size);
+      const r = await wholeText(fh, target.requested, opts.budget, size);
       result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs };
       if (opts.withState && r.sha256 !== undefined) {
         // The hash and count came with the read and are of the bytes returned. If a writer raced the read,
@@ -120,7 +128,7 @@ function fitLines(
 ): TextRead {
   const lines = partial && all.length > 1 ? (fromEnd ? all.slice(1) : all.slice(0, -1)) : all;
   const text = lines.join("\n");
-  if (!partial && Buffer.byteLength(text) <= budget) return { text, size, truncated: false, more };
+  if (!partial && Buffer.byteLength(text) <= budget) return { text, lines, size, truncated: false, more };
   const kept: string[] = [];
   let bytes = 0;
   const order = fromEnd ? [...lines].reverse() : lines;
@@ -136,9 +144,72 @@ function fitLines(
     let from = fromEnd ? Math.max(0, raw.length - budget) : 0;
     while (fromEnd && from < raw.length && (raw[from]! & 0xc0) === 0x80) from++;
     const piece = fromEnd ? raw.subarray(from) : raw.subarray(0, Math.min(raw.length, budget));
-    const textCut = piece.toString("utf8", 0, fromEnd ? piece.length : utf8Boundary(piece));
-    return { text: textCut, size, truncated: true, more: true, cutLine: true };
+    const textCut = piece.toString("utf8", 0, fromEnd ? piece.length : charBoundary(piece));
+    return { text: textCut, lines: [textCut], size, truncated: true, more: true, cutLine: true };
   }
   if (fromEnd) kept.reverse();
-  return { text: kept.join("\n"), size, truncated: true, more: true };
+  return { text: kept.join("\n"), lines: kept, size, truncated: true, more: true };
 }
+
+export interface RangeWithState extends RangeRead {
+  /**
+   * mtime and size of the version read; its sha256 when the file is small (CHEAP_HASH_LIMIT), `hash` was
+   * asked, or the read streamed the whole file; its line count unless that needs more than
+   * COUNT_REST_LIMIT bytes past the range.
+   */
+  state?: ReadState;
+}
+
+/** Lines after a range are counted (for "of N") when at most this many bytes follow it: ~1 ms here. */
+const COUNT_REST_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * Lines `start..end` (1-based, inclusive; `end` omitted = to the end) of a text file, streamed, with the
+ * state of the same version (retried if the file changes while it is hashed): the one range read of both
+ * surfaces. Throws ToolError `not_found`, `not_file`, or the decode policy's `not_utf8`.
+ */
+export async function readLineRange(
+  target: ResolvedPath,
+  opts: { start: number; end?: number; maxBytes: number; hash?: boolean },
+): Promise<RangeWithState> {
+  if (!target.exists) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
+  const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const since = await fh.stat({ bigint: true });
+      if (!since.isFile())
+        throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+      const size = Number(since.size);
+      const cheap = opts.hash === true || size <= CHEAP_HASH_LIMIT;
+      // From line 1, the hash streams with the read: a read that reaches the end needs no second pass.
+      const hash = opts.start === 1 ? createHash("sha256") : undefined;
+      const r = await rangeLines(fh, target.requested, opts.start, opts.end, {
+        maxBytes: opts.maxBytes,
+        hash,
+      });
+      const mtime = new Date(Number(since.mtimeMs)).toISOString();
+      // The hash is of the bytes returned: if a writer raced the read, it matches no version, so a change
+      // based on it is refused (the safe side).
+      if (r.sha256 !== undefined)
+        return { ...r, state: { sha256: r.sha256, mtime, size, totalLines: r.stop.lines } };
+      let state: ReadState | undefined;
+      if (cheap) state = await stateOfHandle(fh, { hash: true, countLines: true, since });
+      else {
+        const rest = size - r.stop.offset;
+        const total = !r.more
+          ? r.stop.lines
+          : rest <= COUNT_REST_LIMIT
+            ? r.stop.lines + (await countLinesFrom(fh, r.stop.offset))
+            : undefined;
+        state = await stateOfHandle(fh, { hash: false, countLines: false, since });
+        if (state && total !== undefined) state.totalLines = total;
+      }
+      if (state || attempt === 2) return { ...r, state };
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The shown texts of lines. */
+export const textsOf = (lines: readonly Line[]): string[] => lines.map((l) => l.text);

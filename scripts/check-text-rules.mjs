@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// The one line model and decode policy (src/core/text/) as a lint rule: outside src/core/text, no source
+// splits text on "\n" itself, reads lines with node:readline, or decodes bytes with a TextDecoder — each of
+// those was once a second line model or a second decode policy. Use core/text: linesOf/splitLines for
+// text, lfPieces for program output, LineReader for files, decodeText for bytes.
+import fs from "node:fs";
+import path from "node:path";
+
+const ROOT = path.join(path.dirname(new URL(import.meta.url).pathname), "..");
+const SRC = path.join(ROOT, "src");
+const ALLOWED = path.join(SRC, "core", "text") + path.sep;
+const RULES = [
+  // .split("\n"), .split('\n'), .split(`\n`), .split("\r\n"), .split(/\n/), .split(/\r?\n/), .split(/\r\n|\n/) ...
+  [
+    /\.split\(\s*(["'`])(\\r)?\\n\1\s*[,)]/,
+    'splits text on "\\n": use linesOf/splitLines (files) or lfPieces (program output) from core/text',
+  ],
+  [
+    /\.split\(\s*\/[^/\n]*\\n[^/\n]*\/[a-z]*\s*[,)]/,
+    "splits text on a line-break pattern: use linesOf/splitLines from core/text",
+  ],
+  [
+    /from\s+["'](node:)?readline(\/promises)?["']/,
+    "reads lines with node:readline: use LineReader from core/text",
+  ],
+  [/new\s+TextDecoder\s*\(/, "decodes bytes itself: use decodeText from core/text (the one decode policy)"],
+];
+
+function* files(dir) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) yield* files(p);
+    else if (/\.(ts|mts|cts|js|mjs)$/.test(e.name)) yield p;
+  }
+}
+
+const problems = [];
+for (const file of files(SRC)) {
+  if (file.startsWith(ALLOWED)) continue;
+  const lines = fs.readFileSync(file, "utf8").split("\n");
+  lines.forEach((line, i) => {
+    for (const [re, why] of RULES)
+      if (re.test(line)) problems.push(`${path.relative(ROOT, file)}:${i + 1}: ${why}\n    ${line.trim()}`);
+  });
+}
+if (problems.length > 0) {
+  console.error(
+    `${problems.join("\n")}\n\n${problems.length} text-rule violation(s) (scripts/check-text-rules.mjs)`,
+  );
+  process.exit(1);
+}
