@@ -9,6 +9,11 @@ import path from "node:path";
 const ROOT = path.join(path.dirname(new URL(import.meta.url).pathname), "..");
 const SRC = path.join(ROOT, "src");
 const ALLOWED = path.join(SRC, "core", "text") + path.sep;
+/** Files allowed one rule, each with why (a stale entry fails too). */
+const EXCEPTIONS = {
+  "src/core/documents/zip.ts":
+    "decodes bytes itself: XML parts inside an Office container (UTF-8 by the format), never a file's own text",
+};
 const RULES = [
   // .split("\n"), .split('\n'), .split(`\n`), .split("\r\n"), .split(/\n/), .split(/\r?\n/), .split(/\r\n|\n/) ...
   [
@@ -35,14 +40,25 @@ function* files(dir) {
 }
 
 const problems = [];
+const used = new Set();
 for (const file of files(SRC)) {
   if (file.startsWith(ALLOWED)) continue;
   const lines = fs.readFileSync(file, "utf8").split("\n");
   lines.forEach((line, i) => {
-    for (const [re, why] of RULES)
-      if (re.test(line)) problems.push(`${path.relative(ROOT, file)}:${i + 1}: ${why}\n    ${line.trim()}`);
+    for (const [re, why] of RULES) {
+      if (!re.test(line)) continue;
+      const rel = path.relative(ROOT, file).split(path.sep).join("/");
+      if (EXCEPTIONS[rel]?.startsWith(why.split(":")[0])) {
+        used.add(rel);
+        continue;
+      }
+      problems.push(`${rel}:${i + 1}: ${why}\n    ${line.trim()}`);
+    }
   });
 }
+for (const rel of Object.keys(EXCEPTIONS))
+  if (!used.has(rel))
+    problems.push(`${rel}: listed as an exception but breaks no rule: remove it from EXCEPTIONS`);
 if (problems.length > 0) {
   console.error(
     `${problems.join("\n")}\n\n${problems.length} text-rule violation(s) (scripts/check-text-rules.mjs)`,

@@ -3,6 +3,8 @@
  * non-blank line is indented deeper; a `[section]` line opens one that runs to the next section. Comment
  * lines (`#`, `;`, `//`) and blank lines neither open nor close a block. One pass, no grammar to load.
  */
+
+import { splitLines } from "../text/lines.js";
 import type { SymbolNode } from "./extract.js";
 
 const SECTION = /^\s*\[\[?[^\]]+\]\]?\s*(?:[#;].*)?$/;
@@ -22,7 +24,7 @@ function levelOf(line: string): number {
 }
 
 export function indentSymbols(text: string): SymbolNode[] {
-  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const lines = splitLines(text);
   const rows: { line: number; level: number; offset: number }[] = [];
   let offset = 0;
   lines.forEach((l, i) => {

@@ -1,3 +1,5 @@
+import { decodeText, encodingOf } from "../text/decode.js";
+import { DocError } from "./doc-error.js";
 import { grow, type SheetRead } from "./sheet-model.js";
 
 /** The delimiter of a .csv: the one of `,` `;` tab most frequent on its first line (.tsv: tab). */
@@ -15,7 +17,12 @@ function delimiterOf(text: string, ext: string): string {
 
 /** A CSV file (RFC 4180 quoting, UTF-8) as one sheet. */
 export function readCsv(data: Uint8Array, ext: string, rows: { first: number; last: number }): SheetRead {
-  const text = new TextDecoder().decode(data).replace(/^\uFEFF/, "");
+  let text: string;
+  try {
+    text = decodeText(data, encodingOf(data), "").replace(/^\uFEFF/, "");
+  } catch {
+    throw new DocError("invalid", "it is not UTF-8 text; convert it to UTF-8 to read it");
+  }
   const d = delimiterOf(text, ext);
   const cells: SheetRead["cells"] = new Map();
   let used: SheetRead["used"];

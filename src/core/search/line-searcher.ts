@@ -106,7 +106,7 @@ export async function searchFd(
   } catch (err) {
     // Bytes that are not UTF-8 text are never shown (the reads' decode policy): the file is binary from
     // there on, as at a NUL byte, and what was searched before stands.
-    if (err instanceof ToolError && err.detail?.kind === "not_utf8") return "binary";
+    if (err instanceof ToolError && err.kind === "not_utf8") return "binary";
     throw err;
   }
 }

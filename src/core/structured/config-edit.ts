@@ -6,6 +6,7 @@
  * the edits describe; otherwise nothing is written. The libraries load on first use.
  */
 import { ToolError } from "../errors.js";
+import { lfPieces } from "../text/lines.js";
 import { applyStep, getIn, parsePath, type Step, type StructuredEdit, stepsOf } from "./path-expr.js";
 
 export type ConfigFormat = "json" | "yaml" | "toml";
@@ -40,8 +41,7 @@ export async function parseConfig(format: ConfigFormat, text: string): Promise<u
   if (format === "yaml") {
     const { parseDocument } = await import("yaml");
     const doc = parseDocument(text);
-    if (doc.errors.length > 0)
-      throw new ToolError(`Not valid YAML: ${doc.errors[0]!.message.split("\n")[0]}`);
+    if (doc.errors.length > 0) throw new ToolError(`Not valid YAML: ${lfPieces(doc.errors[0]!.message)[0]}`);
     // Through JSON: aliases become copies, so an edit at one place never shows at another.
     return JSON.parse(JSON.stringify(doc.toJS({ maxAliasCount: 10_000 }) ?? null));
   }
@@ -49,7 +49,7 @@ export async function parseConfig(format: ConfigFormat, text: string): Promise<u
   try {
     return parse(text);
   } catch (err) {
-    throw new ToolError(`Not valid TOML: ${(err as Error).message.split("\n")[0]}`);
+    throw new ToolError(`Not valid TOML: ${lfPieces((err as Error).message)[0]}`);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Node } from "jsonc-parser";
 import { ToolError } from "../errors.js";
+import { lfPieces } from "../text/lines.js";
 import type { Segment, Step } from "./path-expr.js";
 
 type JsoncParser = typeof import("jsonc-parser");
@@ -24,9 +25,7 @@ const oneLine = (c: Ctx, n: Node) => !c.text.slice(n.offset, end(n)).includes("\
 /** `value` as JSON whose continuation lines sit under `indent` (compact inside a one-line container). */
 function render(c: Ctx, value: unknown, indent: string, compact: boolean): string {
   if (compact) return JSON.stringify(value);
-  return JSON.stringify(value, null, c.unit)
-    .split("\n")
-    .join(c.eol + indent);
+  return lfPieces(JSON.stringify(value, null, c.unit)).join(c.eol + indent);
 }
 
 function member(c: Ctx, key: Segment, value: unknown, indent: string, compact: boolean): string {

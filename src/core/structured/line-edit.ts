@@ -1,12 +1,12 @@
 /**
  * Line-range edits: each replaces lines startLine..endLine (1-based, inclusive; endLine = startLine - 1
  * inserts before startLine) with newText. Applied bottom-up so every range refers to the text as read;
- * overlapping ranges are refused. Lines keep their own endings (text-lines.ts): the n-th new line takes
+ * overlapping ranges are refused. Lines keep their own endings (text/lines.ts): the n-th new line takes
  * the ending of the n-th line it replaces, the last one the ending of the last replaced line.
  */
 import { ToolError } from "../errors.js";
-import { toLf } from "../files/text-format.js";
-import { fromLines, type Line, toLines } from "../files/text-lines.js";
+import { docLines, parseDoc, printLines } from "../text/document.js";
+import { type Line, linesOf, toLf } from "../text/lines.js";
 
 export interface LineEdit {
   startLine: number;
@@ -33,11 +33,12 @@ function check(edits: readonly LineEdit[], total: number): LineEdit[] {
 
 /** The text (without BOM) after the edits. */
 export function applyLineEdits(text: string, edits: readonly LineEdit[]): string {
-  const t = toLines(text);
-  const { lines, eol } = t;
+  const doc = parseDoc(text);
+  const lines = docLines(doc);
+  const { eol } = doc;
   for (const e of check(edits, lines.length)) {
     const lf = toLf(e.newText);
-    const pieces = lf === "" ? [] : (lf.endsWith("\n") ? lf.slice(0, -1) : lf).split("\n");
+    const pieces = linesOf(lf).map((l) => l.text);
     const old = lines.slice(e.startLine - 1, e.endLine);
     const atEnd = e.startLine > lines.length;
     const added: Line[] = pieces.map((text, k) => {
@@ -49,5 +50,5 @@ export function applyLineEdits(text: string, edits: readonly LineEdit[]): string
     if (atEnd && added.length > 0 && lines.at(-1)?.eol === "") lines.at(-1)!.eol = eol;
     lines.splice(e.startLine - 1, old.length, ...added);
   }
-  return fromLines({ ...t, bom: false, lines });
+  return printLines(lines, false);
 }

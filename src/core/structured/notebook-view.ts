@@ -1,5 +1,6 @@
 /** A notebook's cells as the model reads them: source, execution count, outputs as text (images named). */
 import { ToolError } from "../errors.js";
+import { lfPieces } from "../text/lines.js";
 
 export type OutputMode = "none" | "text" | "all";
 
@@ -91,7 +92,7 @@ export function viewCells(text: string, mode: OutputMode, refs?: readonly (numbe
     const att = c.attachments ? ` attachments: ${Object.keys(c.attachments).join(", ")}` : "";
     const lines = [
       `## cell ${index} ${c.cell_type}${c.id ? ` id=${c.id}` : ""}${exec}${att}`,
-      ...joined(c.source).split("\n"),
+      ...lfPieces(joined(c.source)),
     ];
     if (mode !== "none") for (const o of c.outputs ?? []) lines.push(...outputLines(o, mode, images));
     return { index, id: c.id, type: c.cell_type, executionCount: c.execution_count, lines, images };

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { Node } from "jsonc-parser";
 import { ToolError } from "../errors.js";
+import { lfPieces } from "../text/lines.js";
 import { indentUnit, jsonStep } from "./json-splice.js";
 
 export type CellType = "code" | "markdown" | "raw";
@@ -144,9 +145,7 @@ function spliceInsert(
   const ownLine = text.slice(ls, next.offset).trim() === "";
   const indent = ownLine ? text.slice(ls, next.offset) : "";
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const body = JSON.stringify(cell, null, unit)
-    .split("\n")
-    .join(eol + indent);
+  const body = lfPieces(JSON.stringify(cell, null, unit)).join(eol + indent);
   const sep = ownLine ? `,${eol}${indent}` : ", ";
   return text.slice(0, next.offset) + body + sep + text.slice(next.offset);
 }

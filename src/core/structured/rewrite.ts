@@ -3,12 +3,12 @@
  * `expectedSha256`, decode strictly as UTF-8 (a lossy decode would corrupt the rewrite), compute the new
  * text, diff it, and commit through the transaction (lost-update check, undo journal). The BOM is kept.
  */
-import { noSuchPathError, ToolError } from "../errors.js";
+import { noSuchPathError } from "../errors.js";
 import { unifiedDiff } from "../files/diff.js";
 import { checkExpected } from "../files/precondition.js";
 import { readSnapshot } from "../files/snapshot.js";
 import { type ChangeResult, commitChanges } from "../files/transaction.js";
-import { printable } from "../paths.js";
+import { decodeText, encodingOf } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 
 export interface RewriteOptions {
@@ -26,14 +26,9 @@ export interface RewriteResult {
   change?: ChangeResult;
 }
 
-/** Strict UTF-8 text without its BOM, or the refusal edit_file gives. */
+/** The text without its BOM, by the reads' decode policy (core/text: a file that is not text is refused). */
 function decodeUtf8(data: Uint8Array, requested: string): { text: string; bom: boolean } {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
-  } catch {
-    throw new ToolError(`Not a UTF-8 text file: ${printable(requested)}`, "not_utf8", { path: requested });
-  }
+  const text = decodeText(data, encodingOf(data), requested);
   const bom = text.startsWith("\uFEFF");
   return { bom, text: bom ? text.slice(1) : text };
 }

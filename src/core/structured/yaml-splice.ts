@@ -6,6 +6,7 @@
  */
 import type { Document, Pair, ParsedNode, stringify as Stringify } from "yaml";
 import { ToolError } from "../errors.js";
+import { lfPieces } from "../text/lines.js";
 import { getIn, isPlainObject, type Segment, type Step } from "./path-expr.js";
 
 type Yaml = typeof import("yaml");
@@ -193,7 +194,7 @@ function removeNode(c: Ctx, path: readonly Segment[]): Splice {
 /** Applies one step to YAML text; `expected` is the document's value after the step. */
 export function yamlStep(y: Yaml, text: string, step: Step, expected: unknown): string {
   const doc = y.parseDocument(text);
-  if (doc.errors.length > 0) throw new ToolError(`Not valid YAML: ${doc.errors[0]!.message.split("\n")[0]}`);
+  if (doc.errors.length > 0) throw new ToolError(`Not valid YAML: ${lfPieces(doc.errors[0]!.message)[0]}`);
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const c: Ctx = { y, text, doc, eol, indent: detectYamlIndent(text) };
   const exists = doc.hasIn(step.path);

@@ -22,8 +22,8 @@ export function notTextError(requested: string): ToolError {
   const shown = printable(requested);
   return new ToolError(
     `Not a UTF-8 text file: ${shown}. mcpfs reads UTF-8 text only; convert the file to UTF-8 to read or edit it.`,
-    "invalid",
-    { kind: "not_utf8", path: requested },
+    "not_utf8",
+    { path: requested },
   );
 }
 

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { ANY_COUNT, widest } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
-import { printable } from "../../core/paths.js";
 import { numberLines } from "../../core/text/number.js";
 import { readLineRange, textsOf } from "../../core/text/read-file.js";
 import type { Root } from "../../core/workspace.js";
