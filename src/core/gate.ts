@@ -3,7 +3,7 @@ import path from "node:path";
 import { ToolError } from "./errors.js";
 import { createIgnoreOracle, isGitIgnored, readRulesSync } from "./ignore.js";
 import { printable } from "./paths.js";
-import { namesOf, type PathStyle, type ResolvedPath } from "./workspace.js";
+import { namesOf, type PathStyle, type ResolvedPath } from "./root.js";
 
 /**
  * What a connection keeps out of reach beyond confinement and read-only roots. Its Workspace holds it and

@@ -6,7 +6,7 @@ import { readRegularText, readRegularTextSync } from "./files/safe-open.js";
 import { compiledRules } from "./ignore-compiled.js";
 import { isGitDirName } from "./paths.js";
 import type { RuleMemory } from "./rule-memory.js";
-import { namesOf, type Root } from "./workspace.js";
+import { namesOf, type Root } from "./root.js";
 
 /**
  * gitignore rules as git applies them: the root `.gitignore`, every nested one (deeper files win), and

@@ -3,7 +3,7 @@ import type { BigIntStats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
-import type { ResolvedPath } from "../workspace.js";
+import type { ResolvedPath } from "../root.js";
 import { openVerifiedIfExists, type ReadAt } from "./safe-open.js";
 import { LineCounter } from "./text-lines.js";
 

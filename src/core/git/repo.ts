@@ -1,4 +1,4 @@
-import { namesOf } from "../workspace.js";
+import { namesOf } from "../root.js";
 import type { GitRepository } from "./repository-gate.js";
 import { gitQuery } from "./runner.js";
 

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
-import { namesOf, type Root } from "../workspace.js";
+import { namesOf, type Root } from "../root.js";
 import { type ConfigGuard, guardFromConfig, parseConfigList } from "./config-trust.js";
 import { DEFAULT_GIT_MAX_BYTES, type GitRunResult, gitEnv, safeArgv, spawnGit } from "./spawn.js";
 
