@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type GrepOptions, grep } from "../src/core/search/grep.js";
-import { MAX_LINE_CHARS } from "../src/core/search/lines.js";
-import type { Root } from "../src/core/workspace.js";
-import { tempArea } from "./helpers/fixtures.js";
+import { type GrepOptions, grep } from "../../src/core/search/grep.js";
+import { MAX_LINE_CHARS } from "../../src/core/search/lines.js";
+import type { Root } from "../../src/core/workspace.js";
+import { tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea("mcpfs-grep-");
 afterAll(() => area.cleanup());

@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createIgnoreOracle, isGitIgnored } from "../src/core/ignore.js";
-import { SKIP, STOP, walk, walkEach } from "../src/core/walk.js";
-import type { Root } from "../src/core/workspace.js";
-import { tempArea } from "./helpers/fixtures.js";
+import { createIgnoreOracle, isGitIgnored } from "../../src/core/ignore.js";
+import { SKIP, STOP, walk, walkEach } from "../../src/core/walk.js";
+import type { Root } from "../../src/core/workspace.js";
+import { tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea("mcpfs-walk-");
 afterAll(() => area.cleanup());

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { allowedHostnames, bearerMatcher, bindRefusal, isLoopbackHost } from "../src/server/http-guard.js";
+import { allowedHostnames, bearerMatcher, bindRefusal, isLoopbackHost } from "../../src/server/http-guard.js";
 
 describe("bind policy", () => {
   it("knows loopback addresses", () => {
