@@ -15,9 +15,9 @@ export default defineConfig({
     include: [
       "test/security/hostile-paths.test.ts",
       "test/filesystem-surface.test.ts",
-      "test/workspace-files.test.ts",
-      "test/workspace-edit.test.ts",
-      "test/extra/lost-update.test.ts",
+      "test/mcp/workspace-files.test.ts",
+      "test/mcp/workspace-edit.test.ts",
+      "test/mcp/lost-update.test.ts",
       "test/extra/fs-extra-tools.test.ts",
       "test/unit/portable-volume.test.ts",
     ],

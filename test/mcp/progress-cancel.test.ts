@@ -8,14 +8,14 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defaultConfig } from "../src/config/index.js";
-import { silentLogger } from "../src/core/log.js";
-import { walk } from "../src/core/walk.js";
-import { makeRoot } from "../src/core/workspace.js";
-import { type RunningHttp, serveOverHttp } from "../src/server/http.js";
-import { filesystemPolicy } from "../src/surfaces/filesystem/policy.js";
-import { defineTool, textReply } from "../src/surfaces/tool.js";
-import { tempArea } from "./helpers/fixtures.js";
+import { defaultConfig } from "../../src/config/index.js";
+import { silentLogger } from "../../src/core/log.js";
+import { walk } from "../../src/core/walk.js";
+import { makeRoot } from "../../src/core/workspace.js";
+import { type RunningHttp, serveOverHttp } from "../../src/server/http.js";
+import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
+import { defineTool, textReply } from "../../src/surfaces/tool.js";
+import { tempArea } from "../helpers/fixtures.js";
 
 const area = tempArea("mcpfs-progress-");
 const dir = area.tree(

@@ -7,7 +7,7 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { type Connection, serverPool } from "../helpers/server.js";
+import { type Connection, serverPool } from "../helpers/in-process.js";
 
 const HOSTILE = "*a*a*a*a*a*a*a*a*b";
 const LONG_NAME = "a".repeat(60);

@@ -4,7 +4,7 @@ import { expectFakeClean, FakeGitHub, type FakeRequest, fakeGitHubEnv } from "..
 import { tempArea } from "../helpers/fixtures.js";
 import { commit, git, initRepo } from "../helpers/git-repo.js";
 import { type Author, fixtures } from "../helpers/github-fixtures.js";
-import { type Connection, startServer } from "../helpers/server.js";
+import { type Connection, startServer } from "../helpers/in-process.js";
 
 const OWNER: Author = { login: "octocat", association: "OWNER" };
 const MEMBER: Author = { login: "teammate", association: "MEMBER" };

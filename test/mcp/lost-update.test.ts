@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { startServer } from "../helpers/server.js";
+import { startServer } from "../helpers/in-process.js";
 
 const ATTEMPTS = 100; // per surface
 const area = tempArea();

@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { type Connection, startServer } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { type Connection, startServer } from "../helpers/in-process.js";
 
 const area = tempArea("mcpfs-wsedit-");
 const project = area.tree("project", { ".gitignore": "*.log\n", "x.log": "a\n" });

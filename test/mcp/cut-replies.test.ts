@@ -5,8 +5,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { type Connection, startServer } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { type Connection, startServer } from "../helpers/in-process.js";
 
 const area = tempArea("mcpfs-cut-");
 const FILES = 120;

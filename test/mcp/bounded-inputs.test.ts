@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { type Connection, startServer, type TextResult } from "../helpers/server.js";
+import { type Connection, startServer, type TextResult } from "../helpers/in-process.js";
 
 const area = tempArea("mcpfs-bounds-");
 const root = area.tree("root", { "small.txt": "hello\n", "code.txt": "alpha beta gamma\n".repeat(50) });

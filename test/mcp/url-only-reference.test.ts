@@ -10,7 +10,7 @@ import { expectFakeClean, FakeGitHub, fakeGitHubEnv } from "../helpers/fake-gith
 import { tempArea } from "../helpers/fixtures.js";
 import { commit, git, initRepo } from "../helpers/git-repo.js";
 import { fixtures } from "../helpers/github-fixtures.js";
-import { type Connection, startServer } from "../helpers/server.js";
+import { type Connection, startServer } from "../helpers/in-process.js";
 
 const area = tempArea("mcpfs-urlref-");
 const home = area.tree("home", {});

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { Ajv2020 as Ajv } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { type Connection, startServer } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { type Connection, startServer } from "../helpers/in-process.js";
 
 const area = tempArea("mcpfs-fsgrep-");
 const root = area.tree("root", {

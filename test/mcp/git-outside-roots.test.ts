@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { snapshotWithModes, tempArea } from "../helpers/fixtures.js";
 import { commit, git, initRepo } from "../helpers/git-repo.js";
-import { type Connection, startServer, type TextResult } from "../helpers/server.js";
+import { type Connection, startServer, type TextResult } from "../helpers/in-process.js";
 
 const SECRET = "PRIVATE-MARKER-7f3a9c";
 const area = tempArea("mcpfs-git-outside-");

@@ -9,7 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { type Connection, serverPool } from "../helpers/server.js";
+import { type Connection, serverPool } from "../helpers/in-process.js";
 
 const area = tempArea("mcpfs-fifo-");
 afterAll(() => area.cleanup());

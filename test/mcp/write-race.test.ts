@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { snapshot, tempArea } from "../helpers/fixtures.js";
-import { type Connection, startServer } from "../helpers/server.js";
+import { type Connection, startServer } from "../helpers/in-process.js";
 import { startSwapper } from "../helpers/swapper.js";
 
 const ITERATIONS = 1000;

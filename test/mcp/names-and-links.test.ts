@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { serverPool } from "../helpers/server.js";
+import { serverPool } from "../helpers/in-process.js";
 
 const POSIX = process.platform !== "win32";
 const area = tempArea("mcpfs-names-");

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
 import { commit, git, initRepo } from "../helpers/git-repo.js";
-import { type Connection, startServer, type TextResult } from "../helpers/server.js";
+import { type Connection, startServer, type TextResult } from "../helpers/in-process.js";
 
 const MARK = "SECRET_MARK_7f3a9c";
 const area = tempArea("mcpfs-server-rules-");

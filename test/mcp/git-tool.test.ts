@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
 import { addBareRemote, commit, git, initRepo, innerRemotePath, refs } from "../helpers/git-repo.js";
-import { type Connection, startServer } from "../helpers/server.js";
+import { type Connection, startServer } from "../helpers/in-process.js";
 
 const area = tempArea("mcpfs-git-");
 const repo = initRepo(path.join(area.base, "project"));

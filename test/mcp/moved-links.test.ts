@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { type Connection, startServer } from "../helpers/server.js";
+import { type Connection, startServer } from "../helpers/in-process.js";
 
 const area = tempArea("mcpfs-moved-links-");
 // The root is area/root; area/t.txt beside it is outside. root/a/b/rel -> ../../t.txt points at root/t.txt

@@ -3,10 +3,10 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ToolError } from "../src/core/errors.js";
-import { simplifyMoveError } from "../src/surfaces/workspace/move-file.js";
-import { tempArea } from "./helpers/fixtures.js";
-import { type Connection, startServer } from "./helpers/server.js";
+import { ToolError } from "../../src/core/errors.js";
+import { simplifyMoveError } from "../../src/surfaces/workspace/move-file.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { type Connection, startServer } from "../helpers/in-process.js";
 
 const area = tempArea("mcpfs-ws-");
 const outside = area.tree("outside", { "secret.txt": "top secret\n" });

@@ -11,7 +11,7 @@ import { expectFakeClean, FakeGitHub, fakeGitHubEnv } from "../helpers/fake-gith
 import { tempArea } from "../helpers/fixtures.js";
 import { git, initRepo } from "../helpers/git-repo.js";
 import { fixtures } from "../helpers/github-fixtures.js";
-import { startServer } from "../helpers/server.js";
+import { startServer } from "../helpers/in-process.js";
 
 const area = tempArea();
 const fake = new FakeGitHub();

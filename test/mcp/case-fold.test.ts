@@ -13,7 +13,7 @@ import { EXACT_NAMES, FOLDED_NAMES, screenWindowsPath } from "../../src/core/pat
 import { walk } from "../../src/core/walk.js";
 import { makeRoot, namesOf, type Root, Workspace } from "../../src/core/workspace.js";
 import { tempArea } from "../helpers/fixtures.js";
-import { startServer } from "../helpers/server.js";
+import { startServer } from "../helpers/in-process.js";
 
 const area = tempArea();
 afterAll(() => area.cleanup());
