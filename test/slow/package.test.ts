@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { ROOT } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { ROOT } from "../helpers/server.js";
 
 interface LockEntry {
   version?: string;

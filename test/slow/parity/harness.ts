@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempArea } from "../helpers/fixtures.js";
-import { type Connection, OFFICIAL_BIN, startServer } from "../helpers/server.js";
+import { tempArea } from "../../helpers/fixtures.js";
+import { type Connection, OFFICIAL_BIN, startServer } from "../../helpers/server.js";
 
 export type Kind = "mcpfs" | "official";
 

@@ -6,11 +6,11 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { type GrepResult, grep } from "../src/core/search/grep.js";
-import { findRipgrep } from "../src/core/search/grep-rg.js";
-import type { Root } from "../src/core/workspace.js";
-import { tempArea } from "./helpers/fixtures.js";
-import { type LineSet, referenceWalk, rgReference, treeSpec, writeTree } from "./helpers/random-tree.js";
+import { type GrepResult, grep } from "../../src/core/search/grep.js";
+import { findRipgrep } from "../../src/core/search/grep-rg.js";
+import type { Root } from "../../src/core/workspace.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { type LineSet, referenceWalk, rgReference, treeSpec, writeTree } from "../helpers/random-tree.js";
 
 const area = tempArea("mcpfs-diff-grep-");
 afterAll(() => area.cleanup());

@@ -9,8 +9,8 @@ import path from "node:path";
 import fc from "fast-check";
 import picomatch from "picomatch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findRipgrep } from "../src/core/search/grep-rg.js";
-import { tempArea } from "./helpers/fixtures.js";
+import { findRipgrep } from "../../src/core/search/grep-rg.js";
+import { tempArea } from "../helpers/fixtures.js";
 import {
   byPathSegments,
   type RefEntry,
@@ -18,8 +18,8 @@ import {
   rgReference,
   treeSpec,
   writeTree,
-} from "./helpers/random-tree.js";
-import { type Connection, startServer } from "./helpers/server.js";
+} from "../helpers/random-tree.js";
+import { type Connection, startServer } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-diff-walk-");
 const base = area.base;

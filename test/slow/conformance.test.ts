@@ -9,9 +9,9 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { type HttpServerProcess, startHttpServer } from "./helpers/http.js";
-import { ROOT } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { type HttpServerProcess, startHttpServer } from "../helpers/http.js";
+import { ROOT } from "../helpers/server.js";
 
 /** Node 22 builds on the npm registry, per platform (pinned; their `bin` is `node` or `node.exe`). */
 const NODE22_PACKAGES: Record<string, string> = {

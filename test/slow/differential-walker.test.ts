@@ -6,10 +6,10 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { walk } from "../src/core/walk.js";
-import type { Root } from "../src/core/workspace.js";
-import { tempArea } from "./helpers/fixtures.js";
-import { referenceWalk, treeSpec, writeTree } from "./helpers/random-tree.js";
+import { walk } from "../../src/core/walk.js";
+import type { Root } from "../../src/core/workspace.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { referenceWalk, treeSpec, writeTree } from "../helpers/random-tree.js";
 
 const area = tempArea("mcpfs-diff-walker-");
 afterAll(() => area.cleanup());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempArea } from "../helpers/fixtures.js";
-import { type Connection, OFFICIAL_BIN, startServer } from "../helpers/server.js";
+import { tempArea } from "../../helpers/fixtures.js";
+import { type Connection, OFFICIAL_BIN, startServer } from "../../helpers/server.js";
 
 interface Tool {
   name: string;

@@ -4,7 +4,7 @@
  * `npm run bench` (case http_load), not asserted here.
  */
 import { describe, expect, it } from "vitest";
-import { httpLoad } from "../bench/cases/10-http-load.mjs";
+import { httpLoad } from "../../bench/cases/10-http-load.mjs";
 
 describe("HTTP under load", () => {
   it("20 sessions × 200 mixed calls: no errors, no cross-session leaks", async () => {
