@@ -4,14 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defaultConfig } from "../src/config/index.js";
-import { exposedTools } from "../src/server/register-tools.js";
-import { filesystemTools } from "../src/surfaces/filesystem/index.js";
-import { guideWords } from "../src/surfaces/instructions.js";
-import { defineTool, textReply } from "../src/surfaces/tool.js";
-import { workspaceTools } from "../src/surfaces/workspace/index.js";
-import { tempArea } from "./helpers/fixtures.js";
-import { startServer } from "./helpers/server.js";
+import { defaultConfig } from "../../src/config/index.js";
+import { exposedTools } from "../../src/server/register-tools.js";
+import { filesystemTools } from "../../src/surfaces/filesystem/index.js";
+import { guideWords } from "../../src/surfaces/instructions.js";
+import { defineTool, textReply } from "../../src/surfaces/tool.js";
+import { workspaceTools } from "../../src/surfaces/workspace/index.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { startServer } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-hints-");
 const dir = area.tree("d", { "a.txt": "a\n" });

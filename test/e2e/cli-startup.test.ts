@@ -8,9 +8,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { commit, initRepo } from "./helpers/git-repo.js";
-import { MCPFS_BIN, runCli, SERVER_NODE, serverPool } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { commit, initRepo } from "../helpers/git-repo.js";
+import { MCPFS_BIN, runCli, SERVER_NODE, serverPool } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-cli-start-");
 const dir = area.tree("dir", { "a.txt": "A\n" });

@@ -3,8 +3,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { snapshot, tempArea } from "./helpers/fixtures.js";
-import { type Connection, runCli, startServer } from "./helpers/server.js";
+import { snapshot, tempArea } from "../helpers/fixtures.js";
+import { type Connection, runCli, startServer } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-ref-");
 const project = area.tree("project", { "main.txt": "main\n", "inner/x.txt": "x\n" });

@@ -4,8 +4,8 @@
  * this small scope in process).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { startServer } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { startServer } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-env-");
 afterAll(() => area.cleanup());

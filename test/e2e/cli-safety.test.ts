@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { runCli, serverPool } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { runCli, serverPool } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-cli-safety-");
 const dir = area.tree("dir", { "a.txt": "A\n" });

@@ -10,8 +10,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { MCPFS_BIN, ROOT, SERVER_NODE, startServer } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { MCPFS_BIN, ROOT, SERVER_NODE, startServer } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-bin-");
 const root = area.tree("root", { "a.txt": "a\n" });

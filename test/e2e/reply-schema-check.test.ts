@@ -5,8 +5,8 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { takeMismatches } from "./helpers/reply-schema.js";
-import { ROOT, serverPool } from "./helpers/server.js";
+import { takeMismatches } from "../helpers/reply-schema.js";
+import { ROOT, serverPool } from "../helpers/server.js";
 
 const start = serverPool();
 const bin = path.join(ROOT, "test/fixtures/bad-reply-server.mjs");

@@ -6,9 +6,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { benignValue } from "./helpers/hostile.js";
-import { type Connection, serverPool } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { benignValue } from "../helpers/hostile.js";
+import { type Connection, serverPool } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-roots-");
 const cliDir = area.tree("cli", { "c.txt": "from cli\n" });

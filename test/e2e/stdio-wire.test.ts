@@ -7,8 +7,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { MCPFS_BIN, SERVER_NODE } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { MCPFS_BIN, SERVER_NODE } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-wire-");
 afterAll(() => area.cleanup());

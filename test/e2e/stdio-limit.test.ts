@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { serverPool } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { serverPool } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-stdio-limit-");
 afterAll(() => area.cleanup());

@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { type Connection, MCPFS_BIN, ROOT, startServer } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { type Connection, MCPFS_BIN, ROOT, startServer } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-installed-");
 const project = area.tree("project", {

@@ -4,8 +4,8 @@ import fs from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { type Connection, startServer, type TextResult } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { type Connection, startServer, type TextResult } from "../helpers/server.js";
 
 const area = tempArea();
 afterAll(() => area.cleanup());

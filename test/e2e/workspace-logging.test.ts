@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { startServer } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { startServer } from "../helpers/server.js";
 
 const area = tempArea("mcpfs-wslog-");
 afterAll(() => area.cleanup());

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { type Connection, runCli, startServer } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { type Connection, runCli, startServer } from "../helpers/server.js";
 
 const area = tempArea();
 const root = area.tree("root", {

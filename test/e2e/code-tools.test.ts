@@ -9,13 +9,13 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempArea } from "./helpers/fixtures.js";
-import { type Connection, startServer } from "./helpers/server.js";
+import { tempArea } from "../helpers/fixtures.js";
+import { type Connection, startServer } from "../helpers/server.js";
 
 const area = tempArea();
 afterAll(() => area.cleanup());
 
-const PARSER_TS = `import { helper } from "./util";
+const PARSER_TS = `import { helper } from "../util";
 
 /** Parses things. */
 export class Parser {
