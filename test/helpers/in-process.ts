@@ -6,9 +6,9 @@
  * stdio framing, signals, a working directory, the 2026-07-28 client) stays in test/e2e.
  */
 import { Writable } from "node:stream";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
 import pino from "pino";
 import { afterAll } from "vitest";
 import { parseArgs } from "../../src/cli/args.js";
