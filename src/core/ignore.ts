@@ -5,8 +5,8 @@ import ignore, { type Ignore } from "ignore";
 import { readRegularText, readRegularTextSync } from "./files/safe-open.js";
 import { compiledRules } from "./ignore-compiled.js";
 import { isGitDirName } from "./paths.js";
-import type { RuleMemory } from "./rule-memory.js";
 import { namesOf, type Root } from "./root.js";
+import type { RuleMemory } from "./rule-memory.js";
 
 /**
  * gitignore rules as git applies them: the root `.gitignore`, every nested one (deeper files win), and

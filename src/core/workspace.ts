@@ -29,8 +29,6 @@ import { namesOf, type PathStyle, type ResolvedPath, type ResolveOptions, type R
 // What a root is lives in root.ts (below the gate, the ignore rules and the journal); said here too for the
 // many modules that hold a Workspace and its roots together.
 export {
-  descriptorPathsOf,
-  hardLinksOf,
   type Intent,
   makeRoot,
   namesOf,
@@ -38,9 +36,6 @@ export {
   type ResolvedPath,
   type ResolveOptions,
   type Root,
-  type RootKind,
-  type RootMode,
-  type Volume,
   type VolumeOverrides,
   withOverrides,
 } from "./root.js";

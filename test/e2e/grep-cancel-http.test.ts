@@ -13,7 +13,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { connectHttp, type HttpConnection, type HttpServerProcess, startHttpServer } from "../helpers/http.js";
+import {
+  connectHttp,
+  type HttpConnection,
+  type HttpServerProcess,
+  startHttpServer,
+} from "../helpers/http.js";
 
 const PATTERN = String.raw`\b\w+\d{3}\b`; // never matches: the words carry at most two digits
 /** Long enough that the first progress notification (sent after 1 s) arrives well before the end. */

@@ -12,7 +12,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { connectHttp, type HttpServerProcess, INITIALIZE, rawPost, startHttpServer } from "../helpers/http.js";
+import {
+  connectHttp,
+  type HttpServerProcess,
+  INITIALIZE,
+  rawPost,
+  startHttpServer,
+} from "../helpers/http.js";
 
 const area = tempArea("mcpfs-http-");
 const root = area.tree("root", {

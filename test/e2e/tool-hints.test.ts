@@ -7,7 +7,6 @@ import { z } from "zod";
 import { defaultConfig } from "../../src/config/index.js";
 import { exposedTools } from "../../src/server/register-tools.js";
 import { filesystemTools } from "../../src/surfaces/filesystem/index.js";
-import { guideWords } from "../../src/surfaces/instructions.js";
 import { defineTool, textReply } from "../../src/surfaces/tool.js";
 import { workspaceTools } from "../../src/surfaces/workspace/index.js";
 import { tempArea } from "../helpers/fixtures.js";
@@ -83,13 +82,12 @@ describe("instructions", () => {
     ],
   ] as const)(
     "on the %s surface say in at most 120 words which tool to reach for first",
-    async (surface, args, names) => {
+    async (_surface, args, names) => {
       const conn = await startServer([...args]);
       try {
         const text: string = conn.client.getInstructions();
         const [guide] = text.split("\n");
-        expect(guideWords(surface)).toBeLessThanOrEqual(120);
-        expect(guide!.split(/\s+/).length).toBe(guideWords(surface));
+        expect(guide!.split(/\s+/).length).toBeLessThanOrEqual(120);
         for (const n of names) expect(guide).toContain(n);
         expect(text).toContain(dir);
       } finally {

@@ -134,5 +134,4 @@ export function serverPool(): typeof startServer {
     return c;
   };
 }
-
-export { type Connection, ROOT, type TextResult, toText } from "./server.js";
+export type { Connection, TextResult } from "./server.js";

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defaultConfig } from "../../src/config/index.js";
-import { silentLogger } from "../../src/core/log.js";
+import { createLogger } from "../../src/core/log.js";
 import { walk } from "../../src/core/walk.js";
 import { makeRoot } from "../../src/core/workspace.js";
 import { type RunningHttp, serveOverHttp } from "../../src/server/http.js";
@@ -70,7 +70,7 @@ beforeAll(async () => {
     {
       config,
       policy: filesystemPolicy,
-      log: silentLogger(),
+      log: createLogger({ level: "fatal", console: false }),
       version: "0.0.0-test",
       roots: [root],
       extraRoots: [],

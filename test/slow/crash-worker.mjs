@@ -13,7 +13,7 @@ import { editFiles } from "../../src/core/files/multi-edit.js";
 import { planPatch } from "../../src/core/files/patch.js";
 import { commitChanges } from "../../src/core/files/transaction.js";
 import { writeText } from "../../src/core/files/write.js";
-import { silentLogger } from "../../src/core/log.js";
+import { createLogger } from "../../src/core/log.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 
 const [dir, op, stateDir] = process.argv.slice(2);
@@ -25,7 +25,14 @@ let view = ws;
 const w = (p) => view.resolve(p, { intent: "write" });
 const copyPreImages = process.env.CRASH_COPY === "1";
 const journal = stateDir
-  ? { journal: new Journal({ stateDir, log: silentLogger(), copyPreImages }), ws }
+  ? {
+      journal: new Journal({
+        stateDir,
+        log: createLogger({ level: "fatal", console: false }),
+        copyPreImages,
+      }),
+      ws,
+    }
   : undefined;
 /**
  * Runs `fn` as one recorded change: the paths it resolves carry the call's recorder (the server's runner

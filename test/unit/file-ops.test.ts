@@ -9,7 +9,7 @@ import { sha256Of } from "../../src/core/files/hash.js";
 import { editFiles } from "../../src/core/files/multi-edit.js";
 import { deleteDirectory, deleteFile } from "../../src/core/files/remove.js";
 import { TEMP_NAME } from "../../src/core/files/safe-open.js";
-import { silentLogger } from "../../src/core/log.js";
+import { createLogger } from "../../src/core/log.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { snapshot, tempArea } from "../helpers/fixtures.js";
 
@@ -181,7 +181,7 @@ describe("editFiles", () => {
 describe("audit sink", () => {
   it("appends one JSON line per entry to the audit file", async () => {
     const file = path.join(dir, "logs/audit.jsonl");
-    const sink = createAuditSink({ file, log: silentLogger() });
+    const sink = createAuditSink({ file, log: createLogger({ level: "fatal", console: false }) });
     const e = {
       time: new Date().toISOString(),
       tool: "write_file",
