@@ -1,74 +1,37 @@
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * Two tiers. A black-box test runs the INSTALLED package (packed, installed with --omit=dev outside the
- * repository): it starts it through the harness (test/helpers/server.ts, http.ts). Every other
- * test file is a unit or property test of the sources and needs no build: `npm run test:unit` runs those
- * alone. Which tier a file is in follows from what it (or a local module it imports) uses, so a new test
- * lands in the right one without a list to keep.
+ * Four tiers, one folder each (CONTRIBUTING.md, "Test"):
+ * - test/unit: the sources' modules called directly; no build, no server, no network, no npm.
+ * - test/mcp: the server factory of src/ in this process, reached by the MCP SDK client over an in-memory
+ *   transport (test/helpers/in-process.ts); no build, no spawn; every reply checked against its outputSchema.
+ * - test/e2e: the INSTALLED package (packed, installed with --omit=dev outside the repository) as users run
+ *   it: CLI, stdio, HTTP, signals, what needs a process.
+ * - test/slow: property, differential, crash, npm and conformance runs (the installed package too).
  */
-const BLACK_BOX = /\b(startServer|serverPool|startHttpServer|connectHttp|runCli|MCPFS_BIN|OFFICIAL_BIN)\b/;
-/** The harness itself names all of these; importing it for a path (ROOT) is not a use of the build. */
-const HARNESS = new Set(["test/helpers/server.ts", "test/helpers/http.ts"]);
-
-function testFiles(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".test.ts"))
-    .map((f) => path.posix.join(dir, f.split(path.sep).join("/")));
-}
-
-const seen = new Map<string, boolean>();
-/** Whether a file, or a local module it imports (the harness aside), uses the build. */
-function usesBuild(file: string): boolean {
-  const known = seen.get(file);
-  if (known !== undefined) return known;
-  seen.set(file, false);
-  const text = fs.readFileSync(file, "utf8");
-  let uses = BLACK_BOX.test(text);
-  for (const m of text.matchAll(/from\s+["'](\.{1,2}\/[^"']+)["']/g)) {
-    if (uses) break;
-    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!));
-    const source = [target, target.replace(/\.js$/, ".ts")].find(
-      (f) => fs.existsSync(f) && !f.endsWith(".js"),
-    );
-    if (source && !HARNESS.has(source) && !source.startsWith("src/")) uses = usesBuild(source);
-  }
-  seen.set(file, uses);
-  return uses;
-}
-
-const all = testFiles("test");
-const blackBox = all.filter(usesBuild);
-const unit = all.filter((f) => !usesBuild(f));
-
 const shared = {
   environment: "node",
-  testTimeout: 60_000,
-  hookTimeout: 60_000,
+  // Generous: a loaded machine slows every test; none asserts on wall time.
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
   pool: "forks",
   // Servers started by tests journal here, never in the user's own state directory.
   env: { MCPFS_STATE_DIR: path.join(os.tmpdir(), "mcpfs-test-state") },
 } as const;
 
+/** Once before any file of the tier runs: the build is checked (made when stale), packed and installed. */
+const installed = ["test/helpers/installed-package.ts"];
+
 export default defineConfig({
   test: {
     reporters: ["default"],
     projects: [
-      { test: { ...shared, name: "unit", include: unit } },
-      // Once before any black-box file runs: the build is checked (made when stale), packed and installed
-      // outside the repository; the tests start that installed package.
-      {
-        test: {
-          ...shared,
-          name: "black-box",
-          include: blackBox,
-          globalSetup: ["test/helpers/installed-package.ts"],
-        },
-      },
+      { test: { ...shared, name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      { test: { ...shared, name: "mcp", include: ["test/mcp/**/*.test.ts"] } },
+      { test: { ...shared, name: "e2e", include: ["test/e2e/**/*.test.ts"], globalSetup: installed } },
+      { test: { ...shared, name: "slow", include: ["test/slow/**/*.test.ts"], globalSetup: installed } },
     ],
   },
 });

@@ -9,16 +9,16 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    // Not the symlink-swap race suites (test/security/*race*): without descriptor paths the checks after
+    // Not the symlink-swap race suites (test/e2e/*race*): without descriptor paths the checks after
     // open narrow those races but cannot close them (measured: 1 leak in ~2900 racing reads, a few writes
     // redirected in 1000 swaps, against 0 with /proc/self/fd); the README's platform table says so.
     include: [
-      "test/security/hostile-paths.test.ts",
-      "test/filesystem-surface.test.ts",
-      "test/workspace-files.test.ts",
-      "test/workspace-edit.test.ts",
-      "test/extra/lost-update.test.ts",
-      "test/extra/fs-extra-tools.test.ts",
+      "test/e2e/hostile-paths.test.ts",
+      "test/e2e/filesystem-surface.test.ts",
+      "test/mcp/workspace-files.test.ts",
+      "test/mcp/workspace-edit.test.ts",
+      "test/mcp/lost-update.test.ts",
+      "test/e2e/fs-extra-tools.test.ts",
       "test/unit/portable-volume.test.ts",
     ],
     // The installed package, as in the black-box tier of vitest.config.ts.

@@ -1,7 +1,7 @@
 // HTTP load on loopback: N concurrent 2025-era sessions (SDK v1 Streamable HTTP client), each with its own
 // root given as MCP roots, each making M mixed calls (read, list, grep when the surface has it). Every
 // reply is checked against its own session's token; any other session's token or directory in a reply is
-// a cross-session leak. Reports calls/s. Also used by test/http-load.test.ts.
+// a cross-session leak. Reports calls/s. Also used by test/slow/http-load.test.ts.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -179,10 +179,6 @@ function logLevel(value: string): LogLevel {
   return up;
 }
 
-export function helpText(version: string): string {
-  return buildProgram(version).helpInformation();
-}
-
 /** Parses both command-line styles into a Config. Unknown flags are collected, not fatal. */
 export function parseArgs(
   argv: string[],

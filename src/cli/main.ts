@@ -118,12 +118,16 @@ function rootHolding(dir: string, roots: readonly Root[]): Root | undefined {
   return roots.find((r) => namesOf(r).isAtOrBelow(real, r.real));
 }
 
+async function parseFlags(argv: string[], version: string) {
+  const { parseArgs } = await import("./args.js");
+  return parseArgs(argv, version);
+}
+
 /** The Config of this start (the command line, then the environment), or the exit code of `--help` or an error. */
 async function readConfig(argv: string[], version: string): Promise<Config | number> {
   const plain = plainDirectories(argv);
-  const outcome = plain
-    ? ({ kind: "config", config: plain } as const)
-    : (await import("./args.js")).parseArgs(argv, version);
+  // The parser is loaded only for flags; destructured, so knip checks which of its exports are used.
+  const outcome = plain ? ({ kind: "config", config: plain } as const) : await parseFlags(argv, version);
   if (outcome.kind === "exit") {
     if (outcome.stdout) process.stdout.write(outcome.stdout);
     if (outcome.stderr) process.stderr.write(outcome.stderr);

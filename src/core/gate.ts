@@ -3,7 +3,7 @@ import path from "node:path";
 import { ToolError } from "./errors.js";
 import { createIgnoreOracle, isGitIgnored, readRulesSync } from "./ignore.js";
 import { printable } from "./paths.js";
-import { namesOf, type PathRules, type ResolvedPath } from "./workspace.js";
+import { namesOf, type PathRules, type ResolvedPath } from "./root.js";
 
 export function ignoredError(shown: string): ToolError {
   return new ToolError(

@@ -5,9 +5,9 @@ import ignore, { type Ignore } from "ignore";
 import { readRegularText, readRegularTextSync } from "./files/safe-open.js";
 import { compiledRules } from "./ignore-compiled.js";
 import { isGitDirName } from "./paths.js";
+import { namesOf, type Root } from "./root.js";
 import type { RuleMemory } from "./rule-memory.js";
 import { lfPieces, toLf } from "./text/lines.js";
-import { namesOf, type Root } from "./workspace.js";
 
 /**
  * gitignore rules as git applies them: the root `.gitignore`, every nested one (deeper files win), and

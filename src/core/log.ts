@@ -74,8 +74,3 @@ export function createLogger(opts: LogOptions): Logger {
     pino.multistream(streams),
   );
 }
-
-/** A logger that writes nothing (tests, and code paths that run before logging is set up). */
-export function silentLogger(): Logger {
-  return pino({ level: "silent" });
-}

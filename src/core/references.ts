@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { remoteUrl } from "./git/repo.js";
 import { openRepository } from "./git/repository-gate.js";
-import { makeRoot, namesOf, type Root } from "./workspace.js";
+import { makeRoot, namesOf, type Root } from "./root.js";
 
 /** One `--reference-project` value, parsed. `path` is absent only for the URL-only form `name=N,url=U`. */
 export interface ReferenceSpec {

@@ -41,8 +41,3 @@ export function instructionsFor(
       : "\nNo directories yet: the client may provide them as roots.")
   );
 }
-
-/** The guide's length in words (tests hold it to 120). */
-export function guideWords(surface: Config["surface"]): number {
-  return GUIDE[surface].split(/\s+/).length;
-}

@@ -105,8 +105,3 @@ export function defineTool<S extends z.ZodObject>(def: ToolDef<S>): ToolDef<S> {
 export function textReply(text: string, extra: Record<string, unknown> = {}): ToolReply {
   return { content: [{ type: "text", text }], structuredContent: { content: text, ...extra } };
 }
-
-/** A plain text reply with no structured content (the workspace surface's shape). */
-export function plainReply(text: string): ToolReply {
-  return { content: [{ type: "text", text }] };
-}

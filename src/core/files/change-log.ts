@@ -31,7 +31,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import type { Logger } from "../log.js";
-import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
+import { namesOf, type ResolvedPath, type Root } from "../root.js";
 import { type RecordSet, RecordWriter, readRecords, TAMPERED } from "./change-records.js";
 import { sha256Of } from "./hash.js";
 import { CHANGE_ID, idTime, intentsDirOf, newChangeId, parseJournalName } from "./journal-names.js";

@@ -97,20 +97,6 @@ export function fencedDiff(diff: string): string {
   return `${fence}diff\n${diff}${fence}\n\n`;
 }
 
-/** Counts added and removed lines of a unified diff (header lines excluded). */
-export function diffStats(diff: string): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  let inHunks = false;
-  for (const line of lfPieces(diff)) {
-    if (line.startsWith("@@")) inHunks = true;
-    else if (!inHunks) continue;
-    else if (line.startsWith("+")) added++;
-    else if (line.startsWith("-")) removed++;
-  }
-  return { added, removed };
-}
-
 /**
  * A git-style unified diff as Python's difflib writes it (mcp-workspace's edit_file reply): `--- a/<name>`,
  * `+++ b/<name>`, 3 lines of context, difflib's hunk ranges (`-5` for one line, `-4,0` for none), no

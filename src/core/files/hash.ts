@@ -5,7 +5,7 @@ import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import { LineCounter } from "../text/lines.js";
 import { eachChunk } from "../text/reader.js";
-import type { ResolvedPath } from "../workspace.js";
+import type { ResolvedPath } from "../root.js";
 import { openVerifiedIfExists, type ReadAt } from "./safe-open.js";
 
 const CHUNK = 1024 * 1024;

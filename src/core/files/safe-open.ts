@@ -4,7 +4,7 @@ import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { printable } from "../paths.js";
-import { descriptorPathsOf, hardLinksOf, namesOf, type ResolvedPath, type Root } from "../workspace.js";
+import { descriptorPathsOf, hardLinksOf, namesOf, type ResolvedPath, type Root } from "../root.js";
 
 /** Absent on Windows, where no FIFO can be opened by path this way. */
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import { lfPieces } from "../text/lines.js";
-import { namesOf, type Root } from "../workspace.js";
+import { namesOf, type Root } from "../root.js";
 import { type ConfigGuard, fromWorkspace, guardFromConfig, parseConfigList } from "./config-trust.js";
 import { DEFAULT_GIT_MAX_BYTES, type GitRunResult, gitEnv, safeArgv, spawnGit } from "./spawn.js";
 

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openVerifiedSync } from "../files/safe-open.js";
+import type { Root } from "../root.js";
 import { cancelledError, STOP, type WalkEachOptions, walkEach } from "../walk.js";
-import type { Root } from "../workspace.js";
 import { compileGlobs } from "./globs.js";
 import type { EngineJob, GrepMatch, RawGrep } from "./grep.js";
 import { HitSink } from "./hit-sink.js";

@@ -8,7 +8,7 @@ import { isTempName } from "../files/safe-open.js";
 import { ancestorLevels, createIgnoreOracle, type IgnoreLevel } from "../ignore.js";
 import { clipped, hasGitDirSegment } from "../paths.js";
 import { lfPieces } from "../text/lines.js";
-import { namesOf } from "../workspace.js";
+import { namesOf } from "../root.js";
 import { anchorGlobs, compileGlobs } from "./globs.js";
 import type { EngineJob, Hit, RawGrep } from "./grep.js";
 import { RG_RECORD_FLAGS, rgRecords } from "./rg-records.js";

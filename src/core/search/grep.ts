@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import type { Root } from "../workspace.js";
+import type { Root } from "../root.js";
 import type { GrepTarget } from "./grep-js.js";
 import { admitPattern } from "./regex-admit.js";
 

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { branchStatus } from "../../core/github/branch-status/report.js";
 import { describeGitHubError } from "../../core/github/errors.js";
 import { type RepoTarget, resolveTarget } from "../../core/github/target.js";
-import { defineTool, plainReply } from "../tool.js";
-import { boundedReply, projectRoot } from "./common.js";
+import { defineTool } from "../tool.js";
+import { boundedReply, projectRoot, strOutput, strReply } from "./common.js";
 
 export const checkBranchStatus = defineTool({
   name: "check_branch_status",
@@ -16,6 +16,7 @@ export const checkBranchStatus = defineTool({
     pr_timeout: z.number().int().optional().default(0),
     fail_on_reviews: z.boolean().nullable().optional(),
   }),
+  output: strOutput,
   annotations: { readOnlyHint: true, openWorldHint: true },
   mutating: false,
   async handler(a, ctx) {
@@ -41,7 +42,7 @@ export const checkBranchStatus = defineTool({
       });
       return boundedReply(ctx, text);
     } catch (err) {
-      return plainReply(`Error: ${describeGitHubError(err, target?.apiBase ?? "GitHub API")}`);
+      return strReply(`Error: ${describeGitHubError(err, target?.apiBase ?? "GitHub API")}`);
     }
   },
 });

@@ -3,7 +3,7 @@ import { ToolError } from "../../core/errors.js";
 import { escapeName } from "../../core/paths.js";
 import { noLocalCopyMessage } from "../../core/references.js";
 import type { Intent, ResolvedPath, Root } from "../../core/workspace.js";
-import { plainReply, type ToolContext, type ToolReply } from "../tool.js";
+import type { ToolContext, ToolReply } from "../tool.js";
 
 /** The project root of a workspace-surface connection. */
 export function projectRoot(ctx: ToolContext): Root {
@@ -194,5 +194,5 @@ export const fileInput = z.object({
 /** A plain text reply held to the reply budget; a cut one ends with how to ask for less. */
 export function boundedReply(ctx: ToolContext, text: string): ToolReply {
   const note = `\n[output cut at ${ctx.budget.limit} bytes; narrow the request or lower max_lines]`;
-  return plainReply(ctx.budget.fit(text, note).text);
+  return strReply(ctx.budget.fit(text, note).text);
 }

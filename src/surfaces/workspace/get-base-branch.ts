@@ -2,8 +2,8 @@ import { z } from "zod";
 import { openRepository } from "../../core/git/repository-gate.js";
 import { detectBaseBranch } from "../../core/github/base-branch.js";
 import { type RepoTarget, resolveTarget } from "../../core/github/target.js";
-import { defineTool, plainReply } from "../tool.js";
-import { projectRoot } from "./common.js";
+import { defineTool } from "../tool.js";
+import { projectRoot, strOutput, strReply } from "./common.js";
 
 export const getBaseBranch = defineTool({
   name: "get_base_branch",
@@ -11,6 +11,7 @@ export const getBaseBranch = defineTool({
   description:
     "The current branch's base: the linked issue's '### Base Branch' section, the open PR's base, the nearest parent branch, or the default branch.",
   input: z.object({}),
+  output: strOutput,
   annotations: { readOnlyHint: true, openWorldHint: true },
   mutating: false,
   async handler(_a, ctx) {
@@ -24,9 +25,9 @@ export const getBaseBranch = defineTool({
     try {
       const r = await detectBaseBranch(await openRepository(project), target);
       for (const w of r.warnings) ctx.log.warn(w);
-      return plainReply(r.branch ?? "main");
+      return strReply(r.branch ?? "main");
     } catch {
-      return plainReply("main");
+      return strReply("main");
     }
   },
 });

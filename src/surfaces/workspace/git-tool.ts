@@ -5,7 +5,7 @@ import { runGitRead } from "../../core/git/read-command.js";
 import { printable } from "../../core/paths.js";
 import { namesOf, type Root } from "../../core/workspace.js";
 import { defineTool } from "../tool.js";
-import { boundedReply, projectRoot, referenceRoot } from "./common.js";
+import { boundedReply, projectRoot, referenceRoot, strOutput } from "./common.js";
 
 export const gitTool = defineTool({
   name: "git",
@@ -26,6 +26,7 @@ export const gitTool = defineTool({
     compact: z.boolean().optional().default(true),
     reference_name: z.string().nullable().optional().describe("A reference project instead"),
   }),
+  output: strOutput,
   annotations: { readOnlyHint: true, openWorldHint: true },
   mutating: false,
   async handler(args, ctx) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { changesLimit, listChanges, type ShowPath } from "../changes.js";
-import { defineTool, plainReply } from "../tool.js";
+import { defineTool } from "../tool.js";
+import { strOutput, strReply } from "./common.js";
 
 /** A change's path as this surface shows paths: relative to the project directory. */
 export const showRelative: ShowPath = (_ctx, _rootReal, rel) => rel;
@@ -17,9 +18,10 @@ export const listChangesTool = defineTool({
       .describe("Project-relative path: only changes that touched it (or anything below it)"),
     limit: changesLimit,
   }),
+  output: strOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(args, ctx) {
-    return plainReply((await listChanges(ctx, args, showRelative)).text);
+    return strReply((await listChanges(ctx, args, showRelative)).text);
   },
 });

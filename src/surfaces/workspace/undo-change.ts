@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { undo } from "../changes.js";
-import { defineTool, plainReply } from "../tool.js";
+import { defineTool } from "../tool.js";
+import { strOutput, strReply } from "./common.js";
 import { showRelative } from "./list-changes.js";
 
 export const undoChangeTool = defineTool({
@@ -16,10 +17,11 @@ export const undoChangeTool = defineTool({
       .optional()
       .describe("undo even where a path changed since (that version is kept in the journal)"),
   }),
+  output: strOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {
     const r = await undo(ctx, { id: args.id, dryRun: args.dry_run, force: args.force }, showRelative);
-    return plainReply(r.text);
+    return strReply(r.text);
   },
 });

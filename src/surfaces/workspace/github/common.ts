@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { describeGitHubError } from "../../../core/github/errors.js";
 import { type RepoTarget, resolveTarget } from "../../../core/github/target.js";
-import { plainReply, type ToolContext, type ToolReply } from "../../tool.js";
-import { boundedReply } from "../common.js";
+import type { ToolContext, ToolReply } from "../../tool.js";
+import { boundedReply, strReply } from "../common.js";
 
 export const referenceName = z
   .string()
@@ -32,7 +32,7 @@ export async function github(
   } catch (err) {
     const msg = describeGitHubError(err, apiBase);
     ctx.log.warn({ err: msg }, "GitHub call failed");
-    return plainReply(`Error: ${msg}`);
+    return strReply(`Error: ${msg}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createIssue } from "../../../core/github/issues.js";
 import { defineTool } from "../../tool.js";
+import { strOutput } from "../common.js";
 import { github, referenceName, strList } from "./common.js";
 
 export const githubIssueCreate = defineTool({
@@ -16,6 +17,7 @@ export const githubIssueCreate = defineTool({
     assignees: strList,
     reference_name: referenceName,
   }),
+  output: strOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   mutating: true,
   needsGitHub: true,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { editIssue } from "../../../core/github/issues.js";
 import { defineTool } from "../../tool.js";
+import { strOutput } from "../common.js";
 import { github, referenceName, strList } from "./common.js";
 
 export const githubIssueEdit = defineTool({
@@ -19,6 +20,7 @@ export const githubIssueEdit = defineTool({
     state: z.string().nullable().optional(),
     reference_name: referenceName,
   }),
+  output: strOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   mutating: true,
   needsGitHub: true,

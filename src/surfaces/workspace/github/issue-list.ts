@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { listIssues } from "../../../core/github/issues.js";
 import { defineTool } from "../../tool.js";
+import { strOutput } from "../common.js";
 import { github, READ, referenceName, strList } from "./common.js";
 
 export const githubIssueList = defineTool({
@@ -16,6 +17,7 @@ export const githubIssueList = defineTool({
     max_results: z.number().int().optional().default(30),
     reference_name: referenceName,
   }),
+  output: strOutput,
   annotations: READ,
   mutating: false,
   needsGitHub: true,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createPullRequest } from "../../../core/github/pulls.js";
 import { defineTool } from "../../tool.js";
+import { strOutput } from "../common.js";
 import { github } from "./common.js";
 
 export const githubPrCreate = defineTool({
@@ -15,6 +16,7 @@ export const githubPrCreate = defineTool({
     head: z.string().nullable().optional(),
     base: z.string().nullable().optional(),
   }),
+  output: strOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   mutating: true,
   needsGitHub: true,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { viewPullRequest } from "../../../core/github/pulls.js";
 import { defineTool } from "../../tool.js";
+import { strOutput } from "../common.js";
 import { github, READ, referenceName } from "./common.js";
 
 export const githubPrView = defineTool({
@@ -15,6 +16,7 @@ export const githubPrView = defineTool({
     max_lines: z.number().int().optional().default(200),
     reference_name: referenceName,
   }),
+  output: strOutput,
   annotations: READ,
   mutating: false,
   needsGitHub: true,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { searchIssues } from "../../../core/github/search.js";
 import { defineTool } from "../../tool.js";
+import { strOutput } from "../common.js";
 import { github, READ, referenceName, strList } from "./common.js";
 
 export const githubSearch = defineTool({
@@ -19,6 +20,7 @@ export const githubSearch = defineTool({
     max_results: z.number().int().optional().default(30),
     reference_name: referenceName,
   }),
+  output: strOutput,
   annotations: READ,
   mutating: false,
   needsGitHub: true,

@@ -1,0 +1,357 @@
+/**
+ * Black-box: the code tools (outline, find_symbol, read_symbol, find_references, replace_symbol,
+ * insert_symbol, repo_map) on both surfaces, through the built server: right symbols and lines, comments and
+ * strings never counted as references, edits through the journal (undo_change restores the bytes), a
+ * result with new syntax errors refused, lost updates refused, the gate and .gitignore applied, and a file
+ * without a grammar answered, not failed.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempArea } from "../helpers/fixtures.js";
+import { type Connection, startServer } from "../helpers/server.js";
+
+const area = tempArea();
+afterAll(() => area.cleanup());
+
+const PARSER_TS = `import { helper } from "../util";
+
+/** Parses things. */
+export class Parser {
+  private depth = 0;
+
+  parse(input: string): string {
+    // helper is mentioned in this comment
+    return helper(input) + "helper";
+  }
+}
+
+export function standalone(a: number, b: number): number {
+  return a + b;
+}
+`;
+
+const UTIL_TS = `export function helper(x: string): string {
+  return x.trim();
+}
+
+export const LIMIT = 3;
+`;
+
+const APP_PY = `import os
+
+
+class Greeter:
+    """Says hello."""
+
+    def __init__(self, name):
+        self.name = name
+
+    @property
+    def greeting(self):
+        return "hello " + self.name
+
+
+def main():
+    Greeter("x").greeting
+`;
+
+const GO = `package geo
+
+type Point struct {
+\tX int
+\tY int
+}
+
+func (p Point) Norm() int {
+\treturn p.X*p.X + p.Y*p.Y
+}
+
+func main() {}
+`;
+
+const MD = `# Title
+
+Intro.
+
+## Install
+
+\`\`\`sh
+# not a heading
+\`\`\`
+
+## Use
+
+### Details
+`;
+
+const LONG_TS = `export function configure(options: { verbose: boolean; retries: number }, callback: (err: Error | null) => void): Promise<void> {
+  return Promise.resolve();
+}
+
+export interface Settings {
+  verbose: boolean;
+  retries: number;
+}
+
+export function apply(budget: Settings): void {}
+`;
+
+const CONFIG_YAML = `# settings
+server:
+  port: 8080
+  tls:
+    cert: a.pem
+
+logging:
+  level: info
+`;
+
+const FILES: Record<string, string> = {
+  "src/parser.ts": PARSER_TS,
+  "src/util.ts": UTIL_TS,
+  "app.py": APP_PY,
+  "geo.go": GO,
+  "README.md": MD,
+  "notes.xyz": "nothing to parse\n",
+  "lib/long.ts": LONG_TS,
+  "config.yaml": CONFIG_YAML,
+  "Cargo.toml": '[package]\nname = "x"\n\n[dependencies]\nserde = "1"\n',
+  ".gitignore": "ignored/\n",
+  "ignored/secret.ts": "export function secretThing() {}\n",
+};
+
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+interface Surface {
+  name: string;
+  start(root: string): Promise<Connection>;
+  /** A file argument as this surface takes it. */
+  file(root: string, rel: string): Record<string, string>;
+  tree(root: string, rel?: string): Record<string, string>;
+  text: "content" | "result";
+  arg(name: string): string;
+}
+
+const SURFACES: Surface[] = [
+  {
+    name: "filesystem",
+    start: (root) => startServer([root], { env: { MCPFS_STATE_DIR: path.join(root, "..", "state-fs") } }),
+    file: (root, rel) => ({ path: path.join(root, rel) }),
+    tree: (root, rel) => ({ path: rel ? path.join(root, rel) : root }),
+    text: "content",
+    arg: (n) => n,
+  },
+  {
+    name: "workspace",
+    start: (root) =>
+      startServer(["--project-dir", root], { env: { MCPFS_STATE_DIR: path.join(root, "..", "state-ws") } }),
+    file: (_root, rel) => ({ file_path: rel }),
+    tree: (_root, rel) => ({ path: rel ?? "." }),
+    text: "result",
+    arg: (n) => n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+  },
+];
+
+describe.each(SURFACES)("code tools, $name surface", (s) => {
+  const root = area.tree(`${s.name}/root`, FILES);
+  let conn: Connection;
+  beforeAll(async () => {
+    conn = await s.start(root);
+  });
+  afterAll(() => conn.close());
+  const treeArgs = (rel?: string) => s.tree(root, rel);
+
+  it("outline gives each symbol's kind and exact lines, nested", async () => {
+    const r = await conn.call("outline", treeArgs("src/parser.ts"));
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain("L4-11 export class Parser");
+    expect(r.text).toContain("  L7-10 parse(input: string): string");
+    expect(r.text).toContain("L13-15 export function standalone(a: number, b: number): number");
+    const symbols = r.structured!.symbols as {
+      name: string;
+      startLine: number;
+      endLine: number;
+      children?: unknown[];
+    }[];
+    expect(symbols.map((x) => [x.name, x.startLine, x.endLine])).toEqual([
+      ["Parser", 4, 11],
+      ["standalone", 13, 15],
+    ]);
+    expect(symbols[0]!.children).toHaveLength(2);
+  });
+
+  it("outline lines are lean: members folded into their owner, long parameter lists by name", async () => {
+    const r = await conn.call("outline", treeArgs("lib/long.ts"));
+    expect(r.text.split("\n")).toEqual([
+      "L1-3 export function configure(options, callback): Promise<void>",
+      "L5-8 export interface Settings { verbose, retries }",
+      "L10 export function apply(budget: Settings): void",
+    ]);
+    const p = await conn.call("outline", treeArgs("src/parser.ts"));
+    expect(p.text).toContain("L4-11 export class Parser { depth }\n  L7-10 parse(input: string): string");
+    const symbols = r.structured!.symbols as { name: string; children?: { name: string }[] }[];
+    expect(symbols[1]!.children!.map((c) => c.name)).toEqual(["verbose", "retries"]);
+  });
+
+  it("a file without a grammar gets an outline by indentation or sections", async () => {
+    const y = await conn.call("outline", treeArgs("config.yaml"));
+    expect(y.isError, y.text).toBe(false);
+    expect(y.text.split("\n").slice(0, 3)).toEqual(["L2-5 server:", "  L4-5 tls:", "L7-8 logging:"]);
+    expect(y.text).toContain("by indentation");
+    const t = await conn.call("outline", treeArgs("Cargo.toml"));
+    expect(t.isError, t.text).toBe(false);
+    expect(t.text.split("\n").slice(0, 2)).toEqual(["L1-2 [package]", "L4-5 [dependencies]"]);
+  });
+
+  it("outlines Python, Go and Markdown (headings outside code fences)", async () => {
+    const py = await conn.call("outline", { ...treeArgs("app.py"), signatures: false });
+    expect(py.text.split("\n")).toEqual([
+      "L4-12 class Greeter",
+      "  L7-8 method __init__",
+      "  L10-12 method greeting",
+      "L15-16 function main",
+    ]);
+    const go = await conn.call("outline", { ...treeArgs("geo.go"), signatures: false });
+    expect(go.text).toContain("L3-6 struct Point");
+    expect(go.text).toContain("L8-10 method Norm");
+    const md = await conn.call("outline", treeArgs("README.md"));
+    expect(md.text.split("\n")).toEqual([
+      "L1-13 # Title",
+      "  L5-10 ## Install",
+      "  L11-13 ## Use",
+      "    L13 ### Details",
+    ]);
+  });
+
+  it("a file without a grammar is answered, not failed", async () => {
+    const r = await conn.call("outline", treeArgs("notes.xyz"));
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/No code grammar for .*notes\.xyz/);
+  });
+
+  it("a directory outline lists each code file, never an ignored one, and pages", async () => {
+    const r = await conn.call("outline", treeArgs());
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain("src/parser.ts");
+    expect(r.text).toContain("app.py");
+    expect(r.text).not.toContain("secret");
+  });
+
+  it("find_symbol finds definitions (qualified too), not mentions", async () => {
+    const r = await conn.call("find_symbol", { name: "helper", ...treeArgs() });
+    expect(r.text.split("\n")).toEqual([
+      "src/util.ts:L1-3 function export function helper(x: string): string",
+    ]);
+    const q = await conn.call("find_symbol", {
+      name: "Parser.parse",
+      ...treeArgs(),
+      [s.arg("includeBody")]: true,
+    });
+    expect(q.text).toContain("src/parser.ts:L7-10 method");
+    expect(q.text).toContain(' 9→    return helper(input) + "helper";');
+    const none = await conn.call("find_symbol", { name: "secretThing", ...treeArgs() });
+    expect(none.text).not.toContain("secret.ts");
+  });
+
+  it("read_symbol returns the numbered lines and the file's sha256", async () => {
+    const r = await conn.call("read_symbol", { ...s.file(root, "src/parser.ts"), name: "standalone" });
+    expect(r.text).toContain("13→export function standalone");
+    expect(r.text).toContain("15→}");
+    expect(r.text).not.toContain("12→");
+    expect(r.structured!.sha256).toBe(sha(PARSER_TS));
+  });
+
+  it("find_references tags each occurrence and skips comments and strings", async () => {
+    const r = await conn.call("find_references", { name: "helper", ...treeArgs() });
+    expect(r.text).toContain("syntactic");
+    expect(r.text).toContain("src/parser.ts\n1 import:");
+    expect(r.text).toContain("\n9 call:");
+    expect(r.text).toContain("src/util.ts\n1 definition:");
+    expect(r.text).not.toMatch(/\n\s*8 /); // the comment line
+    expect(r.structured!.total).toBe(3);
+  });
+
+  it("find_references tags a parameter's type as a type, not an import", async () => {
+    const r = await conn.call("find_references", { name: "Settings", ...treeArgs("lib") });
+    expect(r.text).toContain("\n10 type: export function apply(budget: Settings): void {}");
+  });
+
+  it("replace_symbol writes through the journal, and undo_change restores the bytes", async () => {
+    const file = path.join(root, "src/util.ts");
+    const r = await conn.call("replace_symbol", {
+      ...s.file(root, "src/util.ts"),
+      name: "helper",
+      [s.arg("newText")]: "export function helper(x: string): string {\n  return x.toUpperCase();\n}",
+      [s.arg("expectedSha256")]: sha(UTIL_TS),
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(fs.readFileSync(file, "utf8")).toBe(UTIL_TS.replace("x.trim()", "x.toUpperCase()"));
+    const id = /^Change (\S+)/.exec(r.change ?? "")![1]!;
+    const u = await conn.call("undo_change", { id });
+    expect(u.isError, u.text).toBe(false);
+    expect(fs.readFileSync(file, "utf8")).toBe(UTIL_TS);
+  });
+
+  it("replace_symbol refuses new syntax errors and a stale sha256, and changes nothing", async () => {
+    const file = path.join(root, "src/util.ts");
+    const bad = await conn.call("replace_symbol", {
+      ...s.file(root, "src/util.ts"),
+      name: "helper",
+      [s.arg("newText")]: "export function helper(x: string {",
+    });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain("syntax errors");
+    const stale = await conn.call("replace_symbol", {
+      ...s.file(root, "src/util.ts"),
+      name: "helper",
+      [s.arg("newText")]: "export function helper() {}",
+      [s.arg("expectedSha256")]: sha("something else"),
+    });
+    expect(stale.isError).toBe(true);
+    expect(fs.readFileSync(file, "utf8")).toBe(UTIL_TS);
+  });
+
+  it("insert_symbol adds whole lines after a symbol; dryRun writes nothing", async () => {
+    const file = path.join(root, "app.py");
+    const text = "def extra():\n    return 1\n";
+    const dry = await conn.call("insert_symbol", {
+      ...s.file(root, "app.py"),
+      name: "main",
+      position: "after",
+      text,
+      [s.arg("dryRun")]: true,
+    });
+    expect(dry.text).toContain("+def extra():");
+    expect(fs.readFileSync(file, "utf8")).toBe(APP_PY);
+    const r = await conn.call("insert_symbol", {
+      ...s.file(root, "app.py"),
+      name: "main",
+      position: "after",
+      text,
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(fs.readFileSync(file, "utf8")).toBe(`${APP_PY}\n${text}`);
+    fs.writeFileSync(file, APP_PY);
+  });
+
+  it("repo_map ranks the file everyone uses first and stays within its budget", async () => {
+    const r = await conn.call("repo_map", { ...treeArgs(), [s.arg("maxTokens")]: 200 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text.split("\n")[0], r.text).toBe("src/util.ts:");
+    expect(r.structured!.tokens as number).toBeLessThanOrEqual(200);
+    expect(r.text).not.toContain("secret");
+    const again = await conn.call("repo_map", { ...treeArgs(), [s.arg("maxTokens")]: 200 });
+    expect(again.text).toBe(r.text);
+  });
+
+  it("paths outside the root are refused and nothing is read", async () => {
+    const outside = area.tree(`${s.name}/outside`, { "x.ts": "export function leaked() {}\n" });
+    const args =
+      s.name === "workspace" ? { file_path: "../outside/x.ts" } : { path: path.join(outside, "x.ts") };
+    const r = await conn.call("read_symbol", { ...args, name: "leaked" });
+    expect(r.isError).toBe(true);
+    expect(r.text).not.toContain("leaked()");
+  });
+});
