@@ -1,5 +1,5 @@
 import { formatPatch, type StructuredPatch, structuredPatch } from "diff";
-import { lfPieces, toLf } from "../text/lines.js";
+import { toLf } from "../text/lines.js";
 
 /** Lines in `s` from `from` to `to` (a final line without "\n" counts). */
 function linesIn(s: string, from: number, to: number): number {

@@ -3,9 +3,9 @@ import type { BigIntStats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import type { ResolvedPath } from "../root.js";
 import { LineCounter } from "../text/lines.js";
 import { eachChunk } from "../text/reader.js";
-import type { ResolvedPath } from "../root.js";
 import { openVerifiedIfExists, type ReadAt } from "./safe-open.js";
 
 const CHUNK = 1024 * 1024;

@@ -1,5 +1,5 @@
-import { lfPieces } from "../text/lines.js";
 import { namesOf } from "../root.js";
+import { lfPieces } from "../text/lines.js";
 import type { GitRepository } from "./repository-gate.js";
 import { gitQuery } from "./runner.js";
 

@@ -2,8 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
-import { lfPieces } from "../text/lines.js";
 import { namesOf, type Root } from "../root.js";
+import { lfPieces } from "../text/lines.js";
 import { type ConfigGuard, fromWorkspace, guardFromConfig, parseConfigList } from "./config-trust.js";
 import { DEFAULT_GIT_MAX_BYTES, type GitRunResult, gitEnv, safeArgv, spawnGit } from "./spawn.js";
 
