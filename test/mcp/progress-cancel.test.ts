@@ -53,7 +53,7 @@ const endlessWalk = defineTool({
       }
       return textReply(`finished ${state.walks} walks`);
     } catch (err) {
-      state.cancelled = (err as { code?: string }).code === "cancelled";
+      state.cancelled = (err as { kind?: string }).kind === "cancelled";
       throw err;
     } finally {
       state.done = true;

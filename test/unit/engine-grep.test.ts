@@ -146,7 +146,7 @@ describe.each(["rg", "js"] as const)("grep with the %s engine", (engine) => {
     ac.abort();
     await expect(
       grep({ root, start: rootDir, pattern: "needle", gitignore: true, engine, signal: ac.signal }),
-    ).rejects.toMatchObject({ code: "cancelled" });
+    ).rejects.toMatchObject({ kind: "cancelled" });
   });
 });
 

@@ -210,7 +210,7 @@ describe("walk", () => {
     const ac = new AbortController();
     ac.abort();
     await expect(walk({ root, start: rootDir, gitignore: true, signal: ac.signal })).rejects.toMatchObject({
-      code: "cancelled",
+      kind: "cancelled",
     });
     const big = area.tree(
       "big",
@@ -225,7 +225,7 @@ describe("walk", () => {
       onProgress: () => {},
     });
     ac2.abort();
-    await expect(p).rejects.toMatchObject({ code: "cancelled" });
+    await expect(p).rejects.toMatchObject({ kind: "cancelled" });
   });
 
   it("stops at the time limit", async () => {
@@ -254,7 +254,7 @@ describe("walk", () => {
 
   it("rejects a start that is not a directory", async () => {
     await expect(walk({ root, start: path.join(rootDir, "a.ts"), gitignore: false })).rejects.toMatchObject({
-      code: "not_directory",
+      kind: "not_directory",
     });
   });
 });

@@ -14,7 +14,7 @@ const SRC = path.resolve(import.meta.dirname, "../../src");
 const ALLOWED: Record<string, string> = {
   "core/files/safe-open.ts": "the verified open itself (and its pins, claims and rule-file reads)",
   "core/files/atomic-write.ts": "creates its temp in a pinned directory, then checkDescriptor",
-  "core/workspace.ts": "start-up probes of a root itself, before any path is resolved",
+  "core/root.ts": "start-up probes of a root itself, before any path is resolved",
   "core/files/journal.ts": "the undo journal, in the user's state directory outside every root",
   "core/files/change-log.ts": "the undo journal, in the user's state directory outside every root",
   "core/files/change-records.ts": "the undo journal, in the user's state directory outside every root",

@@ -110,7 +110,7 @@ describe("one decode policy for every read shape", () => {
           () => undefined,
           (e: unknown) => e,
         );
-        expect(err).toMatchObject({ detail: { kind: "not_utf8", path: "f.txt" } });
+        expect(err).toMatchObject({ kind: "not_utf8", detail: { path: "f.txt" } });
         expect(String((err as Error).message)).toContain("f.txt");
       } else expect(texts(await run())).toEqual(want);
     };

@@ -31,7 +31,8 @@ export const workspaceWording: ErrorWording = {
   // A parameter's own error keeps its words; move_file's seed says the rest in two.
   invalid: (e) => (e.tool === "move_file" && e.detail.parameter === undefined ? "Invalid operation" : e.text),
   outside_roots: moveOr("Invalid path", outside),
-  denied: moveOr("Invalid path"),
+  // mcpfs's own refusals (--deny, a moved link that would point outside) say why: no seed words to keep.
+  denied: asIs,
   os_denied: moveOr("Permission denied"),
   // The gitignore refusal keeps its full message, as in mcp-workspace.
   ignored: asIs,

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
 import { commit, initRepo } from "../helpers/git-repo.js";
-import { type Connection, startServer } from "../helpers/in-process.js";
+import { type Connection, startServer } from "../helpers/server.js";
 
 const BUDGET = 2048;
 const RUNNER_CUT = "[mcpfs: reply cut at the";
