@@ -14,7 +14,7 @@ import { MCPFS_BIN, runCli, SERVER_NODE, serverPool } from "../helpers/server.js
 
 const area = tempArea("mcpfs-cli-start-");
 const dir = area.tree("dir", { "a.txt": "A\n" });
-const pkgVersion = JSON.parse(fs.readFileSync(path.join(__dirname, "../package.json"), "utf8")).version;
+const pkgVersion = JSON.parse(fs.readFileSync(path.join(__dirname, "../../package.json"), "utf8")).version;
 afterAll(() => area.cleanup());
 const start = serverPool();
 

@@ -24,7 +24,7 @@ const other = area.tree("other", { "o.txt": "O\n" });
 const file = path.join(area.tree("files", { "plain.txt": "not a dir" }), "plain.txt");
 const missing = path.join(area.base, "missing");
 const home = area.tree("home", { "proj/h.txt": "H\n" });
-const pkgVersion = JSON.parse(fs.readFileSync(path.join(__dirname, "../package.json"), "utf8")).version;
+const pkgVersion = JSON.parse(fs.readFileSync(path.join(__dirname, "../../package.json"), "utf8")).version;
 afterAll(() => area.cleanup());
 
 const start = serverPool();

@@ -22,7 +22,7 @@ describe.each(["v1", "v2"] as const)("foundation over stdio with the %s client",
   });
 
   it("announces itself as mcpfs with the package version", async () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "../package.json"), "utf8"));
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "../../package.json"), "utf8"));
     const info = conn.client.getServerVersion();
     expect(info).toMatchObject({ name: "mcpfs", version: pkg.version });
   });

@@ -74,7 +74,8 @@ describe("filesystem surface", () => {
     const many = await conn.call("read_multiple_files", { paths: [p("r.txt"), p("r.png")] });
     const files = many.structured!.files as Record<string, unknown>[];
     expect(files[0]).toMatchObject({ sha256: sha, mtime });
-    expect(files[1]).toMatchObject({ sha256: sha256Of(PNG), mtime: expect.stringMatching(/^\d{4}-/) });
+    // Bytes that are not UTF-8 text are refused by name (the one decode policy), never shown as mojibake.
+    expect(files[1]).toMatchObject({ ok: false, error: expect.stringContaining("Not a UTF-8 text file") });
     const media = await conn.call("read_media_file", { path: p("r.png") });
     expect(media.structured).toMatchObject({
       sha256: sha256Of(PNG),
@@ -272,6 +273,12 @@ describe("filesystem surface", () => {
     fs.writeFileSync(p("au/gone.txt"), "gone\n");
     fs.mkdirSync(p("au/d"));
     fs.writeFileSync(p("au/f.ts"), "function f() {}\n");
+    fs.writeFileSync(
+      p("au/nb.ipynb"),
+      '{"cells":[{"cell_type":"markdown","id":"a1","metadata":{},"source":"hi"}],"metadata":{},"nbformat":4,"nbformat_minor":5}\n',
+    );
+    fs.writeFileSync(p("au/conf.json"), '{ "a": 1 }\n');
+    fs.writeFileSync(p("au/lines.txt"), "one\ntwo\n");
     const calls: [string, Record<string, unknown>][] = [
       ["write_file", { path: p("au/a.txt"), content: "a2\n" }],
       ["edit_file", { path: p("au/a.txt"), edits: [{ oldText: "a2", newText: "a3" }] }],
@@ -286,6 +293,16 @@ describe("filesystem surface", () => {
       ],
       ["replace_symbol", { path: p("au/f.ts"), name: "f", newText: "function f() { return 1; }" }],
       ["insert_symbol", { path: p("au/f.ts"), name: "f", position: "after", text: "function g() {}" }],
+      ["notebook_edit", { path: p("au/nb.ipynb"), edits: [{ cell: 0, source: "hello" }] }],
+      ["edit_structured", { path: p("au/conf.json"), edits: [{ set: "a", value: 2 }] }],
+      [
+        "edit_lines",
+        {
+          path: p("au/lines.txt"),
+          edits: [{ startLine: 2, endLine: 2, newText: "TWO" }],
+          expectedSha256: sha256Of("one\ntwo\n"),
+        },
+      ],
       ["delete_file", { path: p("au/gone.txt") }],
       ["delete_directory", { path: p("au/d") }],
     ];
@@ -428,9 +445,25 @@ describe("workspace surface", () => {
     fs.writeFileSync(p("au.txt"), "a\n");
     fs.mkdirSync(p("au-dir"));
     fs.writeFileSync(p("au.py"), "def f():\n    pass\n");
+    fs.writeFileSync(
+      p("nb.ipynb"),
+      '{"cells":[{"cell_type":"markdown","id":"a1","metadata":{},"source":"hi"}],"metadata":{},"nbformat":4,"nbformat_minor":5}\n',
+    );
+    fs.writeFileSync(p("conf.json"), '{ "a": 1 }\n');
+    fs.writeFileSync(p("lines.txt"), "one\ntwo\n");
     const calls: [string, Record<string, unknown>][] = [
       ["replace_symbol", { file_path: "au.py", name: "f", new_text: "def f():\n    return 1" }],
       ["insert_symbol", { file_path: "au.py", name: "f", position: "before", text: "def g():\n    pass" }],
+      ["notebook_edit", { file_path: "nb.ipynb", edits: [{ cell: 0, source: "hello" }] }],
+      ["edit_structured", { file_path: "conf.json", edits: [{ set: "a", value: 2 }] }],
+      [
+        "edit_lines",
+        {
+          file_path: "lines.txt",
+          edits: [{ start_line: 2, end_line: 2, new_text: "TWO" }],
+          expected_sha256: sha256Of("one\ntwo\n"),
+        },
+      ],
       ["save_file", { file_path: "au.txt", content: "a2\n" }],
       ["append_file", { file_path: "au.txt", content: "b\n" }],
       ["edit_file", { file_path: "au.txt", old_string: "b", new_string: "c" }],

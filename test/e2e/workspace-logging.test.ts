@@ -142,6 +142,11 @@ describe("command line", () => {
         "replace_symbol",
         "insert_symbol",
         "repo_map",
+        "notebook_read",
+        "notebook_edit",
+        "read_structured",
+        "edit_structured",
+        "edit_lines",
         "read_document",
       ]);
       expect((await conn.call("read_file", { file_path: "a.txt" })).text).toBe("a\n");
