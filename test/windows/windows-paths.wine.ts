@@ -5,6 +5,7 @@
  * tools. Judged by effect: the files on disk (seen from Linux, below the prefix's drive_c) and what is not.
  * Wine's drive C is case-insensitive, as NTFS: mcpfs must learn that by its probe.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -232,6 +233,28 @@ describe("filesystem surface under Windows", () => {
     });
     expect(read(path.join(proj, "lib.ts"))).toContain("3 * r * r");
     expect(read(path.join(proj, "lib.ts"))).toContain("export const unit = 1;");
+    // The structured edits and read_document (its worker) under the Windows Node; CRLF kept.
+    fs.writeFileSync(
+      path.join(proj, "nb.ipynb"),
+      '{"cells":[{"cell_type":"markdown","id":"a1","metadata":{},"source":"hi"}],"metadata":{},"nbformat":4,"nbformat_minor":5}\r\n',
+    );
+    fs.writeFileSync(path.join(proj, "conf.json"), '{ "a": 1 }\r\n');
+    fs.writeFileSync(path.join(proj, "lines.txt"), "one\r\ntwo\r\n");
+    fs.writeFileSync(path.join(proj, "t.csv"), "name,n\r\nbee,2\r\n");
+    expect((await ok("notebook_read", { path: `${P}\\NB.IPYNB` })).text).toContain("hi");
+    await ok("notebook_edit", { path: `${P}\\nb.ipynb`, edits: [{ cell: 0, source: "hello" }] });
+    expect(read(path.join(proj, "nb.ipynb"))).toContain('"hello"');
+    expect((await ok("read_structured", { path: `${P}/CONF.JSON`, query: "a" })).text).toContain("1");
+    await ok("edit_structured", { path: `${P}\\conf.json`, edits: [{ set: "a", value: 2 }] });
+    expect(read(path.join(proj, "conf.json"))).toBe('{ "a": 2 }\r\n');
+    const sha = createHash("sha256").update("one\r\ntwo\r\n").digest("hex");
+    await ok("edit_lines", {
+      path: `${P}\\LINES.TXT`,
+      edits: [{ startLine: 2, endLine: 2, newText: "TWO" }],
+      expectedSha256: sha,
+    });
+    expect(read(path.join(proj, "lines.txt"))).toBe("one\r\nTWO\r\n");
+    expect((await ok("read_document", { path: `${P}\\T.CSV` })).text).toContain("bee");
     const listed = await mcpfs.tools();
     expect(listed.filter((t) => !called.has(t))).toEqual([]);
   });
@@ -350,6 +373,26 @@ describe("workspace surface under Windows", () => {
     });
     expect(read(path.join(proj, "lib.py"))).toContain("3 * r * r");
     expect(read(path.join(proj, "lib.py"))).toContain("UNIT = 1");
+    fs.writeFileSync(
+      path.join(proj, "nb2.ipynb"),
+      '{"cells":[{"cell_type":"markdown","id":"a1","metadata":{},"source":"hi"}],"metadata":{},"nbformat":4,"nbformat_minor":5}\r\n',
+    );
+    fs.writeFileSync(path.join(proj, "conf2.json"), '{ "a": 1 }\r\n');
+    fs.writeFileSync(path.join(proj, "lines2.txt"), "one\r\ntwo\r\n");
+    fs.writeFileSync(path.join(proj, "t2.csv"), "name,n\r\nbee,2\r\n");
+    expect((await call("notebook_read", { file_path: "NB2.IPYNB" })).text).toContain("hi");
+    await call("notebook_edit", { file_path: "nb2.ipynb", edits: [{ cell: 0, source: "hello" }] });
+    expect(read(path.join(proj, "nb2.ipynb"))).toContain('"hello"');
+    expect((await call("read_structured", { file_path: "CONF2.JSON", query: "a" })).text).toContain("1");
+    await call("edit_structured", { file_path: "conf2.json", edits: [{ set: "a", value: 2 }] });
+    expect(read(path.join(proj, "conf2.json"))).toBe('{ "a": 2 }\r\n');
+    await call("edit_lines", {
+      file_path: "LINES2.TXT",
+      edits: [{ start_line: 2, end_line: 2, new_text: "TWO" }],
+      expected_sha256: createHash("sha256").update("one\r\ntwo\r\n").digest("hex"),
+    });
+    expect(read(path.join(proj, "lines2.txt"))).toBe("one\r\nTWO\r\n");
+    expect((await call("read_document", { file_path: "T2.CSV" })).text).toContain("bee");
     expect((await call("get_reference_projects", {})).text).toContain("ref");
     expect((await call("list_reference_directory", { reference_name: "ref" })).text).toContain("Docs");
     expect(
