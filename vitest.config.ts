@@ -1,5 +1,6 @@
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -24,12 +25,29 @@ const shared = {
 /** Once before any file of the tier runs: the build is checked (made when stale), packed and installed. */
 const installed = ["test/helpers/installed-package.ts"];
 
+/**
+ * The mcp tier again, black-box: the same files with their harness swapped for the installed package's
+ * (both export `startServer`/`serverPool` returning one `Connection`), so every security and behaviour test
+ * written for the fast tier also judges what users install.
+ */
+const inProcessHarness = /^\.\.\/helpers\/in-process\.js$/;
+const installedHarness = fileURLToPath(new URL("test/helpers/server.ts", import.meta.url));
+
 export default defineConfig({
   test: {
     reporters: ["default"],
     projects: [
       { test: { ...shared, name: "unit", include: ["test/unit/**/*.test.ts"] } },
       { test: { ...shared, name: "mcp", include: ["test/mcp/**/*.test.ts"] } },
+      {
+        resolve: { alias: [{ find: inProcessHarness, replacement: installedHarness }] },
+        test: {
+          ...shared,
+          name: "mcp-installed",
+          include: ["test/mcp/**/*.test.ts"],
+          globalSetup: installed,
+        },
+      },
       { test: { ...shared, name: "e2e", include: ["test/e2e/**/*.test.ts"], globalSetup: installed } },
       { test: { ...shared, name: "slow", include: ["test/slow/**/*.test.ts"], globalSetup: installed } },
     ],
