@@ -22,6 +22,23 @@ const shared = {
   env: { MCPFS_STATE_DIR: path.join(os.tmpdir(), "mcpfs-test-state") },
 } as const;
 
+/**
+ * unit and mcp run in worker threads of one process, each worker importing the sources once for all its files
+ * (isolate: false): module import was most of these tiers' time, paid again for every file. Safe because no
+ * file of theirs changes process-wide state (env, cwd, globals, module mocks; checked in CONTRIBUTING.md,
+ * "Test"), and the only fake timers (github-client) are restored after each test. At least two workers even on
+ * two cores: many tests wait on git, the fake GitHub or the client's write throttle, and the other worker runs
+ * meanwhile. Their own group (groupOrder 0), so the whole suite runs them first, then e2e and slow.
+ */
+const inProcess = {
+  pool: "threads",
+  isolate: false,
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
+  sequence: { groupOrder: 0 },
+} as const;
+/** e2e and slow keep a process per file (the default pool): they import little and spawn the installed package. */
+const outOfProcess = { sequence: { groupOrder: 1 } } as const;
+
 /** Once before any file of the tier runs: the build is checked (made when stale), packed and installed. */
 const installed = ["test/helpers/installed-package.ts"];
 
@@ -37,19 +54,36 @@ export default defineConfig({
   test: {
     reporters: ["default"],
     projects: [
-      { test: { ...shared, name: "unit", include: ["test/unit/**/*.test.ts"] } },
-      { test: { ...shared, name: "mcp", include: ["test/mcp/**/*.test.ts"] } },
+      { test: { ...shared, ...inProcess, name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      { test: { ...shared, ...inProcess, name: "mcp", include: ["test/mcp/**/*.test.ts"] } },
       {
         resolve: { alias: [{ find: inProcessHarness, replacement: installedHarness }] },
         test: {
           ...shared,
+          ...outOfProcess,
           name: "mcp-installed",
           include: ["test/mcp/**/*.test.ts"],
           globalSetup: installed,
         },
       },
-      { test: { ...shared, name: "e2e", include: ["test/e2e/**/*.test.ts"], globalSetup: installed } },
-      { test: { ...shared, name: "slow", include: ["test/slow/**/*.test.ts"], globalSetup: installed } },
+      {
+        test: {
+          ...shared,
+          ...outOfProcess,
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          globalSetup: installed,
+        },
+      },
+      {
+        test: {
+          ...shared,
+          ...outOfProcess,
+          name: "slow",
+          include: ["test/slow/**/*.test.ts"],
+          globalSetup: installed,
+        },
+      },
     ],
   },
 });

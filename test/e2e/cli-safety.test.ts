@@ -28,7 +28,7 @@ describe("empty or blank directory arguments grant nothing", () => {
   });
 
   it("mcpfs '' alone exits 1: there is nothing to serve", async () => {
-    const r = await runCli([""], { cwd, input: "", timeoutMs: 20_000 });
+    const r = await runCli([""], { cwd, input: "", timeoutMs: 60_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("Empty directory argument");
   });
@@ -46,7 +46,7 @@ describe("empty or blank directory arguments grant nothing", () => {
     const r = await runCli(["--project-dir", ""], {
       cwd,
       input: "",
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
       env: { MCPFS_STATE_DIR: state },
     });
     expect(r.code).toBe(1);
@@ -66,7 +66,7 @@ describe("a near miss of a safety flag is a startup error", () => {
     ["--readonlydir", ["--readonlydir", dir], "--read-only-dir"],
   ];
   it.each(cases)("filesystem surface: %s", async (_, flags, meant) => {
-    const r = await runCli([...flags, dir], { cwd, input: "", timeoutMs: 20_000 });
+    const r = await runCli([...flags, dir], { cwd, input: "", timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`did you mean ${meant}?`);
     expect(r.stdout).toBe("");
@@ -75,7 +75,7 @@ describe("a near miss of a safety flag is a startup error", () => {
     const r = await runCli(["--project-dir", dir, "--console-only", ...flags], {
       cwd,
       input: "",
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`did you mean ${meant}?`);

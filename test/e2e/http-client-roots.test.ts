@@ -107,7 +107,7 @@ describe("HTTP client roots narrow, never widen (2025-11-25 sessions)", () => {
 
 describe("HTTP without command-line directories", () => {
   it("refuses to start unless --allow-client-roots is given", async () => {
-    const r = await runCli(["--http", "--host", "127.0.0.1", "--port", "0"], { timeoutMs: 20_000 });
+    const r = await runCli(["--http", "--host", "127.0.0.1", "--port", "0"], { timeoutMs: 60_000 });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("--allow-client-roots");
     expect(r.stderr).not.toContain("listening on");
@@ -115,7 +115,7 @@ describe("HTTP without command-line directories", () => {
 
   it("refuses --allow-client-roots without a bearer token", async () => {
     const r = await runCli(["--http", "--host", "127.0.0.1", "--port", "0", "--allow-client-roots"], {
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/token/);

@@ -47,7 +47,8 @@ class RawClient {
     this.proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...msg })}\n`);
   }
 
-  async waitFor(pred: (m: Record<string, unknown>) => boolean, ms = 20_000) {
+  /** Waits up to 100 s: just inside the test's own timeout, so a failure shows stderr (no shorter clock). */
+  async waitFor(pred: (m: Record<string, unknown>) => boolean, ms = 100_000) {
     const end = Date.now() + ms;
     for (;;) {
       const found = this.received.find(pred);

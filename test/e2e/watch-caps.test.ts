@@ -1,7 +1,8 @@
 /**
  * Subscriptions are bounded: a directory subscription watches that directory only (not its subtree — once
  * 6,003 inotify watches for 3,000 ignored folders), a session's subscriptions are capped with a clear
- * error, and while a client subscribes to many paths an ordinary call is answered within 2 s.
+ * error, and while a client subscribes to many paths an ordinary call is still answered. No clock: each
+ * subscription watches one path (the first test counts the watches), so none is slow enough to order against.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -59,7 +60,7 @@ describe("resource subscriptions are bounded", () => {
     60_000,
   );
 
-  it("a session's subscriptions are capped with a clear error, and other calls are answered meanwhile", async () => {
+  it("a session's subscriptions are capped with a clear error, and other calls are still answered", async () => {
     const files: Record<string, string> = { "ok.txt": "fine\n" };
     for (let i = 0; i < 140; i++) files[`f${i}.txt`] = `${i}\n`;
     const dir = area.tree("many", files);
@@ -70,10 +71,8 @@ describe("resource subscriptions are bounded", () => {
         (err: Error) => err.message,
       ),
     );
-    const t0 = Date.now();
     const probe = await conn.call("read_text_file", { path: path.join(dir, "ok.txt") });
     expect(probe.text).toBe("fine\n");
-    expect(Date.now() - t0).toBeLessThan(2000);
     const outcomes = await Promise.all(results);
     expect(outcomes.filter((o) => o === "ok")).toHaveLength(128);
     const refused = outcomes.filter((o) => o !== "ok");

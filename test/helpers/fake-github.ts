@@ -472,7 +472,11 @@ export class FakeGitHub {
   }
 }
 
-/** The server environment that points its GitHub client at `fake` (with a token and a short timeout). */
+/**
+ * The server environment that points its GitHub client at `fake`, with a token. The client's timeout is long:
+ * a loaded machine can take seconds to answer a loopback request, and only the timeout test (which sets its
+ * own) may see one.
+ */
 export function fakeGitHubEnv(
   fake: FakeGitHub,
   home: string,
@@ -482,7 +486,7 @@ export function fakeGitHubEnv(
     GITHUB_TOKEN: "test-token",
     GITHUB_API_URL: fake.url,
     HOME: home,
-    MCPFS_GITHUB_TIMEOUT_MS: "1500",
+    MCPFS_GITHUB_TIMEOUT_MS: "60000",
     ...extra,
   };
 }

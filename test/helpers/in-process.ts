@@ -104,7 +104,7 @@ export async function startServer(args: string[], opts: StartOptions = {}): Prom
   }
   await client.connect(clientSide);
   await checkRepliesOf(client);
-  const timeout = opts.timeoutMs ?? 30_000;
+  const timeout = opts.timeoutMs ?? 120_000;
   return {
     client,
     call: async (name, a = {}) =>

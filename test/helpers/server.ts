@@ -78,6 +78,7 @@ export interface StartOptions {
   bin?: string;
   /** The Node that runs it (default: SERVER_NODE). */
   node?: string;
+  /** A call's timeout; by default the test's own (120 s): on a loaded machine no shorter clock may fail a test. */
   timeoutMs?: number;
 }
 
@@ -107,7 +108,7 @@ export async function startServer(args: string[], opts: StartOptions = {}): Prom
   const node = opts.node ?? SERVER_NODE;
   const env = { ...(process.env as Record<string, string>), ...(opts.env ?? {}) };
   let stderrBuf = "";
-  const timeout = opts.timeoutMs ?? 30_000;
+  const timeout = opts.timeoutMs ?? 120_000;
   if (opts.client === "v2") {
     const transport = new StdioV2({
       command: node,
@@ -201,7 +202,7 @@ export async function runCli(
     child.stderr.on("data", (d) => {
       stderr += d;
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 30_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 60_000);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);

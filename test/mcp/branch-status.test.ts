@@ -256,7 +256,7 @@ function github(o: {
 beforeAll(async () => {
   await fake.start();
   conn = await startServer(["--project-dir", project, "--console-only"], {
-    env: fakeGitHubEnv(fake, home, { MCPFS_GITHUB_TIMEOUT_MS: "5000" }),
+    env: fakeGitHubEnv(fake, home),
   });
 });
 expectFakeClean(fake);

@@ -470,8 +470,17 @@ describe("failures are Error: text, never a crash", () => {
   });
 
   it("a reply slower than the timeout is reported as a timeout", async () => {
+    // The reply waits longer than the client's timeout: the timeout fires first, however loaded the machine.
     fake.on("GET /repos/{owner}/{repo}/issues/{issue_number}", () => ({ body: f.issue(1), delayMs: 4000 }));
-    expect((await view()).text).toBe(`Error: GitHub request timed out after 1.5s (${fake.url})`);
+    const c = await startServer(["--project-dir", project, "--console-only"], {
+      env: env({ MCPFS_GITHUB_TIMEOUT_MS: "1500" }),
+    });
+    try {
+      const r = await c.call("github_issue_view", { number: 1, include_comments: false });
+      expect(r.text).toBe(`Error: GitHub request timed out after 1.5s (${fake.url})`);
+    } finally {
+      await c.close();
+    }
   });
 
   // An unreachable API host (retried, then reported): github-client.test.ts (fake timers).

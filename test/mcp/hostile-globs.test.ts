@@ -1,8 +1,10 @@
 /**
  * No glob stalls the server: `*a*a*a*a*a*a*a*a*b` against a 60-character name took the backtracking matcher
  * over 30 s on the main thread, freezing every session. Each entry point that takes a user glob runs it
- * while a second, ordinary call on the same server must be answered within 2 s; the hostile call itself
- * answers (correctly) soon after. A glob over the length cap is refused with a clear error.
+ * while a second, ordinary call on the same server must be answered, and the hostile call itself must answer
+ * (correctly). Judged by effect, not by a clock: the name has 250 characters, for which the backtracking
+ * matcher needs about C(250, 8) ~ 10^14 tries, so a regression answers neither call before the test's
+ * timeout. A glob over the length cap is refused with a clear error.
  */
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,7 +12,7 @@ import { tempArea } from "../helpers/fixtures.js";
 import { type Connection, serverPool } from "../helpers/in-process.js";
 
 const HOSTILE = "*a*a*a*a*a*a*a*a*b";
-const LONG_NAME = "a".repeat(60);
+const LONG_NAME = "a".repeat(250);
 const area = tempArea("mcpfs-globs-");
 const dir = area.tree("tree", {
   [LONG_NAME]: "needle\n",
@@ -22,27 +24,12 @@ const start = serverPool();
 
 type Reply = { isError: boolean; text: string };
 
-/** Races `p` against `ms`: the reply, or "late". */
-async function within(ms: number, p: Promise<Reply>): Promise<Reply | "late"> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), ms);
-  });
-  const out = await Promise.race([p, late]);
-  clearTimeout(timer);
-  return out;
-}
-
+/** Sends the hostile call, then the probe: both must be answered, the probe without error. */
 async function expectNoStall(hostile: () => Promise<Reply>, probe: () => Promise<Reply>): Promise<Reply> {
-  const running = within(10_000, hostile());
-  // Give the hostile call a head start so the probe queues behind it on the server.
-  await new Promise((r) => setTimeout(r, 100));
-  const answered = await within(2000, probe());
-  expect(answered, "an ordinary call while the hostile glob runs").not.toBe("late");
-  expect((answered as Reply).isError).toBe(false);
-  const r = await running;
-  expect(r, "the hostile call itself").not.toBe("late");
-  return r as Reply;
+  const running = hostile();
+  const answered = await probe();
+  expect(answered.isError, "an ordinary call while the hostile glob runs").toBe(false);
+  return running;
 }
 
 describe("filesystem surface", () => {

@@ -150,15 +150,16 @@ describe("SIGKILL during a 5-file change, then a restart", () => {
     600_000,
   );
 
-  it("200 kills in all; kills landed mid-commit and every one was rolled back", () => {
+  it("200 kills in all; none left the files mixed after the restart", () => {
     process.stderr.write(
       `crash-atomicity: ${totals.kills} kills, ${totals.partialBeforeRestart} left a partial change, ` +
         `${totals.mixedAfterRestart} mixed after the restart, ${totals.progressed} made progress\n`,
     );
     expect(totals.kills).toBe(2 * KILLS_PER_OPERATION);
     expect(totals.progressed).toBeGreaterThan(0);
-    // Some kills did land between a change's first and last rename (about 1 in 10 here).
-    expect(totals.partialBeforeRestart).toBeGreaterThan(0);
+    // How many random kills land between a change's first and last rename depends on the machine's load
+    // (about 1 in 10 on a quiet one, none at times on a loaded one): reported above, not asserted. A kill
+    // mid-commit is made certain below (the worker kills itself after 3 of 5 files) and rolled back there.
     expect(totals.mixedAfterRestart).toBe(0);
   });
 });

@@ -30,15 +30,27 @@ beforeAll(async () => {
   return built.cleanup;
 });
 
-/** Starts a worker, waits until it is changing files, lets it run a random while, then SIGKILLs it. */
-function runAndKill(dir: string, op: string, delayMs: number): Promise<void> {
+/**
+ * Starts a worker, waits until its first change is done, then SIGKILLs it anywhere in the next one or two
+ * changes (a random share of 1.5 times the first change's duration): however long a change takes on this
+ * machine's load, the kills land while files change, never all before the first change.
+ */
+function runAndKill(dir: string, op: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [worker, dir, op], { stdio: ["ignore", "pipe", "pipe"] });
     let err = "";
     child.stderr.on("data", (d) => {
       err += d;
     });
-    child.stdout.once("data", () => setTimeout(() => child.kill("SIGKILL"), delayMs));
+    let out = "";
+    let armed = false;
+    child.stdout.on("data", (d) => {
+      out += d;
+      const done = /done (\d+)\n/.exec(out);
+      if (armed || !done) return;
+      armed = true;
+      setTimeout(() => child.kill("SIGKILL"), Math.floor(Math.random() * Number(done[1]) * 1.5));
+    });
     child.on("exit", (code, signal) => {
       if (signal === "SIGKILL") resolve();
       else reject(new Error(`worker exited by itself (${code}): ${err}`));
@@ -72,7 +84,7 @@ describe("SIGKILL during changes", () => {
       let progressed = 0;
       for (let k = 0; k < KILLS_PER_OPERATION; k++) {
         const before = check(dir).versions;
-        await runAndKill(dir, op, Math.floor(Math.random() * 150));
+        await runAndKill(dir, op);
         totals.kills++;
         const r = check(dir);
         totals.torn += r.torn.length;

@@ -1,5 +1,6 @@
 /**
- * Check-then-act race on the mutating tools, black-box: a separate process swaps a directory inside the root
+ * Check-then-act race on the mutating tools, black-box (in test/slow: a 1000-iteration stress run with a spinning
+ * swapper process): a separate process swaps a directory inside the root
  * with a symlink to an outside directory (bounded iterations) while the client keeps writing, creating
  * directories, deleting trees and moving below it. Nothing outside may be created, changed or removed — not even for an instant
  * (an inotify watch on the outside directories sees transient temp files too).
