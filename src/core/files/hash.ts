@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../root.js";
 import { LineCounter } from "../text/lines.js";
 import { eachChunk } from "../text/reader.js";
-import { openVerifiedIfExists, type ReadAt } from "./safe-open.js";
+import { openVerifiedIfExists, type ReadAt, type VerifiedHandle } from "./safe-open.js";
 
 const CHUNK = 1024 * 1024;
 
@@ -50,7 +49,7 @@ export function sha256Of(data: string | Uint8Array): string {
 }
 
 /** Streams an open file through sha256 (never holds more than one chunk). */
-export async function hashHandle(fh: FileHandle): Promise<{ sha256: string; size: number }> {
+export async function hashHandle(fh: VerifiedHandle): Promise<{ sha256: string; size: number }> {
   const hash = createHash("sha256");
   let size = 0;
   await eachChunk(fh, { size: CHUNK }, (chunk) => {
