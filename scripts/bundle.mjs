@@ -48,6 +48,31 @@ const esmBuilds = {
   },
 };
 
+/**
+ * Libraries mcpfs only loads with a literal `import()`, on first use (the structured edits' parsers, the
+ * notebook schema check, the file watcher): each is a file of its own beside the bundle
+ * (`vendor-<name>.cjs`, required on that first use), so a start neither reads nor compiles them.
+ */
+const LAZY_VENDORS = ["yaml", "@decimalturn/toml-patch", "jsonc-parser", "ajv", "chokidar"];
+const vendorFile = (name) => `vendor-${name.replace(/^@/, "").replaceAll("/", "-")}.cjs`;
+const lazyVendors = {
+  name: "lazy-vendors",
+  setup(b) {
+    // The import() resolves to a stub that requires the file beside the bundle: the SDK-style interop
+    // (`__toESM(require(...))`) keeps the library's named exports, which Node's import() of a .cjs would not.
+    b.onResolve({ filter: /^[@\w]/ }, (args) =>
+      args.kind === "dynamic-import" && LAZY_VENDORS.includes(args.path)
+        ? { path: args.path, namespace: "lazy-vendor" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-vendor" }, (args) => ({
+      contents: `module.exports = require("./${vendorFile(args.path)}");`,
+      loader: "js",
+    }));
+    b.onResolve({ filter: /^\.\/vendor-[\w-]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
 const prebuilt = {
   name: "prebuilt-catalogs",
   setup(b) {
@@ -91,9 +116,25 @@ await build({
   entryPoints: { "mcpfs-main": "dist/cli/main.js" },
   ...common,
   external: ["@vscode/ripgrep"],
-  plugins: [startupDiet, esmBuilds, prebuilt],
+  plugins: [startupDiet, lazyVendors, esmBuilds, prebuilt],
   keepNames: false,
 });
+
+// The lazily loaded libraries, one file each (see lazyVendors).
+{
+  const { outdir: _, outExtension: __, ...one } = common;
+  for (const name of LAZY_VENDORS)
+    await build({
+      ...one,
+      stdin: {
+        contents: `module.exports = require(${JSON.stringify(name)});`,
+        resolveDir: here,
+        loader: "js",
+      },
+      outfile: path.join("dist", "bundle", vendorFile(name)),
+      plugins: [esmBuilds],
+    });
+}
 
 // The regex admission worker (core/search/regex-admit.ts).
 await workerBuild("regex-worker", "dist/core/search/regex-worker.js");

@@ -34,7 +34,7 @@ export async function resolveStartupRoots(
   const found = await startupRoots(config, log, warn);
   let deny: DenyRules | undefined;
   try {
-    deny = DenyRules.compile(config.deny);
+    deny = await DenyRules.compile(config.deny);
   } catch (err) {
     throw new StartupError(`Error: --deny: ${(err as Error).message}`);
   }

@@ -1,6 +1,6 @@
 import { ToolError } from "./errors.js";
 import { printable } from "./paths.js";
-import { compileGlobAny } from "./search/glob-match.js";
+import type { compileGlobAny } from "./search/glob-match.js";
 
 /**
  * `--deny GLOB`: paths no entry point may read, list, reveal or change, whatever the surface. The rules are
@@ -21,11 +21,15 @@ export class DenyRules {
     private readonly folded: Matchers,
   ) {}
 
-  /** @throws ToolError `invalid` for a glob the matcher refuses (too long, a negated extglob). */
-  static compile(globs: readonly string[]): DenyRules | undefined {
+  /**
+   * The glob matcher (and its regex engine) is loaded only when there are rules, not by every start.
+   * @throws ToolError `invalid` for a glob the matcher refuses (too long, a negated extglob).
+   */
+  static async compile(globs: readonly string[]): Promise<DenyRules | undefined> {
     const kept = globs.map((g) => g.trim().normalize("NFC")).filter((g) => g !== "" && g !== "/");
     if (kept.length === 0) return undefined;
-    return new DenyRules(kept, matchers(kept, false), matchers(kept, true));
+    const { compileGlobAny: any } = await import("./search/glob-match.js");
+    return new DenyRules(kept, matchers(kept, false, any), matchers(kept, true, any));
   }
 
   /**
@@ -61,7 +65,7 @@ interface Matchers {
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
-function matchers(globs: readonly string[], folds: boolean): Matchers {
+function matchers(globs: readonly string[], folds: boolean, any: typeof compileGlobAny): Matchers {
   const names: string[] = [];
   const paths: string[] = [];
   for (const raw of globs) {
@@ -70,7 +74,7 @@ function matchers(globs: readonly string[], folds: boolean): Matchers {
     else if (g.includes("/")) paths.push(`**/${g}`);
     else names.push(g);
   }
-  return { names: compileGlobAny(names), paths: compileGlobAny(paths) };
+  return { names: any(names), paths: any(paths) };
 }
 
 /**

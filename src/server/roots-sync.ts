@@ -116,7 +116,7 @@ async function validRoots(
 ): Promise<Root[]> {
   const out: Root[] = [];
   // The command line's --deny rules hold in client roots too (validated at start-up).
-  const deny = DenyRules.compile(config.deny);
+  const deny = await DenyRules.compile(config.deny);
   for (const { uri } of list) {
     let dir: string;
     try {

@@ -7,15 +7,15 @@ import { describe, expect, it } from "vitest";
 import { DenyRules, SECRETS_PRESET } from "../../src/core/deny.js";
 import { RuleMemory } from "../../src/core/rule-memory.js";
 
-const rules = (...globs: string[]) => {
-  const r = DenyRules.compile(globs);
+const rules = async (...globs: string[]) => {
+  const r = await DenyRules.compile(globs);
   if (!r) throw new Error("no rules");
   return r;
 };
 
 describe("DenyRules", () => {
-  it("matches a name glob at any depth, and everything below a denied folder", () => {
-    const r = rules("*.pem", ".ssh");
+  it("matches a name glob at any depth, and everything below a denied folder", async () => {
+    const r = await rules("*.pem", ".ssh");
     expect(r.denies("a.pem", false)).toBe(true);
     expect(r.denies("x/y/a.pem", false)).toBe(true);
     expect(r.denies("a.pem.txt", false)).toBe(false);
@@ -25,8 +25,8 @@ describe("DenyRules", () => {
     expect(r.denies("", false)).toBe(false);
   });
 
-  it("matches a path glob at any depth, or from the root with a leading slash", () => {
-    const r = rules(".aws/credentials", "/config/master.key");
+  it("matches a path glob at any depth, or from the root with a leading slash", async () => {
+    const r = await rules(".aws/credentials", "/config/master.key");
     expect(r.denies(".aws/credentials", false)).toBe(true);
     expect(r.denies("u/.aws/credentials", false)).toBe(true);
     expect(r.denies(".aws/config", false)).toBe(false);
@@ -35,19 +35,19 @@ describe("DenyRules", () => {
     expect(r.deniesChild("config", "master.key", false)).toBe(true);
   });
 
-  it("folds case only where the volume does, and compares NFC with NFD", () => {
-    const r = rules("*.PEM", "cl\u00e9.env");
+  it("folds case only where the volume does, and compares NFC with NFD", async () => {
+    const r = await rules("*.PEM", "cl\u00e9.env");
     expect(r.denies("a.pem", false)).toBe(false);
     expect(r.denies("a.pem", true)).toBe(true);
     expect(r.denies("A.PEM", false)).toBe(true);
     expect(r.denies("d/cle\u0301.env", false)).toBe(true);
     expect(r.denies("d/CLE\u0301.ENV", true)).toBe(true);
-    expect(rules("cle\u0301.env").denies("cl\u00e9.env", false)).toBe(true);
+    expect((await rules("cle\u0301.env")).denies("cl\u00e9.env", false)).toBe(true);
   });
 
-  it("keeps no rule from blank globs; the preset covers the usual secrets", () => {
-    expect(DenyRules.compile(["", "  "])).toBeUndefined();
-    const preset = rules(...SECRETS_PRESET);
+  it("keeps no rule from blank globs; the preset covers the usual secrets", async () => {
+    expect(await DenyRules.compile(["", "  "])).toBeUndefined();
+    const preset = await rules(...SECRETS_PRESET);
     for (const p of [".env", ".env.production", "k/server.pem", ".ssh/id_rsa", "id_ed25519.pub", ".npmrc"])
       expect(preset.denies(p, false), p).toBe(true);
     for (const p of [".aws/credentials", ".docker/config.json", ".config/gcloud/credentials.db", "a.p12"])

@@ -1,6 +1,6 @@
-import fs, { type FileHandle } from "node:fs/promises";
+import fs from "node:fs/promises";
 import path from "node:path";
-import { type OpenTarget, openVerifiedFile } from "../files/safe-open.js";
+import { type OpenTarget, openVerifiedFile, type VerifiedHandle } from "../files/safe-open.js";
 import { isIgnoredBy, levelsForDir } from "../ignore.js";
 import { isGitDirName } from "../paths.js";
 import { TextCheck } from "../text/decode.js";
@@ -40,7 +40,7 @@ export function parseAllowlist(text: string): Set<string> {
  * lone CR is content), streamed. Undefined for a file that is not valid UTF-8 or cannot be read.
  */
 export async function countTextLines(target: OpenTarget): Promise<number | undefined> {
-  let fh: FileHandle;
+  let fh: VerifiedHandle;
   try {
     const opened = await openVerifiedFile(target);
     fh = opened.fh;

@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../root.js";
 import { LineCounter } from "../text/lines.js";
 import { eachChunk } from "../text/reader.js";
-import { openVerifiedIfExists, type ReadAt } from "./safe-open.js";
+import { openVerifiedIfExists, type ReadAt, type VerifiedHandle } from "./safe-open.js";
 
 const CHUNK = 1024 * 1024;
 
@@ -49,11 +48,17 @@ export function sha256Of(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/** Streams an open file through sha256 (never holds more than one chunk). */
-export async function hashHandle(fh: FileHandle): Promise<{ sha256: string; size: number }> {
+/**
+ * Streams an open file through sha256 (never holds more than one chunk). `expected`: its size by its status,
+ * so a small file gets a buffer of its size, not a megabyte (a read to its end is still what counts).
+ */
+export async function hashHandle(
+  fh: VerifiedHandle,
+  expected = CHUNK,
+): Promise<{ sha256: string; size: number }> {
   const hash = createHash("sha256");
   let size = 0;
-  await eachChunk(fh, { size: CHUNK }, (chunk) => {
+  await eachChunk(fh, { size: Math.min(CHUNK, Math.max(1, expected + 1)) }, (chunk) => {
     hash.update(chunk);
     size += chunk.length;
     return undefined;
@@ -68,7 +73,7 @@ export async function fileState(target: ResolvedPath): Promise<FileState | undef
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
-    const { sha256, size } = await hashHandle(fh);
+    const { sha256, size } = await hashHandle(fh, st.size);
     return { sha256, size, mtime: new Date(st.mtimeMs).toISOString() };
   } finally {
     await fh.close();
@@ -106,7 +111,7 @@ export async function stateOfHandle(
   const hash = opts.hash ? createHash("sha256") : undefined;
   const counter = opts.countLines ? new LineCounter() : undefined;
   if (hash || counter)
-    await eachChunk(fh, { size: CHUNK }, (chunk) => {
+    await eachChunk(fh, { size: Math.min(CHUNK, Number(before.size) + 1) }, (chunk) => {
       hash?.update(chunk);
       counter?.push(chunk);
       return undefined;

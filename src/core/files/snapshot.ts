@@ -1,9 +1,8 @@
-import type { FileHandle } from "node:fs/promises";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { type FileState, type Fingerprint, fingerprintOf, sha256Of } from "./hash.js";
-import { openVerifiedIfExists } from "./safe-open.js";
+import { openVerifiedIfExists, type VerifiedHandle } from "./safe-open.js";
 
 /**
  * One version of a file read whole: the bytes, their hash, and the fingerprint of the inode they came
@@ -60,7 +59,7 @@ export async function readSnapshot(
   }
 }
 
-async function readAll(fh: FileHandle, size: number): Promise<Buffer> {
+async function readAll(fh: VerifiedHandle, size: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let pos = 0;
   let buf = Buffer.allocUnsafe(Math.max(size, 1));

@@ -46,20 +46,57 @@ export async function headLines(
   return { lines, more: !(await reader.atEnd()) };
 }
 
+/** Bytes of a tail's backward scan kept to be read again as its lines (a longer tail re-reads them). */
+const TAIL_KEEP = 1024 * 1024;
+
+/** The bytes a backward scan read, `bytes` = the file's bytes from `at` to the end of the scan. */
+interface Kept {
+  bytes: Buffer;
+  at: number;
+}
+
 /**
  * Where the last `n` lines start, scanning backwards (a final newline ends the last line, it does not
- * start an empty one); past `maxBytes` bytes, the offset `maxBytes` before the end (`partial`).
+ * start an empty one); past `maxBytes` bytes, the offset `maxBytes` before the end (`partial`). The bytes
+ * scanned come back too (`kept`) when they are few, so the lines are not read a second time.
  */
 async function tailStart(fh: ReadAt, n: number, size: number, maxBytes: number) {
-  const chunks = new Chunks(fh, { from: size, backward: true, size: TAIL_CHUNK });
+  const chunks = new Chunks(fh, { from: size, backward: true, size: TAIL_CHUNK, fresh: true });
+  const parts: Buffer[] = [];
+  let at = size;
+  const found = (from: number, partial = false) => {
+    const kept: Kept | undefined =
+      size - at <= TAIL_KEEP && from >= at
+        ? { bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts.reverse()), at }
+        : undefined;
+    return { from, kept, ...(partial ? { partial: true } : {}) };
+  };
   let newlines = 0;
   for (let b = await chunks.next(); b !== undefined; b = await chunks.next()) {
+    // Kept only while the chunks are contiguous (a short read leaves a gap) and few.
+    if (chunks.at + b.length === at && size - chunks.at <= TAIL_KEEP) {
+      parts.push(b);
+      at = chunks.at;
+    }
     const end = chunks.at + b.length === size && b[b.length - 1] === LF ? b.length - 1 : b.length;
-    for (let i = end - 1; i >= 0; i--)
-      if (b[i] === LF && ++newlines === n) return { from: chunks.at + i + 1 };
-    if (size - chunks.at > maxBytes && chunks.at > 0) return { from: size - maxBytes, partial: true };
+    for (let i = end - 1; i >= 0; i--) if (b[i] === LF && ++newlines === n) return found(chunks.at + i + 1);
+    if (size - chunks.at > maxBytes && chunks.at > 0) return found(size - maxBytes, true);
   }
-  return { from: 0 };
+  return found(0);
+}
+
+/** A file whose bytes from `kept.at` on are served from memory (the end of a tail, already read once). */
+function withKept(fh: ReadAt, kept: Kept | undefined): ReadAt {
+  if (kept === undefined) return fh;
+  return {
+    read: async (buffer, offset, length, position) => {
+      if (position < kept.at) return fh.read(buffer, offset, length, position);
+      const from = Math.min(position - kept.at, kept.bytes.length);
+      const bytesRead = kept.bytes.copy(buffer, offset, from, Math.min(from + length, kept.bytes.length));
+      return { bytesRead };
+    },
+    stat: (opts) => fh.stat(opts),
+  };
 }
 
 /** The last `n` lines; past `maxBytes` bytes, `partial`: the first line returned is the end of a line. */
@@ -71,14 +108,15 @@ export async function tailLines(
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<LinesRead> {
   const start = await tailStart(fh, n, size, maxBytes);
+  const source = withKept(fh, start.kept);
   let from = start.from;
   if (start.partial) {
     // A cut character at the start is dropped.
     const head = Buffer.alloc(4);
-    const { bytesRead } = await fh.read(head, 0, 4, from);
+    const { bytesRead } = await source.read(head, 0, 4, from);
     from += charStart(head.subarray(0, bytesRead), 0);
   }
-  const reader = new LineReader(fh, { requested, from, chunk: TAIL_CHUNK });
+  const reader = new LineReader(source, { requested, from, chunk: TAIL_CHUNK });
   const lines: Line[] = [];
   for (
     let l = reader.take() ?? (await reader.next());
