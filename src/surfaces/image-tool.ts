@@ -12,28 +12,18 @@ import type { ToolContext } from "./tool.js";
 export const MEDIA_FLOOR_BYTES = 3 * 1024 * 1024;
 
 export const imageParams = {
-  maxDimension: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("Images: longest side in px (default 1568); larger ones are scaled down"),
-  maxBytes: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("Images: most bytes returned (default: what one reply holds, at most the API's 5 MB)"),
-  original: z.boolean().optional().describe("The file's bytes unchanged, never scaled"),
+  maxDimension: z.number().int().positive().optional().describe("Images: longest side, px (default 1568)"),
+  maxBytes: z.number().int().positive().optional().describe("Images: most bytes (default: up to 5 MB)"),
+  original: z.boolean().optional().describe("Images: the file's bytes, unscaled"),
 };
 
 export const imageFields = {
-  width: z.number().optional().describe("the image file's width in px (PNG, JPEG, GIF, WebP)"),
-  height: z.number().optional().describe("the image file's height in px"),
+  width: z.number().optional(),
+  height: z.number().optional(),
   resized: z
     .object({ width: z.number(), height: z.number(), bytes: z.number(), mimeType: z.string() })
     .optional()
-    .describe("what was sent instead of the file's bytes, when the image was scaled down to fit"),
+    .describe("sent instead of the file, scaled to fit"),
 };
 
 export interface ImageArgs {

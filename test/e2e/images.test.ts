@@ -39,6 +39,8 @@ beforeAll(async () => {
     "img/bomb.png": makePngBomb(30000, 30000),
     "img/bomb.jpg": makeJpegBomb(30000, 30000),
     "img/corrupt.png": makeCorruptPng(),
+    // A PNG signature over 2.5 MB of zeros: no header to judge, more than one reply holds.
+    "img/headless.png": Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(2_500_000)]),
     "notes.txt": "plain text\n",
   };
 }, 120_000);
@@ -162,6 +164,9 @@ describe.each(SURFACES)("images, $name surface", (s) => {
     expect(r.isError).toBe(true);
     expect(r.text).toContain("corrupt.png");
     expect(r.text).toMatch(/could not be decoded/);
+    const headless = await read("img/headless.png");
+    expect(headless.isError).toBe(true);
+    expect(headless.text).toContain("headless.png: its image header is unreadable");
   });
 });
 

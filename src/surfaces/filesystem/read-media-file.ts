@@ -12,7 +12,6 @@ const output = z.object({
         type: z.literal("resource"),
         resource: z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() }),
       }),
-      z.object({ type: z.literal("text"), text: z.string() }),
     ]),
   ),
   // mcpfs additions (the official reply has only `content`); declared so SDK clients validate them.
@@ -34,7 +33,7 @@ export const readMediaFileTool = defineTool({
   name: "read_media_file",
   title: "Read Media File",
   description:
-    "Read an image, audio or other binary file as base64 with its MIME type (recognised from its bytes). Images over 1568 px or the reply's size are scaled down; other files too large for one reply are refused.",
+    "Read an image, audio or other binary file as base64 with its MIME type (recognised from its bytes). Images are scaled to fit (1568 px, the reply's size); other files too large for one reply are refused.",
   input: z.object({ path: z.string(), ...imageParams }),
   output,
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -51,11 +50,11 @@ export const readMediaFileTool = defineTool({
             type: "resource",
             resource: { uri: pathToFileURL(target.real).href, mimeType: m.mimeType, blob: data },
           };
-    const content: ContentBlock[] = m.note ? [block, { type: "text", text: m.note }] : [block];
+    // The note on a scaled image is for the model; structuredContent keeps the official shape (the media).
     return {
-      content,
+      content: m.note ? [block, { type: "text", text: m.note }] : [block],
       structuredContent: {
-        content,
+        content: [block],
         mimeType: m.mimeType,
         detectedBy: m.detectedBy,
         size: m.size,
