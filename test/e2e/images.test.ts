@@ -146,6 +146,11 @@ describe.each(SURFACES)("images, $name surface", (s) => {
     const img = imageOf(bytes);
     expect(img.data.length).toBeLessThanOrEqual(60_000);
     expect((await imageSize(img.data)).format).toBe("jpeg");
+    const tiny = await read("img/big.png", { maxBytes: 100 });
+    expect(tiny.isError).toBe(true);
+    expect(tiny.text).toMatch(
+      /Cannot scale down .*big\.png: it does not fit in 100 bytes.*Ask for a larger maxBytes/,
+    );
   });
 
   it("refuses a decompression bomb by its header, naming the path, without decoding it", async () => {

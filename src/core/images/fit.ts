@@ -93,8 +93,10 @@ export async function fitImage(
     if (!(err instanceof DocumentRefused)) throw err;
     const { reason, message } = err.refusal;
     const corrupt = reason === "invalid" || reason === "bad_request" || reason === "encrypted";
+    // Only a result over maxBytes is helped by a larger one; time and memory caps are not.
+    const next = reason === "too_large" ? "Ask for a larger maxBytes, or pass" : "Pass";
     throw new ToolError(
-      `Cannot scale down ${shown}: ${message}. ${corrupt ? "Pass original: true for the file's own bytes." : "Ask for a larger maxBytes or original: true."}`,
+      `Cannot scale down ${shown}: ${message}. ${next} original: true for the file's own bytes.`,
       corrupt ? "invalid" : "too_large",
       { path: requested },
     );
