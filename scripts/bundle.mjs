@@ -198,6 +198,15 @@ await build({
   minify: true,
 });
 
+// The image codecs' WASM files (src/core/images/codecs.ts) beside the document worker that runs them.
+{
+  const { CODEC_WASM } = await import("../dist/core/images/codecs.js");
+  const to = path.join("dist", "bundle", "codecs");
+  mkdirSync(to, { recursive: true });
+  for (const [name, dir] of Object.entries(CODEC_WASM))
+    copyFileSync(path.join("node_modules", dir, name), path.join(to, name));
+}
+
 // The installed package has only its dependencies: a module loaded at run time that is neither bundled, nor a
 // builtin, nor a dependency fails for users only (see bundle-imports.mjs).
 const { dependencies = {} } = JSON.parse(readFileSync(path.join(here, "..", "package.json"), "utf8"));

@@ -157,7 +157,8 @@ describe("bounded outputs (--max-output-bytes 2048)", () => {
     root = area.tree("budget", {
       "big.txt": `${lines}\n`,
       "many/": null,
-      "huge.png": Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(2_500_000)]),
+      // A TIFF: an image mcpfs does not scale, so the media limit holds (PNG, JPEG, WebP, GIF are scaled).
+      "huge.tiff": Buffer.concat([Buffer.from("49492a00", "hex"), Buffer.alloc(2_500_004)]),
     });
     for (let i = 0; i < 300; i++)
       fs.writeFileSync(path.join(root, "many", `file-${String(i).padStart(3, "0")}.txt`), "");
@@ -276,9 +277,9 @@ describe("bounded outputs (--max-output-bytes 2048)", () => {
   });
 
   it("read_media_file refuses a file over the media limit instead of flooding the client", async () => {
-    const r = await conn.call("read_media_file", { path: path.join(root, "huge.png") });
+    const r = await conn.call("read_media_file", { path: path.join(root, "huge.tiff") });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^File too large to return as media: .*huge\.png is 2500008 bytes/);
+    expect(r.text).toMatch(/^File too large to return as media: .*huge\.tiff is 2500008 bytes/);
   });
 });
 

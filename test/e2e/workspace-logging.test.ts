@@ -148,6 +148,7 @@ describe("command line", () => {
         "edit_structured",
         "edit_lines",
         "read_document",
+        "read_image",
       ]);
       expect((await conn.call("read_file", { file_path: "a.txt" })).text).toBe("a\n");
     } finally {

@@ -1,8 +1,10 @@
 /** The pure parts of read_document: page lists, cell ranges, mammoth's HTML as Markdown. */
+import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { parseRange, rangeName } from "../../src/core/documents/cells.js";
 import { htmlToMarkdown } from "../../src/core/documents/html-markdown.js";
 import { pageNumbers, pageSpec } from "../../src/core/documents/page-spec.js";
+import { unzipBounded } from "../../src/core/documents/zip.js";
 
 describe("page lists", () => {
   it("reads ranges, open ends and repeats, within the page count", () => {
@@ -56,5 +58,33 @@ describe("mammoth's HTML as Markdown", () => {
       "| --- | --- |",
       "| x | y |",
     ]);
+  });
+});
+
+describe("unzipBounded", () => {
+  const zip = () => Buffer.from(zipSync({ "a.xml": strToU8("x".repeat(10_000)), "b.bin": strToU8("bee") }));
+  /** The central directory's declared size of the first entry, rewritten (a zip that lies about it). */
+  const declare = (z: Buffer, size: number) => {
+    const cen = z.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    z.writeUInt32LE(size, cen + 24);
+    return z;
+  };
+
+  it("inflates the entries asked for", () => {
+    const files = unzipBounded(zip(), (n) => n === "a.xml", 1 << 20);
+    expect([...files.keys()]).toEqual(["a.xml"]);
+    expect(files.get("a.xml")!.length).toBe(10_000);
+  });
+
+  it("refuses declared sizes over the cap before inflating, and an entry that inflates past its size", () => {
+    expect(() => unzipBounded(zip(), () => true, 5_000)).toThrow(/zip bomb/);
+    expect(() => unzipBounded(declare(zip(), 100), () => true, 1 << 20)).toThrow(/zip bomb/);
+  });
+
+  it("calls bytes that are no zip invalid", () => {
+    expect(() => unzipBounded(Buffer.from("not a zip at all, just text"), () => true, 1 << 20)).toThrow(
+      /not a valid zip container/,
+    );
+    expect(() => unzipBounded(zip().subarray(0, 60), () => true, 1 << 20)).toThrow(/not a valid zip/);
   });
 });

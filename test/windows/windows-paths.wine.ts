@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { makePng } from "../../bench/lib/images.mjs";
 import { REPO, startUnderWine, toWin, type WineConnection, type WineSetup, wineSetup } from "./wine.js";
 
 /** The installed package (test/windows/installed-win32.ts), never the repository's dist/. */
@@ -380,6 +381,7 @@ describe("workspace surface under Windows", () => {
     fs.writeFileSync(path.join(proj, "conf2.json"), '{ "a": 1 }\r\n');
     fs.writeFileSync(path.join(proj, "lines2.txt"), "one\r\ntwo\r\n");
     fs.writeFileSync(path.join(proj, "t2.csv"), "name,n\r\nbee,2\r\n");
+    fs.writeFileSync(path.join(proj, "wide.png"), makePng(3200, 100));
     expect((await call("notebook_read", { file_path: "NB2.IPYNB" })).text).toContain("hi");
     await call("notebook_edit", { file_path: "nb2.ipynb", edits: [{ cell: 0, source: "hello" }] });
     expect(read(path.join(proj, "nb2.ipynb"))).toContain('"hello"');
@@ -393,6 +395,9 @@ describe("workspace surface under Windows", () => {
     });
     expect(read(path.join(proj, "lines2.txt"))).toBe("one\r\nTWO\r\n");
     expect((await call("read_document", { file_path: "T2.CSV" })).text).toContain("bee");
+    // The image codecs (the document worker's WASM) under the Windows Node: scaled to 1568 px.
+    const img = await call("read_image", { file_path: "WIDE.PNG" });
+    expect(img.structured).toMatchObject({ resized: { width: 1568, height: 49, mimeType: "image/png" } });
     expect((await call("get_reference_projects", {})).text).toContain("ref");
     expect((await call("list_reference_directory", { reference_name: "ref" })).text).toContain("Docs");
     expect(

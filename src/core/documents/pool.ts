@@ -8,13 +8,14 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ToolError } from "../errors.js";
-import type { DocumentRequest, DocumentResponse, DocumentResult } from "./protocol.js";
+import type { ImageRequest, ImageResult } from "../images/shrink.js";
+import type { DocumentRequest, DocumentResponse, DocumentResult, WorkerRequest } from "./protocol.js";
 
 /** The worker's heap: a 10 MB workbook's sheet needs ~300 MB; a hostile file is stopped here. */
 const HEAP_MB = 768;
 
 interface Pending {
-  resolve(v: DocumentResult): void;
+  resolve(v: DocumentResult | ImageResult): void;
   reject(e: Error): void;
   timer: NodeJS.Timeout;
   /** The worker it was sent to: a worker's end fails only its own calls. */
@@ -91,11 +92,15 @@ class DocumentPool {
     void w?.terminate();
   }
 
-  parse(req: Omit<DocumentRequest, "id">, timeoutMs: number, signal?: AbortSignal): Promise<DocumentResult> {
+  parse(
+    req: Omit<WorkerRequest, "id">,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<DocumentResult | ImageResult> {
     this.worker ??= this.start();
     const w = this.worker;
     const id = this.nextId++;
-    return new Promise<DocumentResult>((resolve, reject) => {
+    return new Promise<DocumentResult | ImageResult>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.settle(id)?.reject(
           new DocumentRefused({
@@ -107,7 +112,7 @@ class DocumentPool {
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer, worker: w });
       w.ref();
-      w.postMessage({ ...req, id } satisfies DocumentRequest);
+      w.postMessage({ ...req, id } as WorkerRequest);
       signal?.addEventListener(
         "abort",
         () => {
@@ -123,4 +128,8 @@ class DocumentPool {
 const pool = new DocumentPool();
 
 export const parseDocument = (req: Omit<DocumentRequest, "id">, timeoutMs: number, signal?: AbortSignal) =>
-  pool.parse(req, timeoutMs, signal);
+  pool.parse(req, timeoutMs, signal) as Promise<DocumentResult>;
+
+/** An image scaled down in the same worker (core/images/), under the same bounds of memory and time. */
+export const shrinkInWorker = (req: Omit<ImageRequest, "id">, timeoutMs: number, signal?: AbortSignal) =>
+  pool.parse(req, timeoutMs, signal) as Promise<ImageResult>;

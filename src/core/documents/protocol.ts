@@ -1,4 +1,5 @@
 /** The messages between the main thread (`pool.ts`) and the document worker (`worker.ts`). */
+import type { ImageRequest, ImageResult } from "../images/shrink.js";
 
 export type DocumentKind = "pdf" | "docx" | "sheet" | "pptx";
 
@@ -45,7 +46,10 @@ export interface DocumentResult {
   noText?: number[];
 }
 
+/** What the worker is asked: a document's text, or an image scaled to fit (core/images/). */
+export type WorkerRequest = DocumentRequest | ImageRequest;
+
 export type DocumentResponse =
-  | { id: number; ok: true; value: DocumentResult }
+  | { id: number; ok: true; value: DocumentResult | ImageResult }
   /** `encrypted`, `invalid` (not a document of its kind), `too_large` (a cap), `bad_request`. */
   | { id: number; ok: false; reason: "encrypted" | "invalid" | "too_large" | "bad_request"; message: string };

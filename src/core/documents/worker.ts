@@ -1,11 +1,13 @@
 /**
- * The document worker: parses one document per request (PDF, .docx, spreadsheets, .pptx) from bytes the
+ * The document worker: parses one document per request (PDF, .docx, spreadsheets, .pptx), or scales down
+ * one image (core/images/), from bytes the
  * main thread read through the path gate; this thread never opens a workspace file. Each parser loads on its
  * first use. The main thread bounds this thread's memory and time (pool.ts).
  */
 import { parentPort } from "node:worker_threads";
+import type { ImageResult } from "../images/shrink.js";
 import { DocError } from "./doc-error.js";
-import type { DocumentRequest, DocumentResponse, DocumentResult } from "./protocol.js";
+import type { DocumentRequest, DocumentResponse, DocumentResult, WorkerRequest } from "./protocol.js";
 
 async function parse(req: DocumentRequest): Promise<DocumentResult> {
   switch (req.kind) {
@@ -20,10 +22,14 @@ async function parse(req: DocumentRequest): Promise<DocumentResult> {
   }
 }
 
-parentPort?.on("message", async (req: DocumentRequest) => {
+/** An image to scale down (core/images/shrink.ts), loaded on the first one. */
+const shrink = async (req: WorkerRequest): Promise<DocumentResult | ImageResult> =>
+  req.kind === "image" ? (await import("../images/shrink.js")).shrinkImage(req) : parse(req);
+
+parentPort?.on("message", async (req: WorkerRequest) => {
   let res: DocumentResponse;
   try {
-    res = { id: req.id, ok: true, value: await parse(req) };
+    res = { id: req.id, ok: true, value: await shrink(req) };
   } catch (err) {
     res =
       err instanceof DocError

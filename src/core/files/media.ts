@@ -1,5 +1,6 @@
 import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
+import { imageFormat } from "../images/header.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { mimeByExtension } from "./mime-types.js";
@@ -59,16 +60,26 @@ export interface MediaRead {
 
 /**
  * Reads a whole file for a media reply, refusing files over `maxBytes` (checked on the open descriptor,
- * before anything is loaded). The type comes from the bytes first, then the extension.
+ * before anything is loaded) — or over `imageMaxBytes` for an image mcpfs can scale down (PNG, JPEG, GIF,
+ * WebP, known by its first bytes). The type comes from the bytes first, then the extension.
  */
-export async function readMedia(target: ResolvedPath, maxBytes: number): Promise<MediaRead> {
+export async function readMedia(
+  target: ResolvedPath,
+  maxBytes: number,
+  imageMaxBytes = maxBytes,
+): Promise<MediaRead> {
   const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = await fh.stat();
     if (st.isDirectory())
       throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
-    if (st.size > maxBytes)
+    const scalable = async () => {
+      const head = Buffer.alloc(16);
+      const { bytesRead } = await fh.read(head, 0, 16, 0);
+      return imageFormat(head.subarray(0, bytesRead)) !== undefined;
+    };
+    if (st.size > maxBytes && (st.size > imageMaxBytes || !(await scalable())))
       throw new ToolError(
         `File too large to return as media: ${printable(target.requested)} is ${st.size} bytes; ` +
           `the limit is ${maxBytes} bytes (raise it with --max-output-bytes, or use get_file_info)`,

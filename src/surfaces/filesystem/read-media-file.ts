@@ -1,11 +1,8 @@
 import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { readMedia } from "../../core/files/media.js";
+import { imageFields, imageParams, readMediaReply } from "../image-tool.js";
 import { type ContentBlock, defineTool } from "../tool.js";
-
-/** Media replies carry base64 twice (content + structuredContent); this floor keeps them under ~8 MiB. */
-export const MEDIA_FLOOR_BYTES = 3 * 1024 * 1024;
 
 const output = z.object({
   content: z.array(
@@ -29,23 +26,22 @@ const output = z.object({
   size: z.number().optional().describe("size of the file in bytes"),
   sha256: z.string().optional().describe("sha256 of the file's bytes"),
   mtime: z.string().optional().describe("last modification time of the file read, ISO 8601"),
+  ...imageFields,
 });
 
 export const readMediaFileTool = defineTool({
   name: "read_media_file",
   title: "Read Media File",
   description:
-    "Read an image, audio or other binary file as base64 with its MIME type (recognised from its bytes). Files too large for one reply are refused.",
-  input: z.object({ path: z.string() }),
+    "Read an image, audio or other binary file as base64 with its MIME type (recognised from its bytes). Images are scaled to fit (1568 px, the reply's size); other files too large for one reply are refused.",
+  input: z.object({ path: z.string(), ...imageParams }),
   output,
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(args, ctx) {
     const target = await ctx.ws.resolve(args.path, { intent: "read" });
-    // base64 grows 4/3; the limit applies to the encoded text.
-    const limit = Math.floor((Math.max(ctx.budget.limit, MEDIA_FLOOR_BYTES) * 3) / 4);
-    const m = await readMedia(target, limit);
-    const data = m.data.toString("base64");
+    const m = await readMediaReply(ctx, target, args);
+    const data = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength).toString("base64");
     const block: ContentBlock = m.mimeType.startsWith("image/")
       ? { type: "image", data, mimeType: m.mimeType }
       : m.mimeType.startsWith("audio/")
@@ -54,15 +50,18 @@ export const readMediaFileTool = defineTool({
             type: "resource",
             resource: { uri: pathToFileURL(target.real).href, mimeType: m.mimeType, blob: data },
           };
+    // The note on a scaled image is for the model; structuredContent keeps the official shape (the media).
     return {
-      content: [block],
+      content: m.note ? [block, { type: "text", text: m.note }] : [block],
       structuredContent: {
         content: [block],
         mimeType: m.mimeType,
-        detectedBy: m.source,
+        detectedBy: m.detectedBy,
         size: m.size,
-        sha256: createHash("sha256").update(m.data).digest("hex"),
+        sha256: createHash("sha256").update(m.fileData).digest("hex"),
         mtime: m.mtime,
+        ...(m.width ? { width: m.width, height: m.height } : {}),
+        ...(m.resized ? { resized: m.resized } : {}),
       },
     };
   },

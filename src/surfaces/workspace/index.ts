@@ -24,6 +24,7 @@ import { listReferenceDirectoryTool } from "./list-reference-directory.js";
 import { moveFileTool } from "./move-file.js";
 import { readDocumentTool } from "./read-document.js";
 import { readFileTool } from "./read-file.js";
+import { readImageTool } from "./read-image.js";
 import { readReferenceFileTool } from "./read-reference-file.js";
 import { saveFileTool } from "./save-file.js";
 import { searchFilesTool } from "./search-files.js";
@@ -69,4 +70,5 @@ export const workspaceTools: readonly AnyToolDef[] = [
   ...codeTools,
   ...structuredFileTools,
   readDocumentTool,
+  readImageTool,
 ];
