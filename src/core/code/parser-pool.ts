@@ -9,7 +9,14 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ToolError } from "../errors.js";
 import type { GrammarId } from "./languages.js";
-import type { OccurrencesResult, ParseRequest, ParseResponse, SymbolsResult } from "./protocol.js";
+import type {
+  MapResult,
+  OccurrencesResult,
+  ParseRequest,
+  ParseResponse,
+  SymbolsResult,
+  UsesResult,
+} from "./protocol.js";
 
 interface Pending {
   resolve(v: unknown): void;
@@ -45,7 +52,7 @@ class ParserPool {
       if (!p) return;
       this.pending.delete(res.id);
       if (this.pending.size === 0) w.unref();
-      if (res.ok) p.resolve(res.value);
+      if (res.ok) p.resolve(JSON.parse(res.json));
       else p.reject(new ToolError(`Could not parse: ${res.message}`, "invalid"));
     });
     const fail = (err: Error) => {
@@ -103,5 +110,10 @@ export function parseErrors(grammar: GrammarId, text: string, signal?: AbortSign
 }
 
 export function parseUses(grammar: GrammarId, text: string, key: string, signal?: AbortSignal) {
-  return pool.request<[string, number][]>({ op: "uses", grammar, text, key }, signal);
+  return pool.request<UsesResult>({ op: "uses", grammar, text, key }, signal);
+}
+
+/** Symbols and uses in one request (the text crosses once). */
+export function parseMap(grammar: GrammarId, text: string, key: string, signal?: AbortSignal) {
+  return pool.request<MapResult>({ op: "map", grammar, text, key }, signal);
 }

@@ -7,8 +7,8 @@
 import { escapeName } from "../echo.js";
 import type { SymbolNode } from "./extract.js";
 import { symbolLine } from "./outline.js";
-import { allCodeFiles, type CodeScope, readInScope } from "./scope.js";
-import { symbolsOf, usesOf } from "./source.js";
+import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "./scope.js";
+import { symbolsAndUsesOf } from "./source.js";
 import { type FoundSymbol, flatten } from "./symbols.js";
 
 export interface RepoMapOptions {
@@ -43,22 +43,21 @@ export function estimateTokens(text: string): number {
 async function infoOf(scope: CodeScope, rel: string): Promise<FileInfo | undefined> {
   const file = await readInScope(scope, rel);
   if (!file) return undefined;
-  const [parsed, uses] = await Promise.all([symbolsOf(file, scope.signal), usesOf(file, scope.signal)]);
-  return parsed && uses ? { path: rel, language: file.language, symbols: parsed.symbols, uses } : undefined;
+  const both = await symbolsAndUsesOf(file, scope.signal);
+  return both
+    ? { path: rel, language: file.language, symbols: both.symbols.symbols, uses: both.uses }
+    : undefined;
 }
 
-/** Reads and parses the files, 8 at a time (the reads overlap; the worker parses one after another). */
+/** Reads and parses the files, 8 ahead (the reads overlap; the worker parses one after another). */
 async function collect(
   scope: CodeScope,
   maxFiles: number,
 ): Promise<{ infos: FileInfo[]; truncated: boolean }> {
   const { files, truncated } = await allCodeFiles(scope, false);
   const infos: FileInfo[] = [];
-  const todo = files.slice(0, maxFiles);
-  for (let i = 0; i < todo.length; i += 8) {
-    const batch = await Promise.all(todo.slice(i, i + 8).map((rel) => infoOf(scope, rel)));
-    for (const info of batch) if (info) infos.push(info);
-  }
+  for await (const info of inOrderAhead(files.slice(0, maxFiles), 8, (rel) => infoOf(scope, rel)))
+    if (info) infos.push(info);
   return { infos, truncated: truncated || files.length > maxFiles };
 }
 
