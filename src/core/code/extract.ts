@@ -216,6 +216,22 @@ export function extractOccurrences(
   return out;
 }
 
+/**
+ * The names a tree uses without defining them there, with counts, in the order each name first occurs (any
+ * role): `extractOccurrences` untagged, counted, without an object per occurrence (the repository map reads
+ * every file of a tree this way).
+ */
+export function extractUses(root: Node, grammar: GrammarId, text: string): [string, number][] {
+  const defs = definitionStarts(root, grammar);
+  const counts = new Map<string, number>();
+  for (const n of root.descendantsOfType(typesOf(root, grammar).identifiers)) {
+    if (!n || n.childCount > 0) continue;
+    const name = text.slice(n.startIndex, n.endIndex);
+    counts.set(name, (counts.get(name) ?? 0) + (defs.has(n.startIndex) ? 0 : 1));
+  }
+  return [...counts].filter(([, count]) => count > 0);
+}
+
 /** How many ERROR and MISSING nodes a tree holds (an edit may not add any). */
 export function errorCount(root: Node): number {
   if (!root.hasError) return 0;

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { Language, type Node, Parser, type Tree } from "@vscode/tree-sitter-wasm";
-import { errorCount, extractOccurrences, extractSymbols, type Occurrence } from "./extract.js";
+import { errorCount, extractOccurrences, extractSymbols, extractUses } from "./extract.js";
 import type { GrammarId } from "./languages.js";
 import type { ParseRequest, ParseResponse } from "./protocol.js";
 
@@ -89,16 +89,6 @@ async function withTree<T>(req: ParseRequest, use: (root: Node) => T): Promise<T
   return use(tree.rootNode);
 }
 
-/** Names a file uses without defining them there, with counts (what the repository map needs). */
-function usesOf(all: Map<string, Occurrence[]>): [string, number][] {
-  const out: [string, number][] = [];
-  for (const [name, list] of all) {
-    const n = list.filter((o) => o.tag !== "definition").length;
-    if (n > 0) out.push([name, n]);
-  }
-  return out;
-}
-
 async function symbolsJson(req: ParseRequest, e: Entry): Promise<string> {
   e.symbols ??= grew(
     e,
@@ -110,12 +100,7 @@ async function symbolsJson(req: ParseRequest, e: Entry): Promise<string> {
 }
 
 async function usesJson(req: ParseRequest, e: Entry): Promise<string> {
-  e.uses ??= grew(
-    e,
-    await withTree(req, (root) =>
-      JSON.stringify(usesOf(extractOccurrences(root, req.grammar, req.text, undefined, false))),
-    ),
-  );
+  e.uses ??= grew(e, await withTree(req, (root) => JSON.stringify(extractUses(root, req.grammar, req.text))));
   return e.uses;
 }
 
