@@ -11,7 +11,7 @@ import { SYMBOL_KINDS, type SymbolKind } from "../core/code/languages.js";
 import { outlineLines, outlineTree } from "../core/code/outline.js";
 import { findReferences } from "../core/code/references.js";
 import { repoMap } from "../core/code/repo-map.js";
-import { allCodeFiles, type CodeScope, readInScope } from "../core/code/scope.js";
+import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "../core/code/scope.js";
 import { noGrammarNote, symbolsOf, viewCode } from "../core/code/source.js";
 import { ToolError } from "../core/errors.js";
 import { fencedDiff } from "../core/files/diff.js";
@@ -177,6 +177,9 @@ export async function outlineCode(ctx: ToolContext, paths: CodePaths, a: Outline
   return outlineDirectory(ctx, paths, scope, a);
 }
 
+/** Files read and parsed ahead of the one printed (the worker never waits for this thread's reads). */
+const AHEAD = 8;
+
 async function outlineDirectory(
   ctx: ToolContext,
   paths: CodePaths,
@@ -190,11 +193,16 @@ async function outlineDirectory(
   const blocks: string[] = [];
   const shown: { path: string; symbols: unknown[] }[] = [];
   let next: number | undefined;
-  for (let i = offset; i < files.length; i++) {
-    const file = await readInScope(scope, files[i]!);
-    const parsed = file ? await symbolsOf(file, ctx.signal) : undefined;
-    if (!parsed) continue;
-    const lines = outlineLines(parsed.symbols, { ...opts, language: file!.language });
+  const parsedAhead = inOrderAhead(files.slice(offset), AHEAD, async (rel) => {
+    const file = await readInScope(scope, rel);
+    return file ? { file, parsed: await symbolsOf(file, ctx.signal) } : undefined;
+  });
+  let i = offset - 1;
+  for await (const got of parsedAhead) {
+    i++;
+    if (!got?.parsed) continue;
+    const { file, parsed } = got;
+    const lines = outlineLines(parsed.symbols, { ...opts, language: file.language });
     const block = [escapeName(files[i]!), ...lines].join("\n");
     if (!ctx.budget.take(`${block}\n`)) {
       next = i;

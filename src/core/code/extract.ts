@@ -88,48 +88,80 @@ function symbolAt(n: Node, nameNode: Node, kind: SymbolKind, text: string): Symb
   };
 }
 
+/** Node types of identifiers (leaves only count: a qualified name holds identifiers). */
+const IDENTIFIER = /identifier$|^constant$|^name$/;
+
+/** What a walk asks a grammar's trees for, computed once per grammar from its node types. */
+interface GrammarTypes {
+  /** Rule node type names (named or not: the tree matches by name; `rules` keeps the named ones). */
+  ruleNames: string[];
+  /** The named node type ids a rule applies to, with the rule. */
+  rules: Map<number, Rule>;
+  /** Node type names of identifier leaves. */
+  identifiers: string[];
+}
+
+const typesByGrammar = new Map<GrammarId, GrammarTypes>();
+
+function typesOf(root: Node, grammar: GrammarId): GrammarTypes {
+  let t = typesByGrammar.get(grammar);
+  if (t) return t;
+  const lang = root.tree.language;
+  const table = RULES[grammar];
+  const rules = new Map<number, Rule>();
+  const identifiers = new Set<string>();
+  lang.types.forEach((name, id) => {
+    if (typeof name !== "string") return;
+    if (Object.hasOwn(table, name) && lang.nodeTypeIsNamed(id)) rules.set(id, table[name]!);
+    if (IDENTIFIER.test(name)) identifiers.add(name);
+  });
+  t = { ruleNames: Object.keys(table), rules, identifiers: [...identifiers] };
+  typesByGrammar.set(grammar, t);
+  return t;
+}
+
+/**
+ * The nodes a rule applies to, in document order (pre-order), with their rule. The tree collects them in
+ * one call into WebAssembly: walking it from JavaScript costs several calls per node, most of the time.
+ */
+function ruleNodes(root: Node, grammar: GrammarId): [Node, Rule][] {
+  const t = typesOf(root, grammar);
+  const out: [Node, Rule][] = [];
+  for (const n of root.descendantsOfType(t.ruleNames)) {
+    const rule = n ? t.rules.get(n.typeId) : undefined;
+    if (rule) out.push([n!, rule]);
+  }
+  return out;
+}
+
 /** The definitions of a tree, nested (a method under its class). */
 export function extractSymbols(root: Node, grammar: GrammarId, text: string): SymbolNode[] {
-  const rules = RULES[grammar];
   const top: SymbolNode[] = [];
-  const visit = (n: Node, into: SymbolNode[]): void => {
-    const rule = rules[n.type];
-    const kind = rule ? kindOf(rule, n) : undefined;
-    let children = into;
-    for (const nameNode of kind ? namesOf(rule!, n) : []) {
-      const sym = symbolAt(n, nameNode, kind!, text);
-      into.push(sym);
-      children = sym.children;
+  // The definitions enclosing the current node: a node starting at or past one's end is outside it.
+  const open: { end: number; children: SymbolNode[] }[] = [];
+  for (const [n, rule] of ruleNodes(root, grammar)) {
+    while (open.length > 0 && open[open.length - 1]!.end <= n.startIndex) open.pop();
+    const kind = kindOf(rule, n);
+    if (!kind) continue;
+    const into = open.length > 0 ? open[open.length - 1]!.children : top;
+    let last: SymbolNode | undefined;
+    for (const nameNode of namesOf(rule, n)) {
+      last = symbolAt(n, nameNode, kind, text);
+      into.push(last);
     }
-    for (const c of n.namedChildren) if (c) visit(c, children);
-  };
-  visit(root, top);
+    if (last) open.push({ end: n.endIndex, children: last.children });
+  }
   return top;
 }
 
 /** Every name node of a definition, by start offset (to tag occurrences that define). */
 function definitionStarts(root: Node, grammar: GrammarId): Set<number> {
-  const rules = RULES[grammar];
   const starts = new Set<number>();
-  // A cursor walk: only the nodes a rule names become Node objects (each costs a call into WebAssembly).
-  const cursor = root.walk();
-  for (;;) {
-    const rule = cursor.nodeIsNamed ? rules[cursor.nodeType] : undefined;
-    if (rule) {
-      const n = cursor.currentNode;
-      if (kindOf(rule, n)) for (const name of namesOf(rule, n)) starts.add(name.startIndex);
-    }
-    if (cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) {
-        cursor.delete();
-        return starts;
-      }
-    }
-  }
+  for (const [n, rule] of ruleNodes(root, grammar))
+    if (kindOf(rule, n)) for (const name of namesOf(rule, n)) starts.add(name.startIndex);
+  return starts;
 }
 
-const IDENTIFIER = /identifier$|^constant$|^name$/;
 const IMPORT =
   /import|^use_declaration$|^using_directive$|^preproc_include$|^namespace_use|^require(_once)?_expression$/;
 const CALL =
@@ -166,39 +198,38 @@ function tagOf(n: Node, defs: Set<number>): RefTag {
 export function extractOccurrences(
   root: Node,
   grammar: GrammarId,
+  text: string,
   only?: string,
   tagged = true,
 ): Map<string, Occurrence[]> {
   const defs = definitionStarts(root, grammar);
   const out = new Map<string, Occurrence[]>();
-  const cursor = root.walk();
-  let descend = true;
-  for (;;) {
-    if (descend && cursor.gotoFirstChild()) continue;
-    // `descend` still true: the node has no children (a leaf).
-    if (descend && IDENTIFIER.test(cursor.nodeType)) {
-      const name = cursor.nodeText;
-      if (only === undefined || name === only) {
-        const list = out.get(name) ?? [];
-        if (list.length === 0) out.set(name, list);
-        const at = cursor.startPosition;
-        const tag: RefTag = defs.has(cursor.startIndex)
-          ? "definition"
-          : tagged
-            ? tagOf(cursor.currentNode, defs)
-            : "other";
-        list.push({ line: at.row + 1, column: at.column + 1, tag });
-      }
-    }
-    if (cursor.gotoNextSibling()) {
-      descend = true;
-      continue;
-    }
-    descend = false;
-    if (!cursor.gotoParent()) break;
+  for (const n of root.descendantsOfType(typesOf(root, grammar).identifiers)) {
+    if (!n || (only !== undefined && !text.startsWith(only, n.startIndex)) || n.childCount > 0) continue;
+    const name = text.slice(n.startIndex, n.endIndex);
+    if (only !== undefined && name !== only) continue;
+    const list = out.get(name) ?? [];
+    if (list.length === 0) out.set(name, list);
+    const tag: RefTag = defs.has(n.startIndex) ? "definition" : tagged ? tagOf(n, defs) : "other";
+    list.push({ line: n.startPosition.row + 1, column: n.startPosition.column + 1, tag });
   }
-  cursor.delete();
   return out;
+}
+
+/**
+ * The names a tree uses without defining them there, with counts, in the order each name first occurs (any
+ * role): `extractOccurrences` untagged, counted, without an object per occurrence (the repository map reads
+ * every file of a tree this way).
+ */
+export function extractUses(root: Node, grammar: GrammarId, text: string): [string, number][] {
+  const defs = definitionStarts(root, grammar);
+  const counts = new Map<string, number>();
+  for (const n of root.descendantsOfType(typesOf(root, grammar).identifiers)) {
+    if (!n || n.childCount > 0) continue;
+    const name = text.slice(n.startIndex, n.endIndex);
+    counts.set(name, (counts.get(name) ?? 0) + (defs.has(n.startIndex) ? 0 : 1));
+  }
+  return [...counts].filter(([, count]) => count > 0);
 }
 
 /** How many ERROR and MISSING nodes a tree holds (an edit may not add any). */

@@ -4,8 +4,11 @@ import type { GrammarId } from "./languages.js";
 
 export interface ParseRequest {
   id: number;
-  /** `uses`: the names the file uses but does not define there, with counts. */
-  op: "symbols" | "occurrences" | "uses" | "errors";
+  /**
+   * `uses`: the names the file uses but does not define there, with counts; `map`: symbols and uses at once
+   * (what the repository map needs of a file: its text crosses to the worker once).
+   */
+  op: "symbols" | "occurrences" | "uses" | "map" | "errors";
   grammar: GrammarId;
   text: string;
   /** Cache key: the content's sha256 (`errors` is never cached). */
@@ -22,6 +25,17 @@ export interface SymbolsResult {
 
 export type OccurrencesResult = [string, Occurrence[]][];
 
+export type UsesResult = [string, number][];
+
+export interface MapResult {
+  symbols: SymbolsResult;
+  uses: UsesResult;
+}
+
+/**
+ * An answer travels as JSON text: one string copy across the thread boundary (cloning the object graph of a
+ * large outline cost more than the parse), and the worker keeps it as that text (its size is its weight).
+ */
 export type ParseResponse =
-  | { id: number; ok: true; value: SymbolsResult | OccurrencesResult | number }
+  | { id: number; ok: true; json: string }
   | { id: number; ok: false; message: string };

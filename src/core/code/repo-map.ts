@@ -7,8 +7,8 @@
 import { escapeName } from "../echo.js";
 import type { SymbolNode } from "./extract.js";
 import { symbolLine } from "./outline.js";
-import { allCodeFiles, type CodeScope, readInScope } from "./scope.js";
-import { symbolsOf, usesOf } from "./source.js";
+import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "./scope.js";
+import { symbolsAndUsesOf } from "./source.js";
 import { type FoundSymbol, flatten } from "./symbols.js";
 
 export interface RepoMapOptions {
@@ -33,6 +33,30 @@ interface FileInfo {
   symbols: SymbolNode[];
   /** Names this file uses (not defines), with their counts. */
   uses: Map<string, number>;
+  /** `symbols` flattened (kept per file: a warm map flattens and prints nothing again). */
+  flat: FoundSymbol[];
+}
+
+const flats = new WeakMap<SymbolNode[], FoundSymbol[]>();
+/** A definition's line in the map, printed once per kept answer. */
+const printed = new WeakMap<FoundSymbol, string>();
+
+function flatOf(symbols: SymbolNode[]): FoundSymbol[] {
+  let f = flats.get(symbols);
+  if (!f) {
+    f = flatten(symbols);
+    flats.set(symbols, f);
+  }
+  return f;
+}
+
+function lineOf(s: FoundSymbol, language: string | undefined): string {
+  let line = printed.get(s);
+  if (line === undefined) {
+    line = `${"  ".repeat(s.depth + 1)}${symbolLine(s.symbol, true, language)}`;
+    printed.set(s, line);
+  }
+  return line;
 }
 
 /** Tokens of code text, estimated: measured ~3.6 characters per o200k token on this project's outlines. */
@@ -43,22 +67,21 @@ export function estimateTokens(text: string): number {
 async function infoOf(scope: CodeScope, rel: string): Promise<FileInfo | undefined> {
   const file = await readInScope(scope, rel);
   if (!file) return undefined;
-  const [parsed, uses] = await Promise.all([symbolsOf(file, scope.signal), usesOf(file, scope.signal)]);
-  return parsed && uses ? { path: rel, language: file.language, symbols: parsed.symbols, uses } : undefined;
+  const both = await symbolsAndUsesOf(file, scope.signal);
+  if (!both) return undefined;
+  const symbols = both.symbols.symbols;
+  return { path: rel, language: file.language, symbols, uses: both.uses, flat: flatOf(symbols) };
 }
 
-/** Reads and parses the files, 8 at a time (the reads overlap; the worker parses one after another). */
+/** Reads and parses the files, 8 ahead (the reads overlap; the worker parses one after another). */
 async function collect(
   scope: CodeScope,
   maxFiles: number,
 ): Promise<{ infos: FileInfo[]; truncated: boolean }> {
   const { files, truncated } = await allCodeFiles(scope, false);
   const infos: FileInfo[] = [];
-  const todo = files.slice(0, maxFiles);
-  for (let i = 0; i < todo.length; i += 8) {
-    const batch = await Promise.all(todo.slice(i, i + 8).map((rel) => infoOf(scope, rel)));
-    for (const info of batch) if (info) infos.push(info);
-  }
+  for await (const info of inOrderAhead(files.slice(0, maxFiles), 8, (rel) => infoOf(scope, rel)))
+    if (info) infos.push(info);
   return { infos, truncated: truncated || files.length > maxFiles };
 }
 
@@ -66,18 +89,33 @@ function isFocusPath(p: string, focus: readonly string[]): boolean {
   return focus.some((f) => p === f || p.startsWith(f.endsWith("/") ? f : `${f}/`));
 }
 
-/** PageRank with personalisation `pers` (sums to 1); dangling nodes jump by `pers`. */
+/**
+ * PageRank with personalisation `pers` (sums to 1); dangling nodes jump by `pers`. The edges are laid out
+ * flat once (the iterations then read arrays, not maps), in the maps' order, so every sum adds the same
+ * terms in the same order as a walk of the maps would: the ranks, and so the map, are the same.
+ */
 function pageRank(n: number, edges: Map<number, Map<number, number>>, pers: number[]): number[] {
   let rank = pers.slice();
   const out = new Array<number>(n).fill(0);
   for (const [a, targets] of edges) for (const w of targets.values()) out[a] = out[a]! + w;
+  const from: number[] = [];
+  const to: number[] = [];
+  const weight: number[] = [];
+  for (const [a, targets] of edges)
+    for (const [b, w] of targets) {
+      from.push(a);
+      to.push(b);
+      weight.push(w);
+    }
   for (let iter = 0; iter < 40; iter++) {
     const next = pers.map((p) => 0.15 * p);
     let dangling = 0;
     for (let a = 0; a < n; a++) if (out[a] === 0) dangling += rank[a]!;
     for (let i = 0; i < n; i++) next[i]! += 0.85 * dangling * pers[i]!;
-    for (const [a, targets] of edges)
-      for (const [b, w] of targets) next[b]! += (0.85 * rank[a]! * w) / out[a]!;
+    for (let e = 0; e < from.length; e++) {
+      const a = from[e]!;
+      next[to[e]!]! += (0.85 * rank[a]! * weight[e]!) / out[a]!;
+    }
     rank = next;
   }
   return rank;
@@ -87,7 +125,7 @@ function pageRank(n: number, edges: Map<number, Map<number, number>>, pers: numb
 function definersOf(infos: readonly FileInfo[]): Map<string, number[]> {
   const definers = new Map<string, number[]>();
   infos.forEach((f, i) => {
-    for (const s of flatten(f.symbols)) {
+    for (const s of f.flat) {
       const list = definers.get(s.symbol.name) ?? [];
       if (!list.includes(i)) list.push(i);
       definers.set(s.symbol.name, list);
@@ -120,7 +158,7 @@ function rankFiles(
     }
   });
   const weights = infos.map((f) =>
-    isFocusPath(f.path, focus) || flatten(f.symbols).some((s) => focusNames.has(s.symbol.name)) ? 100 : 1,
+    isFocusPath(f.path, focus) || f.flat.some((s) => focusNames.has(s.symbol.name)) ? 100 : 1,
   );
   const sum = weights.reduce((a, b) => a + b, 0);
   return pageRank(
@@ -148,7 +186,7 @@ function rankDefinitions(infos: readonly FileInfo[], rank: readonly number[]): R
   const defs: RankedDef[] = [];
   infos.forEach((f, i) => {
     let parent: FoundSymbol | undefined;
-    for (const found of flatten(f.symbols)) {
+    for (const found of f.flat) {
       if (found.depth === 0) parent = found;
       if (found.depth > 1) continue;
       const used = users.get(found.symbol.name) ?? 0;
@@ -187,8 +225,7 @@ function render(
     const shown = [...byFile.get(f)!.keys()].sort(
       (a, b) => a.symbol.start - b.symbol.start || a.depth - b.depth,
     );
-    for (const s of shown)
-      out.push(`${"  ".repeat(s.depth + 1)}${symbolLine(s.symbol, true, infos[f]!.language)}`);
+    for (const s of shown) out.push(lineOf(s, infos[f]!.language));
   }
   return { text: out.join("\n"), files: files.length };
 }

@@ -66,3 +66,29 @@ export async function readInScope(scope: CodeScope, rel: string): Promise<CodeTe
     return undefined;
   }
 }
+
+/**
+ * `load` of each item in order, with up to `width` loads running ahead of the one consumed: the worker
+ * parses the next files while this thread reads and prints. Loads begun but not consumed (the consumer
+ * stopped) run to their end; their results stay in the caches and their failures are dropped.
+ */
+export async function* inOrderAhead<T, R>(
+  items: readonly T[],
+  width: number,
+  load: (item: T) => Promise<R>,
+): AsyncGenerator<R> {
+  const started: Promise<R>[] = [];
+  const start = (i: number) => {
+    if (i < items.length && started[i] === undefined) {
+      const p = load(items[i]!);
+      p.catch(() => {});
+      started[i] = p;
+    }
+  };
+  for (let i = 0; i < items.length; i++) {
+    for (let j = i; j < i + width; j++) start(j);
+    const p = started[i]!;
+    delete started[i];
+    yield await p;
+  }
+}

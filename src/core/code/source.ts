@@ -7,7 +7,7 @@ import type { ResolvedPath } from "../workspace.js";
 import type { Occurrence, SymbolNode } from "./extract.js";
 import { type Language, languageOf } from "./languages.js";
 import { markdownSymbols } from "./markdown.js";
-import { parseOccurrences, parseSymbols, parseUses } from "./parser-pool.js";
+import { parseMap, parseOccurrences, parseSymbols, parseUses } from "./parser-pool.js";
 import { ViewCache } from "./view-cache.js";
 
 /** Files larger than this are not parsed (generated code, bundles): 2 MiB. */
@@ -52,7 +52,9 @@ export function viewCode(target: ResolvedPath): Promise<CodeText> {
     return {
       value: { language: f.language, text: f.text, sha256: f.sha256 },
       fingerprint: f.snapshot.fingerprint,
-      weight: f.text.length,
+      // The text and the answers kept with it (`answers`): an outline's or a map's are about half the text
+      // again (measured on src/), so twice the text is the entry's weight.
+      weight: 2 * f.text.length,
     };
   });
 }
@@ -120,4 +122,24 @@ export async function usesOf(file: CodeText, signal?: AbortSignal): Promise<Map<
   const language = file.language;
   if (language === undefined || language === "markdown") return undefined;
   return memo(file, "uses", async () => new Map(await parseUses(language, file.text, file.sha256)), signal);
+}
+
+/**
+ * A file's symbols and uses (the repository map's view): one request for both when neither is known yet,
+ * so the text crosses to the worker once.
+ */
+export async function symbolsAndUsesOf(
+  file: CodeText,
+  signal?: AbortSignal,
+): Promise<{ symbols: FileSymbols; uses: Map<string, number> } | undefined> {
+  const language = file.language;
+  if (language === undefined || language === "markdown") return undefined;
+  const known = answers.get(file);
+  if (!known?.has("symbols") && !known?.has("uses")) {
+    const both = parseMap(language, file.text, file.sha256); // shared below: no caller's signal stops it
+    memo(file, "symbols", () => both.then((m) => m.symbols));
+    memo(file, "uses", () => both.then((m) => new Map(m.uses)));
+  }
+  const [symbols, uses] = await Promise.all([symbolsOf(file, signal), usesOf(file, signal)]);
+  return symbols && uses ? { symbols, uses } : undefined;
 }

@@ -9,8 +9,11 @@ import { lstat } from "node:fs/promises";
 import { type Fingerprint, fingerprintOf, sameFingerprint } from "../files/hash.js";
 import type { ResolvedPath } from "../workspace.js";
 
-/** Text kept for this many characters in all (least recently used dropped first). */
-const CACHE_CHARS = 32 * 1024 * 1024;
+/**
+ * Entries kept for this weight in all (least recently used dropped first): the server's RSS budget for the
+ * code tools, which walk whole trees (a tree-wide search of a large monorepo must not keep every file).
+ */
+const CACHE_WEIGHT = 16 * 1024 * 1024;
 /** A file modified less than this long before it was read may change again without its times changing. */
 const RACY_MS = 2000;
 
@@ -22,7 +25,7 @@ interface Entry<V> {
 
 export class ViewCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
-  private chars = 0;
+  private weight = 0;
 
   /** The value kept for this path if the file is still the one read; else `read()`'s, kept when settled. */
   async get(
@@ -42,14 +45,14 @@ export class ViewCache<V> {
     }
     const fresh = await read();
     const age = Date.now() - Number(fresh.fingerprint.mtimeNs / 1_000_000n);
-    if (age >= RACY_MS && fresh.weight <= CACHE_CHARS) this.keep(key, fresh);
+    if (age >= RACY_MS && fresh.weight <= CACHE_WEIGHT) this.keep(key, fresh);
     return fresh.value;
   }
 
   private keep(key: string, e: Entry<V>): void {
     this.entries.set(key, e);
-    this.chars += e.weight;
-    while (this.chars > CACHE_CHARS) {
+    this.weight += e.weight;
+    while (this.weight > CACHE_WEIGHT) {
       const oldest = this.entries.keys().next().value!;
       this.drop(oldest);
     }
@@ -59,6 +62,6 @@ export class ViewCache<V> {
     const e = this.entries.get(key);
     if (!e) return;
     this.entries.delete(key);
-    this.chars -= e.weight;
+    this.weight -= e.weight;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The parser worker: owns web-tree-sitter, loads a grammar on the first file of its language, and keeps the
- * results of recent files by content (a changed file has another hash, so its old entry is never hit again
+ * answers for recent files by content (a changed file has another hash, so its old entry is never hit again
  * and ages out). The main thread reads files through the path gate and sends their text; this thread never
  * opens a workspace file.
  */
@@ -8,21 +8,22 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { Language, type Node, Parser, type Tree } from "@vscode/tree-sitter-wasm";
-import { errorCount, extractOccurrences, extractSymbols, type Occurrence } from "./extract.js";
+import { errorCount, extractOccurrences, extractSymbols, extractUses } from "./extract.js";
 import type { GrammarId } from "./languages.js";
-import type { ParseRequest, ParseResponse, SymbolsResult } from "./protocol.js";
+import type { ParseRequest, ParseResponse } from "./protocol.js";
 
 const grammarDir: string = (workerData as { grammarDir: string }).grammarDir;
 
+/** A file's answers so far, as the JSON text sent (occurrences per name asked). */
 interface Entry {
-  symbols?: SymbolsResult;
-  occurrences?: Map<string, Occurrence[]>;
-  uses?: [string, number][];
-  weight: number;
+  symbols?: string;
+  uses?: string;
+  occurrences: Map<string, string>;
+  chars: number;
 }
 
-/** Results kept for this many characters of source (the texts themselves are not kept). */
-const CACHE_CHARS = 64 * 1024 * 1024;
+/** Answers kept for this many characters of JSON in all (least recently used dropped first). */
+const CACHE_CHARS = 8 * 1024 * 1024;
 const cache = new Map<string, Entry>();
 let cached = 0;
 
@@ -45,21 +46,25 @@ function language(id: GrammarId): Promise<Language> {
   return l;
 }
 
-function entryFor(key: string, weight: number): Entry {
+function entryFor(key: string): Entry {
   let e = cache.get(key);
-  if (e) {
+  if (e)
     cache.delete(key); // re-inserted below: Map order is the LRU order
-  } else {
-    e = { weight };
-    cached += weight;
-    while (cached > CACHE_CHARS && cache.size > 0) {
-      const [oldKey, old] = cache.entries().next().value!;
-      cache.delete(oldKey);
-      cached -= old.weight;
-    }
-  }
+  else e = { occurrences: new Map(), chars: 0 };
   cache.set(key, e);
   return e;
+}
+
+/** Counts an answer just kept in `e`, then drops the least recently used entries over the cap. */
+function grew(e: Entry, json: string): string {
+  e.chars += json.length;
+  cached += json.length;
+  for (const [key, old] of cache) {
+    if (cached <= CACHE_CHARS || old === e) break;
+    cache.delete(key);
+    cached -= old.chars;
+  }
+  return json;
 }
 
 /** The last file's tree, kept: the map asks for a file's symbols and then its uses, one parse for both. */
@@ -84,38 +89,36 @@ async function withTree<T>(req: ParseRequest, use: (root: Node) => T): Promise<T
   return use(tree.rootNode);
 }
 
-/** Names a file uses without defining them there, with counts (what the repository map needs). */
-function usesOf(all: Map<string, Occurrence[]>): [string, number][] {
-  const out: [string, number][] = [];
-  for (const [name, list] of all) {
-    const n = list.filter((o) => o.tag !== "definition").length;
-    if (n > 0) out.push([name, n]);
-  }
-  return out;
+async function symbolsJson(req: ParseRequest, e: Entry): Promise<string> {
+  e.symbols ??= grew(
+    e,
+    await withTree(req, (root) =>
+      JSON.stringify({ symbols: extractSymbols(root, req.grammar, req.text), errors: errorCount(root) }),
+    ),
+  );
+  return e.symbols;
 }
 
-async function handle(req: ParseRequest): Promise<unknown> {
-  if (req.op === "errors") return withTree(req, errorCount);
-  const e = entryFor(`${req.grammar}:${req.key}`, req.text.length);
-  if (req.op === "symbols") {
-    e.symbols ??= await withTree(req, (root) => ({
-      symbols: extractSymbols(root, req.grammar, req.text),
-      errors: errorCount(root),
-    }));
-    return e.symbols;
-  }
-  if (req.op === "uses") {
-    e.uses ??= await withTree(req, (root) => usesOf(extractOccurrences(root, req.grammar, undefined, false)));
-    return e.uses;
-  }
-  e.occurrences ??= await withTree(req, (root) => extractOccurrences(root, req.grammar));
-  return pick(e.occurrences, req.name);
+async function usesJson(req: ParseRequest, e: Entry): Promise<string> {
+  e.uses ??= grew(e, await withTree(req, (root) => JSON.stringify(extractUses(root, req.grammar, req.text))));
+  return e.uses;
 }
 
-function pick(all: Map<string, Occurrence[]>, name: string | undefined): [string, Occurrence[]][] {
-  if (name === undefined) return [...all];
-  const one = all.get(name);
-  return one ? [[name, one]] : [];
+async function handle(req: ParseRequest): Promise<string> {
+  if (req.op === "errors") return String(await withTree(req, errorCount));
+  const e = entryFor(`${req.grammar}:${req.key}`);
+  if (req.op === "symbols") return symbolsJson(req, e);
+  if (req.op === "uses") return usesJson(req, e);
+  if (req.op === "map") return `{"symbols":${await symbolsJson(req, e)},"uses":${await usesJson(req, e)}}`;
+  // Occurrences of the one name asked (tagging every identifier of a file costs more than parsing it).
+  const name = req.name ?? "";
+  let json = e.occurrences.get(name);
+  if (json === undefined) {
+    const all = await withTree(req, (root) => extractOccurrences(root, req.grammar, req.text, req.name));
+    json = JSON.stringify([...all]);
+    e.occurrences.set(name, grew(e, json));
+  }
+  return json;
 }
 
 // One request at a time, in order: the parser is single-threaded anyway.
@@ -124,7 +127,7 @@ parentPort!.on("message", (req: ParseRequest) => {
   queue = queue.then(async () => {
     let res: ParseResponse;
     try {
-      res = { id: req.id, ok: true, value: (await handle(req)) as never };
+      res = { id: req.id, ok: true, json: await handle(req) };
     } catch (err) {
       res = { id: req.id, ok: false, message: err instanceof Error ? err.message : String(err) };
     }
