@@ -232,3 +232,38 @@ describe("YAML values: merge keys, aliases, duplicate keys", () => {
     expect(await yamlRead(text)).toEqual(parseYaml(text, { merge: true, maxAliasCount: -1 }));
   });
 });
+
+describe("TOML: new keys where a person would write them", () => {
+  it("a new table under a table without a header is a [section] after its siblings, not a dotted key", async () => {
+    const out = await editConfigText("toml", PYPROJECT, [
+      { set: "tool.black", value: { "line-length": 88, "skip-string-normalization": true } },
+    ]);
+    expect(out).toBe(`${PYPROJECT}\n[tool.black]\nline-length = 88\nskip-string-normalization = true\n`);
+    const nested = await editConfigText("toml", PYPROJECT, [{ set: "tool.mypy.strict", value: true }]);
+    expect(nested).toBe(`${PYPROJECT}\n[tool.mypy]\nstrict = true\n`);
+  });
+
+  it("a new value under such a table is a [table] before its first subtable (and that one's comments)", async () => {
+    const out = await editConfigText("toml", PYPROJECT, [{ set: "tool.cache-dir", value: ".cache" }]);
+    expect(out).toBe(
+      PYPROJECT.replace("# Lint settings\n", '[tool]\ncache-dir = ".cache"\n\n# Lint settings\n'),
+    );
+  });
+
+  it("a new top-level value is a key = value line of the root table; a new table goes at the end", async () => {
+    const text = '# settings\ntitle = "x" # the title\n\n[server]\nport = 80\n';
+    const out = await editConfigText("toml", text, [
+      { set: "debug", value: false },
+      { set: "client", value: { retries: 3 } },
+    ]);
+    expect(out).toBe(
+      '# settings\ntitle = "x" # the title\ndebug = false\n\n[server]\nport = 80\n\n[client]\nretries = 3\n',
+    );
+  });
+
+  it("refuses what toml-patch cannot place, changing nothing", async () => {
+    await expect(
+      editConfigText("toml", "[a]\nb = 1\n", [{ set: "arr", value: [{ x: 1 }, { x: 2 }] }]),
+    ).rejects.toThrow(/could not be made in place/);
+  });
+});

@@ -89,6 +89,7 @@ export async function editConfigText(
   edits: readonly StructuredEdit[],
 ): Promise<string> {
   if (format === "yaml") return editYamlText(text, edits);
+  if (format === "toml") return editTomlText(text, edits);
   const expected = await parseConfig(format, text);
   const steps = edits.flatMap((e) =>
     stepsOf(expected, e).map((s) => {
@@ -96,11 +97,7 @@ export async function editConfigText(
       return s;
     }),
   );
-  let out: string;
-  if (format === "toml") {
-    const { patch } = await import("@decimalturn/toml-patch");
-    out = patch(text, expected);
-  } else out = await jsonSteps(text, steps);
+  const out = await jsonSteps(text, steps);
   const got = await parseConfig(format, out).catch(() => undefined);
   if (!sameValue(got, expected)) throw notInPlace();
   return out;
@@ -110,6 +107,33 @@ const notInPlace = () =>
   new ToolError(
     "Refused: this edit could not be made in place without changing other values. Nothing was changed; edit the text with edit_file.",
   );
+
+/**
+ * TOML through toml-patch, which diffs the file's value against the expected one and patches the changed
+ * keys; a new key under a table without a header of its own is first written as a section, as a person would.
+ */
+async function editTomlText(text: string, edits: readonly StructuredEdit[]): Promise<string> {
+  const [toml, { tomlSectionInsert }] = await Promise.all([
+    import("@decimalturn/toml-patch"),
+    import("./toml-insert.js"),
+  ]);
+  const expected = await parseConfig("toml", text);
+  let out = text;
+  for (const e of edits)
+    for (const s of stepsOf(expected, e)) {
+      out = tomlSectionInsert(toml, out, expected, s) ?? out;
+      applyStep(expected, s);
+    }
+  try {
+    out = toml.patch(out, expected);
+  } catch {
+    // toml-patch cannot place some changes (e.g. a new array of tables at the top).
+    throw notInPlace();
+  }
+  const got = await parseConfig("toml", out).catch(() => undefined);
+  if (!sameValue(got, expected)) throw notInPlace();
+  return out;
+}
 
 /**
  * YAML is slow to parse (~0.5 s a MB), so each text is parsed once: the file (for its value and the first
