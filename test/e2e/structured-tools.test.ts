@@ -212,6 +212,12 @@ describe.each(SURFACES)("structured tools, $name surface", (s) => {
     expect(r.isError, r.text).toBe(false);
     expect(JSON.parse(r.text)).toEqual([80]);
     expect(r.text).not.toContain("postgres");
+    // The merge key (<<: *base) is expanded, as docker-compose reads it.
+    const web = await conn.call("read_structured", {
+      ...s.file(root, "docker-compose.yml"),
+      query: "services.web",
+    });
+    expect(JSON.parse(web.text)).toEqual({ restart: "always", image: "nginx:1.25", ports: [80] });
   });
 
   it("edit_lines needs the hash: a stale one changes nothing; CRLF and BOM are kept; undo restores", async () => {

@@ -328,7 +328,7 @@ describe("check_file_size", () => {
     expect(ok.text.split("\n")[0]).toBe("File size check passed: all 7 files are within 5000 lines");
   });
 
-  it("caps each list at 50 with a showing notice", async () => {
+  it("caps each list at 50 with a note on how to see the rest", async () => {
     const many = area.tree(
       "many",
       Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f${i}.txt`, "x\n".repeat(3)])),
@@ -343,10 +343,15 @@ describe("check_file_size", () => {
       expect(lines[0]).toBe("File size check failed: 61 file(s) exceed 2 lines");
       // The allowlist file itself is over the limit too.
       expect(lines.filter((l) => / - .*: \d+ lines$/.test(l))).toHaveLength(50);
-      expect(lines).toContain("  ... showing 50 of 61 violations");
+      // The note says how many are left, how large, and how to see them (the tool has no paging).
+      expect(lines).toContain(
+        "  ... showing 50 of 61 violations, the largest first; the other 11 have at most 3 lines each. To see them, split or allowlist the files above and run check_file_size again.",
+      );
       expect(lines).toContain("Stale allowlist entries (55):");
       expect(lines.filter((l) => / - gone\d+\.txt$/.test(l))).toHaveLength(50);
-      expect(lines).toContain("  ... showing 50 of 55 stale entries");
+      expect(lines).toContain(
+        "  ... showing 50 of 55 stale entries, A to Z; the rest sort after gone53.txt. To see them, remove the entries above from .large-files-allowlist and run check_file_size again.",
+      );
     } finally {
       await m.close();
     }

@@ -10,7 +10,7 @@ import { parse as parseToml } from "@decimalturn/toml-patch";
 import { parse as parseJsonc } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { type ConfigFormat, editConfigText } from "../../src/core/structured/config-edit.js";
+import { type ConfigFormat, editConfigText, queryConfig } from "../../src/core/structured/config-edit.js";
 import type { StructuredEdit } from "../../src/core/structured/path-expr.js";
 import { ROOT } from "../helpers/server.js";
 
@@ -146,5 +146,124 @@ describe("edit_structured on real config files", () => {
     await expect(editConfigText("toml", PYPROJECT, [{ delete: "project.nope" }])).rejects.toThrow(
       /Nothing at/,
     );
+  });
+});
+
+describe("YAML values: merge keys, aliases, duplicate keys", () => {
+  const yamlRead = (text: string, query?: string) => queryConfig("yaml", text, query);
+
+  it("read_structured expands merge keys (<<) the way docker-compose does; the edit keeps << as written", async () => {
+    expect(await yamlRead(COMPOSE, "services.web.environment")).toEqual({
+      TZ: "UTC",
+      LOG_LEVEL: "info",
+      UPSTREAM: "api:3000",
+    });
+    // The same value yaml gives with its YAML 1.1 merge key on.
+    expect(await yamlRead(COMPOSE)).toEqual(parseYaml(COMPOSE, { merge: true }));
+    // Setting a merged key overrides it in the map itself; the merge key stays.
+    const out = await editConfigText("yaml", COMPOSE, [
+      { set: "services.web.environment.LOG_LEVEL", value: "debug" },
+    ]);
+    expect(out).toBe(COMPOSE.replace("UPSTREAM: api:3000\n", "UPSTREAM: api:3000\n      LOG_LEVEL: debug\n"));
+    expect(await yamlRead(out, "services.web.environment.LOG_LEVEL")).toBe("debug");
+    expect(await yamlRead(out, "services.api.environment.LOG_LEVEL")).toBe("info");
+  });
+
+  it("refuses to delete a key a merge brings (it is not in that map), naming what to do", async () => {
+    await expect(
+      editConfigText("yaml", COMPOSE, [{ delete: "services.web.environment.TZ" }]),
+    ).rejects.toThrow(/comes from a merge key \(<<\).*delete it at its anchor, or set it here/);
+  });
+
+  it("merge order: the map's own keys win wherever they stand, then earlier sources", async () => {
+    const text = [
+      "a: &a {x: 1, y: 1, z: 1}",
+      "b: &b {x: 2, y: 2, w: 2}",
+      "c:",
+      "  y: own",
+      "  <<: [*a, *b]",
+      "  z: late",
+      "d:",
+      "  <<: {inline: true}",
+      "e:",
+      "  <<: 5",
+      "",
+    ].join("\n");
+    expect(await yamlRead(text, "c")).toEqual({ y: "own", x: 1, z: "late", w: 2 });
+    expect(await yamlRead(text, "d")).toEqual({ inline: true });
+    // Not a map: an ordinary key.
+    expect(await yamlRead(text, "e")).toEqual({ "<<": 5 });
+    const mergesOnly = text.replace("e:\n  <<: 5\n", "");
+    expect(await yamlRead(mergesOnly)).toEqual(parseYaml(mergesOnly, { merge: true }));
+  });
+
+  it("aliases are copies; a duplicate key, a recursive alias and an alias bomb are refused", async () => {
+    const out = await editConfigText("yaml", "a: &x [1, 2]\nb: *x\n", [{ set: "a[0]", value: 9 }]).catch(
+      (e: Error) => e.message,
+    );
+    // Changing the anchor would change b too, so it is refused rather than done behind the user's back.
+    expect(out).toMatch(/could not be made in place/);
+    await expect(yamlRead("a: 1\nb: 2\na: 3\n")).rejects.toThrow(
+      /keys must be unique \('a' again at line 3\)/,
+    );
+    await expect(yamlRead("a: &x [*x]\n")).rejects.toThrow(/inside its own anchor/);
+    const bomb = ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 9; i++)
+      bomb.push(
+        `l${i}: &l${i} [${Array(10)
+          .fill(`*l${i - 1}`)
+          .join(", ")}]`,
+      );
+    await expect(yamlRead(bomb.join("\n"))).rejects.toThrow(/expand to more than/);
+  });
+
+  it("a __proto__ key is an ordinary key", async () => {
+    const v = (await yamlRead("__proto__: {polluted: true}\nok: 1\n")) as Record<string, unknown>;
+    expect(Object.keys(v)).toEqual(["__proto__", "ok"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("gives the value yaml itself gives for the workflow and a generated file with many aliases", async () => {
+    expect(await yamlRead(CI)).toEqual(parseYaml(CI, { merge: true }));
+    const big = ["x-log: &log", "  driver: json-file # shared", "services:"];
+    for (let i = 0; i < 300; i++)
+      big.push(`  svc${i}:`, `    image: "img:${i}"`, "    logging: *log", `    ports: ["${i}:80"]`);
+    const text = `${big.join("\n")}\n`;
+    expect(await yamlRead(text)).toEqual(parseYaml(text, { merge: true, maxAliasCount: -1 }));
+  });
+});
+
+describe("TOML: new keys where a person would write them", () => {
+  it("a new table under a table without a header is a [section] after its siblings, not a dotted key", async () => {
+    const out = await editConfigText("toml", PYPROJECT, [
+      { set: "tool.black", value: { "line-length": 88, "skip-string-normalization": true } },
+    ]);
+    expect(out).toBe(`${PYPROJECT}\n[tool.black]\nline-length = 88\nskip-string-normalization = true\n`);
+    const nested = await editConfigText("toml", PYPROJECT, [{ set: "tool.mypy.strict", value: true }]);
+    expect(nested).toBe(`${PYPROJECT}\n[tool.mypy]\nstrict = true\n`);
+  });
+
+  it("a new value under such a table is a [table] before its first subtable (and that one's comments)", async () => {
+    const out = await editConfigText("toml", PYPROJECT, [{ set: "tool.cache-dir", value: ".cache" }]);
+    expect(out).toBe(
+      PYPROJECT.replace("# Lint settings\n", '[tool]\ncache-dir = ".cache"\n\n# Lint settings\n'),
+    );
+  });
+
+  it("a new top-level value is a key = value line of the root table; a new table goes at the end", async () => {
+    const text = '# settings\ntitle = "x" # the title\n\n[server]\nport = 80\n';
+    const out = await editConfigText("toml", text, [
+      { set: "debug", value: false },
+      { set: "client", value: { retries: 3 } },
+    ]);
+    expect(out).toBe(
+      '# settings\ntitle = "x" # the title\ndebug = false\n\n[server]\nport = 80\n\n[client]\nretries = 3\n',
+    );
+  });
+
+  it("refuses what toml-patch cannot place, changing nothing", async () => {
+    await expect(
+      editConfigText("toml", "[a]\nb = 1\n", [{ set: "arr", value: [{ x: 1 }, { x: 2 }] }]),
+    ).rejects.toThrow(/could not be made in place/);
   });
 });

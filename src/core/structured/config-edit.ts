@@ -5,6 +5,7 @@
  * changed key/values, keeping comments and layout). Every result is parsed again and must equal the value
  * the edits describe; otherwise nothing is written. The libraries load on first use.
  */
+import type { Document } from "yaml";
 import { ToolError } from "../errors.js";
 import { lfPieces } from "../text/lines.js";
 import { applyStep, getIn, parsePath, type Step, type StructuredEdit, stepsOf } from "./path-expr.js";
@@ -39,11 +40,8 @@ export async function parseConfig(format: ConfigFormat, text: string): Promise<u
     return v;
   }
   if (format === "yaml") {
-    const { parseDocument } = await import("yaml");
-    const doc = parseDocument(text);
-    if (doc.errors.length > 0) throw new ToolError(`Not valid YAML: ${lfPieces(doc.errors[0]!.message)[0]}`);
-    // Through JSON: aliases become copies, so an edit at one place never shows at another.
-    return JSON.parse(JSON.stringify(doc.toJS({ maxAliasCount: 10_000 }) ?? null));
+    const [y, { parseYaml, yamlValue }] = await Promise.all([import("yaml"), import("./yaml-value.js")]);
+    return yamlValue(y, parseYaml(y, text), text);
   }
   const { parse } = await import("@decimalturn/toml-patch");
   try {
@@ -53,27 +51,32 @@ export async function parseConfig(format: ConfigFormat, text: string): Promise<u
   }
 }
 
-/** A stable text form of a value: keys sorted, dates as ISO text, big integers as digits. */
-function canonical(v: unknown): string {
-  return JSON.stringify(v, function (this: unknown, _k, x) {
-    if (typeof x === "bigint") return `${x}n`;
-    if (x && typeof x === "object" && !Array.isArray(x))
-      return Object.fromEntries(
-        Object.keys(x)
-          .sort()
-          .map((k) => [k, (x as Record<string, unknown>)[k]]),
-      );
-    return x;
-  });
+/**
+ * Whether two parsed values are the same document: key order ignored, values with a JSON form (dates,
+ * TOML's date kinds) compared by it. A walk, not two sorted JSON texts: a 1 MB file's value is large.
+ */
+const hasJsonForm = (v: object) => typeof (v as { toJSON?: unknown }).toJSON === "function";
+
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b))
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
+    );
+  if (hasJsonForm(a) || hasJsonForm(b)) return JSON.stringify(a) === JSON.stringify(b);
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  const rb = b as Record<string, unknown>;
+  return ka.every((k) => Object.hasOwn(rb, k) && sameValue((a as Record<string, unknown>)[k], rb[k]));
 }
 
-async function applyOne(format: ConfigFormat, text: string, step: Step, expected: unknown): Promise<string> {
-  if (format === "json") {
-    const { jsonStep } = await import("./json-splice.js");
-    return jsonStep(await import("jsonc-parser"), text, step);
-  }
-  const { yamlStep } = await import("./yaml-splice.js");
-  return yamlStep(await import("yaml"), text, step, expected);
+/** JSON steps, each a splice over a fresh syntax tree (cheap: jsonc-parser is fast). */
+async function jsonSteps(text: string, steps: Iterable<Step>): Promise<string> {
+  const [{ jsonStep }, p] = await Promise.all([import("./json-splice.js"), import("jsonc-parser")]);
+  let out = text;
+  for (const s of steps) out = jsonStep(p, out, s);
+  return out;
 }
 
 /**
@@ -85,24 +88,85 @@ export async function editConfigText(
   text: string,
   edits: readonly StructuredEdit[],
 ): Promise<string> {
+  if (format === "yaml") return editYamlText(text, edits);
+  if (format === "toml") return editTomlText(text, edits);
   const expected = await parseConfig(format, text);
-  let out = text;
-  if (format === "toml") {
-    for (const e of edits) for (const s of stepsOf(expected, e)) applyStep(expected, s);
-    const { patch } = await import("@decimalturn/toml-patch");
-    out = patch(text, expected);
-  } else {
-    for (const e of edits)
-      for (const s of stepsOf(expected, e)) {
-        applyStep(expected, s);
-        out = await applyOne(format, out, s, expected);
-      }
-  }
+  const steps = edits.flatMap((e) =>
+    stepsOf(expected, e).map((s) => {
+      applyStep(expected, s);
+      return s;
+    }),
+  );
+  const out = await jsonSteps(text, steps);
   const got = await parseConfig(format, out).catch(() => undefined);
-  if (canonical(got) !== canonical(expected))
-    throw new ToolError(
-      "Refused: this edit could not be made in place without changing other values. Nothing was changed; edit the text with edit_file.",
-    );
+  if (!sameValue(got, expected)) throw notInPlace();
+  return out;
+}
+
+const notInPlace = () =>
+  new ToolError(
+    "Refused: this edit could not be made in place without changing other values. Nothing was changed; edit the text with edit_file.",
+  );
+
+/**
+ * TOML through toml-patch, which diffs the file's value against the expected one and patches the changed
+ * keys; a new key under a table without a header of its own is first written as a section, as a person would.
+ */
+async function editTomlText(text: string, edits: readonly StructuredEdit[]): Promise<string> {
+  const [toml, { tomlSectionInsert }] = await Promise.all([
+    import("@decimalturn/toml-patch"),
+    import("./toml-insert.js"),
+  ]);
+  const expected = await parseConfig("toml", text);
+  let out = text;
+  for (const e of edits)
+    for (const s of stepsOf(expected, e)) {
+      out = tomlSectionInsert(toml, out, expected, s) ?? out;
+      applyStep(expected, s);
+    }
+  try {
+    out = toml.patch(out, expected);
+  } catch {
+    // toml-patch cannot place some changes (e.g. a new array of tables at the top).
+    throw notInPlace();
+  }
+  const got = await parseConfig("toml", out).catch(() => undefined);
+  if (!sameValue(got, expected)) throw notInPlace();
+  return out;
+}
+
+/**
+ * YAML is slow to parse (~0.5 s a MB), so each text is parsed once: the file (for its value and the first
+ * splice), then each step's result, which is the next step's document and, after the last, the check.
+ */
+async function editYamlText(text: string, edits: readonly StructuredEdit[]): Promise<string> {
+  const [y, { parseYaml, yamlValue }, { yamlStep }] = await Promise.all([
+    import("yaml"),
+    import("./yaml-value.js"),
+    import("./yaml-splice.js"),
+  ]);
+  let doc: Document.Parsed | undefined = parseYaml(y, text);
+  const expected = yamlValue(y, doc, text);
+  let out = text;
+  for (const e of edits)
+    for (const s of stepsOf(expected, e)) {
+      applyStep(expected, s);
+      out = yamlStep(y, out, doc!, s, expected);
+      // Let the old tree go before the new one is built (a 1 MB file's tree is ~50 MB).
+      doc = undefined;
+      try {
+        doc = parseYaml(y, out);
+      } catch {
+        throw notInPlace();
+      }
+    }
+  let got: unknown;
+  try {
+    got = yamlValue(y, doc!, out);
+  } catch {
+    throw notInPlace();
+  }
+  if (!sameValue(got, expected)) throw notInPlace();
   return out;
 }
 

@@ -122,9 +122,12 @@ export function indentUnit(text: string): string {
   return m.startsWith("\t") ? "\t" : m;
 }
 
-/** Applies one step to JSON/JSONC text; `unit`: the indentation step (default: the text's own). */
-export function jsonStep(p: JsoncParser, text: string, step: Step, unit?: string): string {
-  const root = p.parseTree(text, [], { allowTrailingComma: true });
+/**
+ * Applies one step to JSON/JSONC text; `unit`: the indentation step (default: the text's own); `tree`: the
+ * text's syntax tree when the caller has one (a notebook's shallow tree), parsed here otherwise.
+ */
+export function jsonStep(p: JsoncParser, text: string, step: Step, unit?: string, tree?: Node): string {
+  const root = tree ?? p.parseTree(text, [], { allowTrailingComma: true });
   if (!root) throw new ToolError("Not valid JSON: the file is empty.");
   const c: Ctx = { text, unit: unit ?? indentUnit(text), eol: text.includes("\r\n") ? "\r\n" : "\n" };
   const splices =

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { Node } from "jsonc-parser";
 import { ToolError } from "../errors.js";
 import { lfPieces } from "../text/lines.js";
+import { shallowTree } from "./json-shallow.js";
 import { indentUnit, jsonStep } from "./json-splice.js";
 
 export type CellType = "code" | "markdown" | "raw";
@@ -20,36 +21,51 @@ export type NotebookEdit =
 
 type JsoncParser = typeof import("jsonc-parser");
 
+interface RawCell {
+  cell_type?: unknown;
+  id?: unknown;
+  source?: unknown;
+}
+
+/** The notebook's top: a shallow syntax tree (cell spans) and its parsed value (cell types and ids). */
 interface Layout {
   root: Node;
   cells: Node;
+  raw: RawCell[];
   minor: number;
 }
 
-function layout(p: JsoncParser, text: string): Layout {
-  const errors: import("jsonc-parser").ParseError[] = [];
-  const root = p.parseTree(text, errors, { disallowComments: true });
-  const cells = root && p.findNodeAtLocation(root, ["cells"]);
-  if (!root || errors.length > 0 || cells?.type !== "array")
-    throw new ToolError("Not a Jupyter notebook: the file is not JSON with a cells array.");
-  const minor = p.findNodeAtLocation(root, ["nbformat_minor"])?.value;
-  return { root, cells, minor: typeof minor === "number" ? minor : 0 };
+/**
+ * Parsed twice, both fast on a 10 MB notebook: JSON.parse (native) for the values and the syntax check,
+ * then shallowTree for where each cell's text is. Only an edited cell's own text goes through jsonc-parser.
+ */
+function layout(text: string): Layout {
+  const notNotebook = () => new ToolError("Not a Jupyter notebook: the file is not JSON with a cells array.");
+  let nb: { cells?: unknown; nbformat_minor?: unknown };
+  try {
+    nb = JSON.parse(text);
+  } catch {
+    throw notNotebook();
+  }
+  const root = shallowTree(text, "cells");
+  const member = root?.children?.find((m) => m.children?.[0]?.value === "cells");
+  const cells = member?.children?.[1];
+  if (!root || !Array.isArray(nb.cells) || cells?.type !== "array") throw notNotebook();
+  const minor = nb.nbformat_minor;
+  return { root, cells, raw: nb.cells as RawCell[], minor: typeof minor === "number" ? minor : 0 };
 }
 
 const end = (n: Node) => n.offset + n.length;
 const lineStart = (t: string, at: number) => t.lastIndexOf("\n", at - 1) + 1;
 
 /** The index of the cell `ref` names (an index, or a cell id). */
-export function cellIndex(p: JsoncParser, cells: Node, ref: CellRef): number {
-  const kids = cells.children ?? [];
+function cellIndex(l: Layout, ref: CellRef): number {
+  const n = l.raw.length;
   if (typeof ref === "number") {
-    if (Number.isInteger(ref) && ref >= 0 && ref < kids.length) return ref;
-    throw new ToolError(
-      `No cell ${ref}: the notebook has ${kids.length} cells (0-${kids.length - 1}).`,
-      "not_found",
-    );
+    if (Number.isInteger(ref) && ref >= 0 && ref < n) return ref;
+    throw new ToolError(`No cell ${ref}: the notebook has ${n} cells (0-${n - 1}).`, "not_found");
   }
-  const i = kids.findIndex((c) => p.findNodeAtLocation(c, ["id"])?.value === ref);
+  const i = l.raw.findIndex((c) => c?.id === ref);
   if (i === -1)
     throw new ToolError(`No cell with id '${ref}'. List the cells with notebook_read.`, "not_found");
   return i;
@@ -60,8 +76,8 @@ export function sourceLines(source: string): string[] {
   return source.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
-function newId(p: JsoncParser, cells: Node): string {
-  const taken = new Set((cells.children ?? []).map((c) => p.findNodeAtLocation(c, ["id"])?.value));
+function newId(l: Layout): string {
+  const taken = new Set(l.raw.map((c) => c?.id));
   for (;;) {
     const id = randomBytes(4).toString("hex");
     if (!taken.has(id)) return id;
@@ -77,12 +93,13 @@ function editCell(
   keepOutputs: boolean,
   unit: string,
 ): string {
-  const node = l.cells.children![cellIndex(p, l.cells, e.cell)]!;
+  const i = cellIndex(l, e.cell);
+  const node = l.cells.children![i]!;
   // The cell with its line's indentation, so new lines are indented as its own.
   const ls = lineStart(text, node.offset);
   const from = text.slice(ls, node.offset).trim() === "" ? ls : node.offset;
   let cell = text.slice(from, end(node));
-  const old = p.findNodeAtLocation(node, ["cell_type"])?.value as CellType;
+  const old = l.raw[i]?.cell_type as CellType;
   const type = e.type ?? old;
   const set = (path: string[], value: unknown) => {
     cell = jsonStep(p, cell, { op: "set", path, value }, unit);
@@ -92,7 +109,7 @@ function editCell(
       cell = jsonStep(p, cell, { op: "delete", path: [key] }, unit);
   };
   if (e.source !== undefined) {
-    const wasArray = p.findNodeAtLocation(node, ["source"])?.type !== "string";
+    const wasArray = typeof l.raw[i]?.source !== "string";
     set(["source"], wasArray ? sourceLines(e.source) : e.source);
   }
   if (type !== old) set(["cell_type"], type);
@@ -122,7 +139,7 @@ function insertCell(
     throw new ToolError(`Cannot insert at ${ins.at}: give 0-${kids.length} (the index the new cell gets).`);
   const cell: Record<string, unknown> = { cell_type: ins.type };
   if (ins.type === "code") cell.execution_count = null;
-  if (l.minor >= 5) cell.id = newId(p, l.cells);
+  if (l.minor >= 5) cell.id = newId(l);
   cell.metadata = {};
   if (ins.type === "code") cell.outputs = [];
   cell.source = sourceLines(ins.source);
@@ -139,7 +156,8 @@ function spliceInsert(
   unit: string,
 ): string {
   const kids = l.cells.children ?? [];
-  if (at === kids.length) return jsonStep(p, text, { op: "set", path: ["cells", at], value: cell }, unit);
+  if (at === kids.length)
+    return jsonStep(p, text, { op: "set", path: ["cells", at], value: cell }, unit, l.root);
   const next = kids[at]!;
   const ls = lineStart(text, next.offset);
   const ownLine = text.slice(ls, next.offset).trim() === "";
@@ -151,8 +169,8 @@ function spliceInsert(
 }
 
 function deleteCell(p: JsoncParser, text: string, l: Layout, ref: CellRef): string {
-  const i = cellIndex(p, l.cells, ref);
-  return jsonStep(p, text, { op: "delete", path: ["cells", i] });
+  const i = cellIndex(l, ref);
+  return jsonStep(p, text, { op: "delete", path: ["cells", i] }, undefined, l.root);
 }
 
 /** The notebook text after `edits` (in order), validated; throws (nothing to write) otherwise. */
@@ -165,7 +183,7 @@ export async function editNotebookText(
   const unit = indentUnit(text);
   let out = text;
   for (const e of edits) {
-    const l = layout(p, out);
+    const l = layout(out);
     if ("insert" in e) out = insertCell(p, out, l, e.insert, unit);
     else if ("delete" in e) out = deleteCell(p, out, l, e.delete);
     else out = editCell(p, out, l, e, keepOutputs, unit);

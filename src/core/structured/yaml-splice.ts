@@ -6,7 +6,6 @@
  */
 import type { Document, Pair, ParsedNode, stringify as Stringify } from "yaml";
 import { ToolError } from "../errors.js";
-import { lfPieces } from "../text/lines.js";
 import { getIn, isPlainObject, type Segment, type Step } from "./path-expr.js";
 
 type Yaml = typeof import("yaml");
@@ -191,16 +190,25 @@ function removeNode(c: Ctx, path: readonly Segment[]): Splice {
   return [first, (next.key as ParsedNode).range[0], ""];
 }
 
-/** Applies one step to YAML text; `expected` is the document's value after the step. */
-export function yamlStep(y: Yaml, text: string, step: Step, expected: unknown): string {
-  const doc = y.parseDocument(text);
-  if (doc.errors.length > 0) throw new ToolError(`Not valid YAML: ${lfPieces(doc.errors[0]!.message)[0]}`);
+/**
+ * Applies one step to YAML text, given its parsed document (parsed once by the caller, which parses the
+ * result once more to check it); `expected` is the document's value after the step.
+ */
+export function yamlStep(y: Yaml, text: string, doc: Document.Parsed, step: Step, expected: unknown): string {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const c: Ctx = { y, text, doc, eol, indent: detectYamlIndent(text) };
   const exists = doc.hasIn(step.path);
   let s: Splice;
-  if (step.op === "delete") s = removeNode(c, step.path);
-  else if (exists) s = replaceNode(c, step.path, step.value);
+  if (step.op === "delete") {
+    // The value is there (the caller checked) but not written at this path: an alias on the way (walk
+    // says which) or a merge key (<<) brings it.
+    if (!exists) walk(c, step.path);
+    if (!exists)
+      throw new ToolError(
+        "Refused: that key comes from a merge key (<<), not from this map. Nothing was changed; delete it at its anchor, or set it here to override it.",
+      );
+    s = removeNode(c, step.path);
+  } else if (exists) s = replaceNode(c, step.path, step.value);
   else s = addNode(c, step.path, step.value, expected);
   return text.slice(0, s[0]) + s[2] + text.slice(s[1]);
 }

@@ -9,9 +9,17 @@ const DEFAULT_MAX_LINES = 600;
 /** Internal caps of mcp-workspace: each list shows at most 50 entries. */
 const LIST_CAP = 50;
 
-function capped<T>(items: readonly T[], line: (item: T) => string, what: string): string[] {
+/**
+ * The first LIST_CAP items, and past that a note saying how to see the rest: the tool has no paging
+ * parameter (max_lines only narrows the list to larger files), so the way on is to deal with what is shown.
+ */
+function capped<T>(
+  items: readonly T[],
+  line: (item: T) => string,
+  rest: (shown: number) => string,
+): string[] {
   const out = items.slice(0, LIST_CAP).map(line);
-  if (items.length > LIST_CAP) out.push(`  ... showing ${LIST_CAP} of ${items.length} ${what}`);
+  if (items.length > LIST_CAP) out.push(`  ... showing ${LIST_CAP} of ${items.length} ${rest(LIST_CAP)}`);
   return out;
 }
 
@@ -39,13 +47,17 @@ export const checkFileSizeTool = defineTool({
         "",
         "Violations:",
       );
-      lines.push(...capped(r.violations, (v) => `  - ${escapeName(v.path)}: ${v.lines} lines`, "violations"));
+      const rest = (n: number) =>
+        `violations, the largest first; the other ${r.violations.length - n} have at most ${r.violations[n]!.lines} lines each. To see them, split or allowlist the files above and run check_file_size again.`;
+      lines.push(...capped(r.violations, (v) => `  - ${escapeName(v.path)}: ${v.lines} lines`, rest));
       lines.push("", "Consider refactoring these files or adding them to the allowlist.");
     }
     if (r.allowlisted > 0) lines.push(`\nAllowlisted files: ${r.allowlisted}`);
     if (r.stale.length > 0) {
       lines.push(`\nStale allowlist entries (${r.stale.length}):`);
-      lines.push(...capped(r.stale, (e) => `  - ${e}`, "stale entries"));
+      const rest = (n: number) =>
+        `stale entries, A to Z; the rest sort after ${r.stale[n - 1]}. To see them, remove the entries above from .large-files-allowlist and run check_file_size again.`;
+      lines.push(...capped(r.stale, (e) => `  - ${e}`, rest));
     }
     return strReply(lines.join("\n"));
   },
