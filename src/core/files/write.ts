@@ -1,3 +1,4 @@
+import { encodeLike } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 import { fileState } from "./hash.js";
 import { checkExpected } from "./precondition.js";
@@ -9,6 +10,8 @@ export interface WriteTextOptions {
   expectedSha256?: string;
   /** Create missing parent directories. */
   createParents?: boolean;
+  /** The encoding of an existing file that is not UTF-8: text written over it is encoded in it. */
+  encoding?: string;
 }
 
 /**
@@ -18,12 +21,16 @@ export interface WriteTextOptions {
  */
 export async function writeText(
   target: ResolvedPath,
-  data: string | Uint8Array,
+  text: string | Uint8Array,
   opts: WriteTextOptions = {},
 ): Promise<ChangeResult> {
-  if (opts.expectedSha256 !== undefined) {
+  // Text over an existing file keeps that file's encoding (and its BOM): read first.
+  const keep = typeof text === "string" && target.exists;
+  if (opts.expectedSha256 !== undefined || keep) {
     const snap = await readSnapshot(target);
     checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
+    const data =
+      snap && keep ? await encodeLike(snap.data, text as string, target.requested, opts.encoding) : text;
     const [r] = await commitChanges([
       { kind: "write", target, data, base: snap, createParents: opts.createParents },
     ]);
@@ -31,6 +38,6 @@ export async function writeText(
   }
   // No precondition: last writer wins; the old hash is only for the audit log.
   const before = await fileState(target).catch(() => undefined);
-  const [r] = await commitChanges([{ kind: "write", target, data, createParents: opts.createParents }]);
+  const [r] = await commitChanges([{ kind: "write", target, data: text, createParents: opts.createParents }]);
   return before ? { ...r!, before: before.sha256 } : r!;
 }
