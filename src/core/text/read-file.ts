@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "../files/hash.js";
-import { openVerified, openVerifiedFile, type ReadAt } from "../files/safe-open.js";
+import { openVerified, openVerifiedFile, type ReadAt, type VerifiedFile } from "../files/safe-open.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import {
@@ -80,51 +80,75 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
     if (st.isDirectory())
       throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
-    const size = Number(st.size);
-    const mtimeMs = Number(st.mtimeMs);
-    const decoding = await decodingOf(fh, target.requested, opts.encoding);
-    if (!decoding.codec.bytewise) return await wideRead(fh, target.requested, decoding, size, mtimeMs, opts);
-    let result: TextRead;
-    if (opts.head !== undefined || opts.tail !== undefined) {
-      // Memory bounded by the budget whatever the line length: the read stops once it holds that much.
-      const r =
-        opts.head !== undefined
-          ? await headLines(fh, target.requested, opts.head, opts.budget, decoding)
-          : await tailLines(fh, target.requested, opts.tail!, size, opts.budget, decoding);
-      const texts = r.lines.map((l) => l.text);
-      result = {
-        ...fitLines(texts, size, r.more, opts.budget, opts.tail !== undefined, r.partial),
-        mtimeMs,
-      };
-    } else {
-      const r = await wholeText(fh, target.requested, opts.budget, size, decoding);
-      result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs };
-      if (opts.withState && r.sha256 !== undefined) {
-        // The hash and count came with the read and are of the bytes returned. If a writer raced the read,
-        // that hash matches no version of the file, so a change based on it is refused: the safe side.
-        result.state = {
-          sha256: r.sha256,
-          mtime: new Date(mtimeMs).toISOString(),
-          size,
-          totalLines: r.totalLines,
-        };
-        return result;
+    // A read from line 1 needs no sniff of the BOM first: a UTF-16/32 BOM is never valid UTF-8, so such a
+    // file fails its first line, and is then read as its BOM says (a UTF-8 read skips a pread: ~10 µs).
+    let decoding =
+      opts.encoding !== undefined || opts.tail !== undefined
+        ? await decodingOf(fh, target.requested, opts.encoding)
+        : undefined;
+    for (;;)
+      try {
+        if (decoding && !decoding.codec.bytewise)
+          return await wideRead(fh, target.requested, decoding, Number(st.size), Number(st.mtimeMs), opts);
+        return await readShapes(fh, st, target.requested, opts, decoding);
+      } catch (err) {
+        if (decoding !== undefined || !(err instanceof ToolError) || err.kind !== "not_utf8") throw err;
+        decoding = await decodingOf(fh, target.requested, undefined);
+        if (decoding.codec.bytewise) throw err;
       }
-    }
-    if (opts.withState) {
-      const whole = opts.hash === true || size <= CHEAP_HASH_LIMIT;
-      result.state = await stateOfHandle(fh, {
-        hash: whole,
-        countLines: whole || opts.countLines === true,
-        since: st,
-      });
-    }
-    return result;
   } catch (err) {
     throw await explainedBy(fh, err, target.requested);
   } finally {
     await fh.close();
   }
+}
+
+/** `readTextFile`'s shapes over a file read as UTF-8 or through `decoding`. */
+async function readShapes(
+  fh: VerifiedFile["fh"],
+  st: VerifiedFile["st"],
+  requested: string,
+  opts: TextReadOptions,
+  decoding: Decoding | undefined,
+): Promise<TextRead> {
+  const size = Number(st.size);
+  const mtimeMs = Number(st.mtimeMs);
+  let result: TextRead;
+  if (opts.head !== undefined || opts.tail !== undefined) {
+    // Memory bounded by the budget whatever the line length: the read stops once it holds that much.
+    const r =
+      opts.head !== undefined
+        ? await headLines(fh, requested, opts.head, opts.budget, decoding)
+        : await tailLines(fh, requested, opts.tail!, size, opts.budget, decoding);
+    const texts = r.lines.map((l) => l.text);
+    result = {
+      ...fitLines(texts, size, r.more, opts.budget, opts.tail !== undefined, r.partial),
+      mtimeMs,
+    };
+  } else {
+    const r = await wholeText(fh, requested, opts.budget, size, decoding);
+    result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs };
+    if (opts.withState && r.sha256 !== undefined) {
+      // The hash and count came with the read and are of the bytes returned. If a writer raced the read,
+      // that hash matches no version of the file, so a change based on it is refused: the safe side.
+      result.state = {
+        sha256: r.sha256,
+        mtime: new Date(mtimeMs).toISOString(),
+        size,
+        totalLines: r.totalLines,
+      };
+      return result;
+    }
+  }
+  if (opts.withState) {
+    const whole = opts.hash === true || size <= CHEAP_HASH_LIMIT;
+    result.state = await stateOfHandle(fh, {
+      hash: whole,
+      countLines: whole || opts.countLines === true,
+      since: st,
+    });
+  }
+  return result;
 }
 
 /** The read's decode policy, from the file's first bytes (its BOM) and the caller's encoding. */
@@ -261,44 +285,65 @@ export async function readLineRange(
   if (!target.exists) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
   const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    for (let attempt = 0; ; attempt++) {
-      const since = await fh.stat({ bigint: true });
-      if (!since.isFile())
-        throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
-      const size = Number(since.size);
-      const decoding = await decodingOf(fh, target.requested, opts.encoding);
-      if (!decoding.codec.bytewise) return await wideRange(fh, target.requested, decoding, since, opts);
-      const cheap = opts.hash === true || size <= CHEAP_HASH_LIMIT;
-      // From line 1, the hash streams with the read: a read that reaches the end needs no second pass.
-      const hash = opts.start === 1 ? createHash("sha256") : undefined;
-      const r = await rangeLines(fh, target.requested, opts.start, opts.end, {
-        maxBytes: opts.maxBytes,
-        hash,
-        decoding,
-      });
-      const mtime = new Date(Number(since.mtimeMs)).toISOString();
-      // The hash is of the bytes returned: if a writer raced the read, it matches no version, so a change
-      // based on it is refused (the safe side).
-      if (r.sha256 !== undefined)
-        return { ...r, state: { sha256: r.sha256, mtime, size, totalLines: r.stop.lines } };
-      let state: ReadState | undefined;
-      if (cheap) state = await stateOfHandle(fh, { hash: true, countLines: true, since });
-      else {
-        const rest = size - r.stop.offset;
-        const total = !r.more
-          ? r.stop.lines
-          : rest <= COUNT_REST_LIMIT
-            ? r.stop.lines + (await countLinesFrom(fh, r.stop.offset))
-            : undefined;
-        state = await stateOfHandle(fh, { hash: false, countLines: false, since });
-        if (state && total !== undefined) state.totalLines = total;
+    // From line 1 no BOM sniff first (see readTextFile): a UTF-16/32 file fails its first line as UTF-8.
+    const sniff = opts.encoding !== undefined || opts.start > 1;
+    let decoding = sniff ? await decodingOf(fh, target.requested, opts.encoding) : undefined;
+    for (;;)
+      try {
+        if (decoding && !decoding.codec.bytewise) {
+          const since = await fh.stat({ bigint: true });
+          return await wideRange(fh, target.requested, decoding, since, opts);
+        }
+        return await rangeWithState(fh, target.requested, opts, decoding);
+      } catch (err) {
+        if (decoding !== undefined || !(err instanceof ToolError) || err.kind !== "not_utf8") throw err;
+        decoding = await decodingOf(fh, target.requested, undefined);
+        if (decoding.codec.bytewise) throw err;
       }
-      if (state || attempt === 2) return { ...r, state };
-    }
   } catch (err) {
     throw await explainedBy(fh, err, target.requested);
   } finally {
     await fh.close();
+  }
+}
+
+/** Lines of a range read as UTF-8 or through `decoding`, with the state of the version read (retried). */
+async function rangeWithState(
+  fh: VerifiedFile["fh"],
+  requested: string,
+  opts: { start: number; end?: number; maxBytes: number; hash?: boolean },
+  decoding: Decoding | undefined,
+): Promise<RangeWithState> {
+  for (let attempt = 0; ; attempt++) {
+    const since = await fh.stat({ bigint: true });
+    if (!since.isFile()) throw new ToolError(`Not a regular file: ${printable(requested)}`, "not_file");
+    const size = Number(since.size);
+    const cheap = opts.hash === true || size <= CHEAP_HASH_LIMIT;
+    // From line 1, the hash streams with the read: a read that reaches the end needs no second pass.
+    const hash = opts.start === 1 ? createHash("sha256") : undefined;
+    const r = await rangeLines(fh, requested, opts.start, opts.end, {
+      maxBytes: opts.maxBytes,
+      hash,
+      decoding,
+    });
+    const mtime = new Date(Number(since.mtimeMs)).toISOString();
+    // The hash is of the bytes returned: if a writer raced the read, it matches no version, so a change
+    // based on it is refused (the safe side).
+    if (r.sha256 !== undefined)
+      return { ...r, state: { sha256: r.sha256, mtime, size, totalLines: r.stop.lines } };
+    let state: ReadState | undefined;
+    if (cheap) state = await stateOfHandle(fh, { hash: true, countLines: true, since });
+    else {
+      const rest = size - r.stop.offset;
+      const total = !r.more
+        ? r.stop.lines
+        : rest <= COUNT_REST_LIMIT
+          ? r.stop.lines + (await countLinesFrom(fh, r.stop.offset))
+          : undefined;
+      state = await stateOfHandle(fh, { hash: false, countLines: false, since });
+      if (state && total !== undefined) state.totalLines = total;
+    }
+    if (state || attempt === 2) return { ...r, state };
   }
 }
 
