@@ -143,7 +143,7 @@ describe("errors name only the requested path", () => {
     expect(r.isError).toBe(true);
     // The path, what is wrong, chardet's guess (stated as one), and how to name the encoding.
     expect(r.text).toMatch(
-      /^Not a UTF-8 text file: bin\.dat\. (Likely encodings \(a guess by chardet\): .+|It looks binary .+)\. Pass `encoding` /,
+      /^Not a UTF-8 text file: bin\.dat\. (Likely encodings \(a guess by chardet\): .+|It looks binary|Its encoding could not be guessed)\. Pass `encoding` /,
     );
     expect(r.text).toContain("--default-encoding");
     expect(fs.readFileSync(path.join(root, "bin.dat"))).toEqual(bytes);

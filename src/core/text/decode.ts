@@ -218,13 +218,19 @@ export class Decoding {
 
   /** The text of a line's first bytes, cut at the budget: a character cut at the end is dropped. */
   decodePrefix(bytes: Uint8Array): string {
+    if (this.codec.name === "utf-8") {
+      const cut = bytes.subarray(0, charBoundary(bytes));
+      const text = this.codec.decode(cut);
+      if (text !== undefined) return text;
+      if (!this.fallback) return this.decode(cut);
+      this.codec = this.fallback;
+    }
     // A legacy character is at most 4 bytes (GB18030): drop up to 3 until the rest decodes.
-    if (this.codec.name !== "utf-8")
-      for (let k = 0; k <= 3 && k < bytes.length; k++) {
-        const text = this.codec.decode(bytes.subarray(0, bytes.length - k));
-        if (text !== undefined) return text;
-      }
-    return this.decode(bytes.subarray(0, charBoundary(bytes)));
+    for (let k = 0; k <= 3 && k < bytes.length; k++) {
+      const text = this.codec.decode(bytes.subarray(0, bytes.length - k));
+      if (text !== undefined) return text;
+    }
+    return this.decode(bytes);
   }
 
   /** The encoding as reported: "utf-8", "utf-16le with BOM", "shift_jis". */
@@ -346,18 +352,26 @@ export async function explained(err: unknown, sample: Uint8Array, requested: str
 export async function notUtf8Error(requested: string, sample: Uint8Array): Promise<ToolError> {
   const guesses = await guessEncodings(sample);
   const what =
-    guesses.length === 0
-      ? " It looks binary (or its encoding is unknown)."
-      : ` Likely encodings (a guess by chardet): ${guesses.join(", ")}.`;
+    guesses.length > 0
+      ? ` Likely encodings (a guess by chardet): ${guesses.join(", ")}.`
+      : looksBinary(sample)
+        ? " It looks binary."
+        : " Its encoding could not be guessed.";
   return new ToolError(`Not a UTF-8 text file: ${printable(requested)}.${what}${HOW}`, "not_utf8", {
     path: requested,
   });
 }
 
+/** NUL bytes without a UTF-16/32 BOM: no text encoding mcpfs reads has them. */
+const looksBinary = (sample: Uint8Array): boolean => {
+  const head = sample.subarray(0, 64 * 1024);
+  return !bomOf(head) && head.includes(0);
+};
+
 /** Up to three encodings chardet finds likely for `sample` (its first 64 KiB); none for binary bytes. */
 export async function guessEncodings(sample: Uint8Array): Promise<string[]> {
   const head = sample.subarray(0, 64 * 1024);
-  if (!bomOf(head) && head.includes(0)) return [];
+  if (looksBinary(head)) return [];
   const { analyse } = await loadLibs();
   const names = analyse(head)
     .filter((m) => m.confidence >= 10 && m.name !== "ASCII" && m.name !== "UTF-8")
