@@ -11,8 +11,8 @@ import { median } from "../lib/measure.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const LINES = 20_000;
-const BATCHES = 15;
-const PER_BATCH = 40;
+const BATCHES = 30;
+const PER_BATCH = 60;
 
 function baselineDir() {
   const i = process.argv.indexOf("--baseline");

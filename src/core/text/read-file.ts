@@ -90,7 +90,7 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
       try {
         if (decoding && !decoding.codec.bytewise)
           return await wideRead(fh, target.requested, decoding, Number(st.size), Number(st.mtimeMs), opts);
-        return await readShapes(fh, st, target.requested, opts, decoding);
+        return await readShapes(fh, st, target.requested, opts, decoding?.plain ? undefined : decoding);
       } catch (err) {
         if (decoding !== undefined || !(err instanceof ToolError) || err.kind !== "not_utf8") throw err;
         decoding = await decodingOf(fh, target.requested, undefined);
@@ -294,7 +294,7 @@ export async function readLineRange(
           const since = await fh.stat({ bigint: true });
           return await wideRange(fh, target.requested, decoding, since, opts);
         }
-        return await rangeWithState(fh, target.requested, opts, decoding);
+        return await rangeWithState(fh, target.requested, opts, decoding?.plain ? undefined : decoding);
       } catch (err) {
         if (decoding !== undefined || !(err instanceof ToolError) || err.kind !== "not_utf8") throw err;
         decoding = await decodingOf(fh, target.requested, undefined);
