@@ -73,6 +73,18 @@ const lazyVendors = {
   },
 };
 
+/**
+ * iconv-lite's and chardet's tables (~0.5 MiB) stay out of the main bundle: core/text/decode.ts imports them
+ * (`import("./codec-libs.js")`) only for a file that is not UTF-8, and the bundle loads them from a file of
+ * their own beside it, so start-up never parses them.
+ */
+const codecsApart = {
+  name: "codecs-apart",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/codec-libs\.js$/ }, () => ({ path: "./mcpfs-codecs.cjs", external: true }));
+  },
+};
+
 const prebuilt = {
   name: "prebuilt-catalogs",
   setup(b) {
@@ -116,7 +128,7 @@ await build({
   entryPoints: { "mcpfs-main": "dist/cli/main.js" },
   ...common,
   external: ["@vscode/ripgrep"],
-  plugins: [startupDiet, lazyVendors, esmBuilds, prebuilt],
+  plugins: [startupDiet, lazyVendors, esmBuilds, prebuilt, codecsApart],
   keepNames: false,
 });
 
@@ -135,6 +147,9 @@ await build({
       plugins: [esmBuilds],
     });
 }
+
+// The encoding libraries, loaded by the main bundle on first need (see codecsApart).
+await workerBuild("mcpfs-codecs", "dist/core/text/codec-libs.js");
 
 // The regex admission worker (core/search/regex-admit.ts).
 await workerBuild("regex-worker", "dist/core/search/regex-worker.js");

@@ -141,7 +141,7 @@ function buildProgram(version: string): Command {
     )
     .option("--enforce-base-branch-format", "reject a multi-line '### Base Branch' section (default)")
     .option("--no-enforce-base-branch-format", "accept any '### Base Branch' section");
-  return authOptions(addDenyOptions(program));
+  return encodingOptions(authOptions(addDenyOptions(program)));
 }
 
 /** `--deny` and `--deny-preset` (both surfaces; see core/deny.ts). */
@@ -164,6 +164,22 @@ function denyPreset(value: string, previous: string[] = []): string[] {
   if (!Object.hasOwn(DENY_PRESETS, value))
     throw new InvalidArgumentError(`must be one of ${Object.keys(DENY_PRESETS).join(", ")}`);
   return [...previous, value];
+}
+
+/** How files that are not UTF-8 are read and edited (core/text/decode.ts). */
+function encodingOptions(program: Command): Command {
+  return program.option(
+    "--default-encoding <name>",
+    "encoding of text files that are not UTF-8 when a call names none, e.g. windows-1252, shift_jis, gbk",
+    encodingName,
+  );
+}
+
+/** An encoding name's shape (whether iconv-lite knows it is checked where a file needs it). */
+function encodingName(value: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:-]{0,39}$/.test(value))
+    throw new InvalidArgumentError("must be an encoding name such as windows-1252, shift_jis or gbk");
+  return value;
 }
 
 /** The HTTP transport's authentication flags. */
@@ -292,6 +308,7 @@ function setOptions(config: Config, o: OptionValues): string | undefined {
       return `Error: --file-size-limit must be a positive integer: ${o.fileSizeLimit}\n`;
     config.fileSizeLimit = o.fileSizeLimit;
   }
+  config.defaultEncoding = o.defaultEncoding;
   config.failOnReviews = o.failOnReviews === true;
   config.enforceBaseBranchFormat = o.enforceBaseBranchFormat !== false;
   return undefined;

@@ -33,6 +33,8 @@ export interface Config {
   logFile?: string;
   consoleOnly: boolean;
   fileSizeLimit?: number;
+  /** `--default-encoding`: the encoding of a text file that is not UTF-8 when a call names none. */
+  defaultEncoding?: string;
   failOnReviews: boolean;
   enforceBaseBranchFormat: boolean;
   /** Upper bound, in bytes, on the text of any one reply. */

@@ -17,6 +17,8 @@ import {
   type AnyToolDef,
   type ContentBlock,
   defineTool,
+  encodingFor,
+  encodingParam,
   recordChanges,
   type ToolContext,
   type ToolReply,
@@ -147,7 +149,7 @@ function notebookEdit(s: StructuredSurface): AnyToolDef {
       const requested = a[s.names.path] as string;
       const target = await s.file(ctx, requested, a[s.names.dryRun] ? "read" : "write");
       const keep = a[s.names.keepOutputs] === true;
-      const r = await rewriteText(target, opts(s, a, requested), (t) =>
+      const r = await rewriteText(target, opts(s, a, requested, ctx), (t) =>
         editNotebookText(t, a.edits as never, keep),
       );
       return diffReply(s, ctx, r);
@@ -155,11 +157,12 @@ function notebookEdit(s: StructuredSurface): AnyToolDef {
   });
 }
 
-function opts(s: StructuredSurface, a: Args, requested: string) {
+function opts(s: StructuredSurface, a: Args, requested: string, ctx: ToolContext) {
   return {
     expectedSha256: a[s.names.expectedSha256] as string | undefined,
     dryRun: a[s.names.dryRun] as boolean | undefined,
     diffName: requested,
+    encoding: encodingFor(ctx, a.encoding as string | undefined),
   };
 }
 
@@ -211,7 +214,9 @@ function editStructured(s: StructuredSurface): AnyToolDef {
       for (const e of edits)
         if (("set" in e || "merge" in e) && (e as { value?: unknown }).value === undefined)
           throw new ToolError("Give value with set and merge.");
-      const r = await rewriteText(target, opts(s, a, requested), (t) => editConfigText(format, t, edits));
+      const r = await rewriteText(target, opts(s, a, requested, ctx), (t) =>
+        editConfigText(format, t, edits),
+      );
       return diffReply(s, ctx, r);
     },
   });
@@ -234,6 +239,7 @@ function editLines(s: StructuredSurface): AnyToolDef {
           }),
         )
         .min(1),
+      encoding: encodingParam,
     }),
     output: s.out(editFields),
     annotations: editing,
@@ -246,7 +252,7 @@ function editLines(s: StructuredSurface): AnyToolDef {
         endLine: e[n.endLine] as number,
         newText: e[n.newText] as string,
       }));
-      const r = await rewriteText(target, opts(s, a, requested), (t) => applyLineEdits(t, edits));
+      const r = await rewriteText(target, opts(s, a, requested, ctx), (t) => applyLineEdits(t, edits));
       return diffReply(s, ctx, r);
     },
   });

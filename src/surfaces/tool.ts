@@ -105,3 +105,10 @@ export function defineTool<S extends z.ZodObject>(def: ToolDef<S>): ToolDef<S> {
 export function textReply(text: string, extra: Record<string, unknown> = {}): ToolReply {
   return { content: [{ type: "text", text }], structuredContent: { content: text, ...extra } };
 }
+
+/** The optional `encoding` parameter of text reads and edits (both surfaces): for files that are not UTF-8. */
+export const encodingParam = z.string().optional().describe("if not UTF-8, e.g. latin1, gbk");
+
+/** The encoding a call reads or edits a file that is not UTF-8 in: its own, else `--default-encoding`. */
+export const encodingFor = (ctx: ToolContext, named: string | undefined): string | undefined =>
+  named ?? ctx.config.defaultEncoding;

@@ -141,9 +141,11 @@ describe("errors name only the requested path", () => {
     fs.writeFileSync(path.join(root, "bin.dat"), bytes);
     const r = await conn.call("edit_file", { path: "bin.dat", edits: [{ oldText: "a", newText: "b" }] });
     expect(r.isError).toBe(true);
-    expect(r.text).toBe(
-      "Not a UTF-8 text file: bin.dat. mcpfs reads UTF-8 text only; convert the file to UTF-8 to read or edit it.",
+    // The path, what is wrong, chardet's guess (stated as one), and how to name the encoding.
+    expect(r.text).toMatch(
+      /^Not a UTF-8 text file: bin\.dat\. (Likely encodings \(a guess by chardet\): .+|It looks binary|Its encoding could not be guessed)\. Pass `encoding` /,
     );
+    expect(r.text).toContain("--default-encoding");
     expect(fs.readFileSync(path.join(root, "bin.dat"))).toEqual(bytes);
   });
 });

@@ -152,9 +152,13 @@ describe("edit_file with old_string / new_string", () => {
       err("Not a file: adir"),
     );
     put("bin.dat", Buffer.from([0x61, 0xff, 0x0a]));
-    expect(
-      (await conn.call("edit_file", { file_path: "bin.dat", old_string: "a", new_string: "b" })).text,
-    ).toBe(err("File 'bin.dat' contains invalid characters. Ensure it's a valid text file."));
+    // mcp-workspace's words, then which encodings it may be in and how to name one.
+    const notUtf8 = (await conn.call("edit_file", { file_path: "bin.dat", old_string: "a", new_string: "b" }))
+      .text;
+    expect(notUtf8).toContain(
+      err("File 'bin.dat' contains invalid characters. Not a UTF-8 text file: bin.dat."),
+    );
+    expect(notUtf8).toContain("Pass `encoding`");
     expect(fs.readFileSync(p("bin.dat"))).toEqual(Buffer.from([0x61, 0xff, 0x0a]));
     expect(
       (await conn.call("edit_file", { file_path: "x.log", old_string: "a", new_string: "b" })).text,

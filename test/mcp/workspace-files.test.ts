@@ -105,8 +105,8 @@ describe("read_file", () => {
     expect((await conn.call("read_file", { file_path: "dir" })).text).toBe(
       err("read_file", "Path 'dir' is not a file"),
     );
-    expect((await conn.call("read_file", { file_path: "bad.bin" })).text).toBe(
-      err("read_file", "File 'bad.bin' contains invalid characters. Ensure it's a valid text file."),
+    expect((await conn.call("read_file", { file_path: "bad.bin" })).text).toContain(
+      err("read_file", "File 'bad.bin' contains invalid characters. Not a UTF-8 text file: bad.bin."),
     );
     expect((await conn.call("read_file", { file_path: "" })).text).toBe(
       err("read_file", "File path must be a non-empty string, got <class 'str'>"),

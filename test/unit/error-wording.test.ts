@@ -64,7 +64,7 @@ describe("typed errors, worded once per surface", () => {
 
   it("the workspace surface words a kind from its parameters (the path made printable)", () => {
     expect(workspacePolicy.errorText("edit_file", notUtf8, notUtf8.message)).toBe(
-      "Error executing tool edit_file: File 'a\\x07.bin' contains invalid characters. Ensure it's a valid text file.",
+      "Error executing tool edit_file: File 'a\\x07.bin' contains invalid characters. Not a UTF-8 text file: a\\x07.bin",
     );
   });
 

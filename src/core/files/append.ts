@@ -1,5 +1,6 @@
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { codecOf, decodeFile, encodeText } from "../text/decode.js";
 import { parseDoc } from "../text/document.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
@@ -15,6 +16,8 @@ export interface AppendOptions {
   maxBytes?: number;
   /** Create missing parent directories of a new file. */
   createParents?: boolean;
+  /** The file's encoding when it is not UTF-8 (decode.ts); the appended text is written in it. */
+  encoding?: string;
 }
 
 /**
@@ -38,10 +41,15 @@ export async function appendToFile(
     ]);
     return r!;
   }
-  // latin1 maps each byte to one character: the terminators are found whatever the file's encoding.
-  const crlf = parseDoc(snap.data.toString("latin1")).eol === "\r\n";
+  const codec = await codecOf(snap.data, target.requested, opts.encoding);
+  // latin1 maps each byte to one character: the terminators of an ASCII-compatible encoding are found in
+  // it; UTF-16/32 text is decoded first.
+  const shown = codec.bytewise
+    ? snap.data.toString("latin1")
+    : (await decodeFile(snap.data, target.requested, opts.encoding)).text;
+  const crlf = parseDoc(shown).eol === "\r\n";
   const added = crlf ? text.replace(/\r?\n/g, "\r\n") : text;
-  const data = Buffer.concat([snap.data, Buffer.from(added, "utf8")]);
+  const data = Buffer.concat([snap.data, encodeText(added, codec, target.requested)]);
   const [r] = await commitChanges([{ kind: "write", target, data, base: snap }]);
   return r!;
 }

@@ -1,5 +1,5 @@
 import { noSuchPathError } from "../errors.js";
-import { decodeText, encodingOf } from "../text/decode.js";
+import { decodeForEdit, encodeText } from "../text/decode.js";
 import type { TextFormat } from "../text/document.js";
 import type { ResolvedPath } from "../workspace.js";
 import { gitStyleDiff, unifiedDiff } from "./diff.js";
@@ -17,6 +17,8 @@ export interface EditFileOptions extends EditOptions {
   expectedSha256?: string;
   /** `official` (default): the official server's layout; `git`: `--- a/<name>` / `+++ b/<name>` (difflib). */
   diffStyle?: "official" | "git";
+  /** The file's encoding when it is not UTF-8 (decode.ts: a BOM or valid UTF-8 wins). */
+  encoding?: string;
 }
 
 export interface EditFileResult {
@@ -54,13 +56,14 @@ export async function editFile(
   }
   checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
   // The read's decode policy: a file that is not text is refused, never decoded lossily and rewritten.
-  const original = decodeText(snap.data, encodingOf(snap.data), target.requested);
+  const { text: original, codec } = await decodeForEdit(snap.data, target.requested, opts.encoding);
   const { body, result, text: out, format } = editKeepingEndings(original, edits, opts);
   const name = opts.diffName ?? target.real;
   const diff =
     opts.diffStyle === "git" ? gitStyleDiff(name, body, result.text) : unifiedDiff(name, body, result.text);
   const common = { diff, changed: result.changed, format, matches: result.matches, before: snap.sha256 };
   if (opts.dryRun || !result.changed) return { ...common, written: false, sha256: snap.sha256 };
-  const [change] = await commitChanges([{ kind: "write", target, data: out, base: snap }]);
+  const data = encodeText(out, codec, target.requested);
+  const [change] = await commitChanges([{ kind: "write", target, data, base: snap }]);
   return { ...common, written: true, sha256: change!.after!, change };
 }

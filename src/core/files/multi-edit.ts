@@ -1,7 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import { ToolError, ToolErrorGroup } from "../errors.js";
 import { printable } from "../paths.js";
-import { decodeText, encodingOf } from "../text/decode.js";
+import { decodeForEdit, encodeText } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
 import { readSnapshot } from "./snapshot.js";
@@ -12,6 +12,8 @@ export interface FileEdits<E> {
   edits: E;
   /** Only change the file while it still has this sha256. */
   expectedSha256?: string;
+  /** The file's encoding when it is not UTF-8 (decode.ts). */
+  encoding?: string;
 }
 
 /** The edit engine: applies one file's edits to its text or throws a ToolError naming what did not match. */
@@ -52,7 +54,7 @@ export async function editFiles<E>(
       if (!snap) throw new ToolError(`No such file: ${printable(f.target.requested)}`, "not_found");
       checkExpected({ requested: f.target.requested, expected: f.expectedSha256, current: snap });
       // The reads' decode policy: a file that is not text is refused, never rewritten from a lossy decode.
-      const before = decodeText(snap.data, encodingOf(snap.data), f.target.requested);
+      const { text: before, codec } = await decodeForEdit(snap.data, f.target.requested, f.encoding);
       const after = apply(before, f.edits, f.target.requested);
       const name = f.target.requested;
       diffs.push(
@@ -60,7 +62,8 @@ export async function editFiles<E>(
           ? opts.makeDiff(name, before, after)
           : createTwoFilesPatch(name, name, before, after, "original", "modified"),
       );
-      if (after !== before) changes.push({ kind: "write", target: f.target, data: after, base: snap });
+      if (after !== before)
+        changes.push({ kind: "write", target: f.target, data: encodeText(after, codec, name), base: snap });
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
       errors.push(err);

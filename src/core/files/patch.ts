@@ -12,7 +12,7 @@
 import { parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
-import { decodeText, encodingOf } from "../text/decode.js";
+import { decodeForEdit, encodeText } from "../text/decode.js";
 import { docLines, parseDoc, printLines } from "../text/document.js";
 import type { Line } from "../text/lines.js";
 import type { ResolvedPath } from "../workspace.js";
@@ -32,6 +32,8 @@ export interface PatchPlanOptions {
   strip?: number;
   /** Largest file the patch may rewrite. */
   maxBytes?: number;
+  /** The encoding of patched files that are not UTF-8 (decode.ts). */
+  encoding?: string;
 }
 
 export interface PatchFileResult {
@@ -165,7 +167,8 @@ async function planFile(
   const snap = await readSnapshot(source, { maxBytes: opts.maxBytes });
   if (!snap) throw new ToolError(`${printable(oldName ?? newName!)}: no such file to patch`, "not_found");
   // The reads' decode policy: a file that is not text is refused, never rewritten from a lossy decode.
-  const before = decodeText(snap.data, encodingOf(snap.data), source.requested);
+  const { text: before, codec } = await decodeForEdit(snap.data, source.requested, opts.encoding);
+  const encoded = (text: string) => encodeText(text, codec, source.requested);
   const r = applyHunks(before, p.hunks, isDelete ? 0 : fuzz, oldName ?? newName!);
   if (r.errors.length) return void errors.push(...r.errors);
 
@@ -185,7 +188,7 @@ async function planFile(
     plan.changes.push({
       kind: "write",
       target: dest,
-      data: r.text,
+      data: encoded(r.text),
       base: null,
       createParents: true,
       mode: modeOf(p.newMode) ?? snap.mode,
@@ -200,7 +203,13 @@ async function planFile(
     p.oldMode !== undefined && p.newMode !== undefined && p.oldMode !== p.newMode
       ? (exec ?? snap.mode & ~0o111)
       : undefined;
-  plan.changes.push({ kind: "write", target: source, data: r.text, base: snap as Snapshot, setMode });
+  plan.changes.push({
+    kind: "write",
+    target: source,
+    data: encoded(r.text),
+    base: snap as Snapshot,
+    setMode,
+  });
   plan.files.push(fileResult("modify", oldName ?? newName!, r));
   plan.texts.push({ path: oldName ?? newName!, before, after: r.text });
 }

@@ -8,7 +8,7 @@ import { unifiedDiff } from "../files/diff.js";
 import { checkExpected } from "../files/precondition.js";
 import { readSnapshot } from "../files/snapshot.js";
 import { type ChangeResult, commitChanges } from "../files/transaction.js";
-import { decodeText, encodingOf } from "../text/decode.js";
+import { type Codec, decodeForEdit, encodeText } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 
 export interface RewriteOptions {
@@ -16,6 +16,8 @@ export interface RewriteOptions {
   dryRun?: boolean;
   /** Name in the diff headers. */
   diffName: string;
+  /** The file's encoding when it is not UTF-8 (decode.ts). */
+  encoding?: string;
 }
 
 export interface RewriteResult {
@@ -27,17 +29,24 @@ export interface RewriteResult {
 }
 
 /** The text without its BOM, by the reads' decode policy (core/text: a file that is not text is refused). */
-function decodeUtf8(data: Uint8Array, requested: string): { text: string; bom: boolean } {
-  const text = decodeText(data, encodingOf(data), requested);
+async function decoded(
+  data: Uint8Array,
+  requested: string,
+  encoding?: string,
+): Promise<{ text: string; bom: boolean; codec: Codec }> {
+  const { text, codec } = await decodeForEdit(data, requested, encoding);
   const bom = text.startsWith("\uFEFF");
-  return { bom, text: bom ? text.slice(1) : text };
+  return { bom, codec, text: bom ? text.slice(1) : text };
 }
 
 /** The file's text (without BOM), read whole through the verified open. */
-export async function readUtf8(target: ResolvedPath): Promise<{ text: string; sha256: string }> {
+export async function readUtf8(
+  target: ResolvedPath,
+  encoding?: string,
+): Promise<{ text: string; sha256: string }> {
   const snap = await readSnapshot(target);
   if (!snap) throw noSuchPathError(target.requested);
-  return { text: decodeUtf8(snap.data, target.requested).text, sha256: snap.sha256 };
+  return { text: (await decoded(snap.data, target.requested, encoding)).text, sha256: snap.sha256 };
 }
 
 export async function rewriteText(
@@ -48,11 +57,11 @@ export async function rewriteText(
   const snap = await readSnapshot(target);
   checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
   if (!snap) throw noSuchPathError(target.requested);
-  const { bom, text } = decodeUtf8(snap.data, target.requested);
+  const { bom, text, codec } = await decoded(snap.data, target.requested, opts.encoding);
   const out = await compute(text);
   const diff = unifiedDiff(opts.diffName, text, out);
   if (opts.dryRun || out === text) return { diff, written: false, sha256: snap.sha256 };
-  const data = (bom ? "\uFEFF" : "") + out;
+  const data = encodeText((bom ? "\uFEFF" : "") + out, codec, target.requested);
   const [change] = await commitChanges([{ kind: "write", target, data, base: snap }]);
   return { diff, written: true, sha256: change!.after!, change };
 }

@@ -3,11 +3,19 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "../files/hash.js";
-import { openVerified, openVerifiedFile } from "../files/safe-open.js";
+import { openVerified, openVerifiedFile, type ReadAt, type VerifiedFile } from "../files/safe-open.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { charBoundary } from "./decode.js";
-import type { Line } from "./lines.js";
+import {
+  bomOf,
+  charBoundary,
+  type Decoding,
+  decodingFor,
+  explained,
+  guessEncodings,
+  TextCheck,
+} from "./decode.js";
+import { type Line, linesOf } from "./lines.js";
 import { countLinesFrom, headLines, type RangeRead, rangeLines, tailLines, wholeText } from "./shapes.js";
 
 export interface TextRead {
@@ -48,6 +56,8 @@ export interface TextReadOptions {
   hash?: boolean;
   /** With `withState`: count the file's lines even when not hashing (tail with line numbers needs it). */
   countLines?: boolean;
+  /** The encoding of a file that is not UTF-8 (the caller's `encoding` or `--default-encoding`). */
+  encoding?: string;
 }
 
 function checkCount(name: string, n: number | undefined, requested: string): void {
@@ -70,47 +80,147 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
     if (st.isDirectory())
       throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
-    const size = Number(st.size);
-    const mtimeMs = Number(st.mtimeMs);
-    let result: TextRead;
-    if (opts.head !== undefined || opts.tail !== undefined) {
-      // Memory bounded by the budget whatever the line length: the read stops once it holds that much.
-      const r =
-        opts.head !== undefined
-          ? await headLines(fh, target.requested, opts.head, opts.budget)
-          : await tailLines(fh, target.requested, opts.tail!, size, opts.budget);
-      const texts = r.lines.map((l) => l.text);
-      result = {
-        ...fitLines(texts, size, r.more, opts.budget, opts.tail !== undefined, r.partial),
-        mtimeMs,
-      };
-    } else {
-      const r = await wholeText(fh, target.requested, opts.budget, size);
-      result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs };
-      if (opts.withState && r.sha256 !== undefined) {
-        // The hash and count came with the read and are of the bytes returned. If a writer raced the read,
-        // that hash matches no version of the file, so a change based on it is refused: the safe side.
-        result.state = {
-          sha256: r.sha256,
-          mtime: new Date(mtimeMs).toISOString(),
-          size,
-          totalLines: r.totalLines,
-        };
-        return result;
+    // A read from line 1 needs no sniff of the BOM first: a UTF-16/32 BOM is never valid UTF-8, so such a
+    // file fails its first line, and is then read as its BOM says (a UTF-8 read skips a pread: ~10 µs).
+    let decoding =
+      opts.encoding !== undefined || opts.tail !== undefined
+        ? await decodingOf(fh, target.requested, opts.encoding)
+        : undefined;
+    for (;;)
+      try {
+        if (decoding && !decoding.codec.bytewise)
+          return await wideRead(fh, target.requested, decoding, Number(st.size), Number(st.mtimeMs), opts);
+        return await readShapes(fh, st, target.requested, opts, decoding?.plain ? undefined : decoding);
+      } catch (err) {
+        if (decoding !== undefined || !(err instanceof ToolError) || err.kind !== "not_utf8") throw err;
+        decoding = await decodingOf(fh, target.requested, undefined);
+        if (decoding.codec.bytewise) throw err;
       }
-    }
-    if (opts.withState) {
-      const whole = opts.hash === true || size <= CHEAP_HASH_LIMIT;
-      result.state = await stateOfHandle(fh, {
-        hash: whole,
-        countLines: whole || opts.countLines === true,
-        since: st,
-      });
-    }
-    return result;
+  } catch (err) {
+    throw await explainedBy(fh, err, target.requested);
   } finally {
     await fh.close();
   }
+}
+
+/** `readTextFile`'s shapes over a file read as UTF-8 or through `decoding`. */
+async function readShapes(
+  fh: VerifiedFile["fh"],
+  st: VerifiedFile["st"],
+  requested: string,
+  opts: TextReadOptions,
+  decoding: Decoding | undefined,
+): Promise<TextRead> {
+  const size = Number(st.size);
+  const mtimeMs = Number(st.mtimeMs);
+  let result: TextRead;
+  if (opts.head !== undefined || opts.tail !== undefined) {
+    // Memory bounded by the budget whatever the line length: the read stops once it holds that much.
+    const r =
+      opts.head !== undefined
+        ? await headLines(fh, requested, opts.head, opts.budget, decoding)
+        : await tailLines(fh, requested, opts.tail!, size, opts.budget, decoding);
+    const texts = r.lines.map((l) => l.text);
+    result = {
+      ...fitLines(texts, size, r.more, opts.budget, opts.tail !== undefined, r.partial),
+      mtimeMs,
+    };
+  } else {
+    const r = await wholeText(fh, requested, opts.budget, size, decoding);
+    result = { text: r.text, size: r.size, truncated: r.truncated, sha256: r.sha256, mtimeMs };
+    if (opts.withState && r.sha256 !== undefined) {
+      // The hash and count came with the read and are of the bytes returned. If a writer raced the read,
+      // that hash matches no version of the file, so a change based on it is refused: the safe side.
+      result.state = {
+        sha256: r.sha256,
+        mtime: new Date(mtimeMs).toISOString(),
+        size,
+        totalLines: r.totalLines,
+      };
+      return result;
+    }
+  }
+  if (opts.withState) {
+    const whole = opts.hash === true || size <= CHEAP_HASH_LIMIT;
+    result.state = await stateOfHandle(fh, {
+      hash: whole,
+      countLines: whole || opts.countLines === true,
+      since: st,
+    });
+  }
+  return result;
+}
+
+/** The read's decode policy, from the file's first bytes (its BOM) and the caller's encoding. */
+async function decodingOf(fh: ReadAt, requested: string, encoding: string | undefined): Promise<Decoding> {
+  const head = Buffer.alloc(4);
+  const { bytesRead } = await fh.read(head, 0, 4, 0);
+  return decodingFor(head.subarray(0, bytesRead), requested, encoding);
+}
+
+/** A `not_utf8` refusal with the guess of the file's encoding (from its first 64 KiB). */
+async function explainedBy(fh: ReadAt, err: unknown, requested: string): Promise<unknown> {
+  if (!(err instanceof ToolError) || err.kind !== "not_utf8") return err;
+  const sample = Buffer.alloc(64 * 1024);
+  const { bytesRead } = await fh.read(sample, 0, sample.length, 0);
+  return explained(err, sample.subarray(0, bytesRead), requested);
+}
+
+/**
+ * UTF-16 and UTF-32 files are decoded whole (a byte 0x0A is not a line break there), then cut into lines by
+ * the one line model; memory is bounded by this size instead of the budget.
+ */
+const WIDE_LIMIT = 64 * 1024 * 1024;
+
+/** A UTF-16/32 file's text (without its BOM), lines, hash and line count. */
+async function wideText(fh: ReadAt, requested: string, decoding: Decoding, size: number) {
+  if (size > WIDE_LIMIT)
+    throw new ToolError(
+      `File too large to read as ${decoding.codec.name} (${size} bytes, limit ${WIDE_LIMIT}): ${printable(requested)}. Convert it to UTF-8 to read it in parts.`,
+      "too_large",
+      { path: requested },
+    );
+  const bytes = Buffer.alloc(size);
+  let got = 0;
+  while (got < size) {
+    const { bytesRead } = await fh.read(bytes, got, size - got, got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  const data = bytes.subarray(0, got);
+  const decoded = decoding.decode(data);
+  const text = decoded.startsWith("\uFEFF") ? decoded.slice(1) : decoded;
+  const sha256 = createHash("sha256").update(data).digest("hex");
+  return { text, lines: linesOf(text), sha256, size: got };
+}
+
+/** `readTextFile` of a UTF-16/32 file: the same shapes over its decoded lines. */
+async function wideRead(
+  fh: ReadAt,
+  requested: string,
+  decoding: Decoding,
+  size: number,
+  mtimeMs: number,
+  opts: TextReadOptions,
+): Promise<TextRead> {
+  const w = await wideText(fh, requested, decoding, size);
+  const state = opts.withState
+    ? { sha256: w.sha256, mtime: new Date(mtimeMs).toISOString(), size: w.size, totalLines: w.lines.length }
+    : undefined;
+  const withState = (r: TextRead): TextRead => ({ ...r, mtimeMs, ...(state ? { state } : {}) });
+  if (opts.head !== undefined || opts.tail !== undefined) {
+    const n = opts.head ?? opts.tail!;
+    const picked =
+      opts.head !== undefined ? w.lines.slice(0, n) : w.lines.slice(Math.max(0, w.lines.length - n));
+    const texts = picked.map((l) => l.text);
+    return withState(
+      fitLines(texts, w.size, picked.length < w.lines.length, opts.budget, opts.tail !== undefined),
+    );
+  }
+  if (Buffer.byteLength(w.text) <= opts.budget)
+    return withState({ text: w.text, size: w.size, truncated: false, sha256: w.sha256 });
+  const cut = Buffer.from(w.text).subarray(0, opts.budget);
+  return withState({ text: cut.toString("utf8", 0, charBoundary(cut)), size: w.size, truncated: true });
 }
 
 /**
@@ -170,46 +280,133 @@ const COUNT_REST_LIMIT = 4 * 1024 * 1024;
  */
 export async function readLineRange(
   target: ResolvedPath,
-  opts: { start: number; end?: number; maxBytes: number; hash?: boolean },
+  opts: { start: number; end?: number; maxBytes: number; hash?: boolean; encoding?: string },
 ): Promise<RangeWithState> {
   if (!target.exists) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
   const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    for (let attempt = 0; ; attempt++) {
-      const since = await fh.stat({ bigint: true });
-      if (!since.isFile())
-        throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
-      const size = Number(since.size);
-      const cheap = opts.hash === true || size <= CHEAP_HASH_LIMIT;
-      // From line 1, the hash streams with the read: a read that reaches the end needs no second pass.
-      const hash = opts.start === 1 ? createHash("sha256") : undefined;
-      const r = await rangeLines(fh, target.requested, opts.start, opts.end, {
-        maxBytes: opts.maxBytes,
-        hash,
-      });
-      const mtime = new Date(Number(since.mtimeMs)).toISOString();
-      // The hash is of the bytes returned: if a writer raced the read, it matches no version, so a change
-      // based on it is refused (the safe side).
-      if (r.sha256 !== undefined)
-        return { ...r, state: { sha256: r.sha256, mtime, size, totalLines: r.stop.lines } };
-      let state: ReadState | undefined;
-      if (cheap) state = await stateOfHandle(fh, { hash: true, countLines: true, since });
-      else {
-        const rest = size - r.stop.offset;
-        const total = !r.more
-          ? r.stop.lines
-          : rest <= COUNT_REST_LIMIT
-            ? r.stop.lines + (await countLinesFrom(fh, r.stop.offset))
-            : undefined;
-        state = await stateOfHandle(fh, { hash: false, countLines: false, since });
-        if (state && total !== undefined) state.totalLines = total;
+    // From line 1 no BOM sniff first (see readTextFile): a UTF-16/32 file fails its first line as UTF-8.
+    const sniff = opts.encoding !== undefined || opts.start > 1;
+    let decoding = sniff ? await decodingOf(fh, target.requested, opts.encoding) : undefined;
+    for (;;)
+      try {
+        if (decoding && !decoding.codec.bytewise) {
+          const since = await fh.stat({ bigint: true });
+          return await wideRange(fh, target.requested, decoding, since, opts);
+        }
+        return await rangeWithState(fh, target.requested, opts, decoding?.plain ? undefined : decoding);
+      } catch (err) {
+        if (decoding !== undefined || !(err instanceof ToolError) || err.kind !== "not_utf8") throw err;
+        decoding = await decodingOf(fh, target.requested, undefined);
+        if (decoding.codec.bytewise) throw err;
       }
-      if (state || attempt === 2) return { ...r, state };
-    }
+  } catch (err) {
+    throw await explainedBy(fh, err, target.requested);
   } finally {
     await fh.close();
   }
 }
 
+/** Lines of a range read as UTF-8 or through `decoding`, with the state of the version read (retried). */
+async function rangeWithState(
+  fh: VerifiedFile["fh"],
+  requested: string,
+  opts: { start: number; end?: number; maxBytes: number; hash?: boolean },
+  decoding: Decoding | undefined,
+): Promise<RangeWithState> {
+  for (let attempt = 0; ; attempt++) {
+    const since = await fh.stat({ bigint: true });
+    if (!since.isFile()) throw new ToolError(`Not a regular file: ${printable(requested)}`, "not_file");
+    const size = Number(since.size);
+    const cheap = opts.hash === true || size <= CHEAP_HASH_LIMIT;
+    // From line 1, the hash streams with the read: a read that reaches the end needs no second pass.
+    const hash = opts.start === 1 ? createHash("sha256") : undefined;
+    const r = await rangeLines(fh, requested, opts.start, opts.end, {
+      maxBytes: opts.maxBytes,
+      hash,
+      decoding,
+    });
+    const mtime = new Date(Number(since.mtimeMs)).toISOString();
+    // The hash is of the bytes returned: if a writer raced the read, it matches no version, so a change
+    // based on it is refused (the safe side).
+    if (r.sha256 !== undefined)
+      return { ...r, state: { sha256: r.sha256, mtime, size, totalLines: r.stop.lines } };
+    let state: ReadState | undefined;
+    if (cheap) state = await stateOfHandle(fh, { hash: true, countLines: true, since });
+    else {
+      const rest = size - r.stop.offset;
+      const total = !r.more
+        ? r.stop.lines
+        : rest <= COUNT_REST_LIMIT
+          ? r.stop.lines + (await countLinesFrom(fh, r.stop.offset))
+          : undefined;
+      state = await stateOfHandle(fh, { hash: false, countLines: false, since });
+      if (state && total !== undefined) state.totalLines = total;
+    }
+    if (state || attempt === 2) return { ...r, state };
+  }
+}
+
+/** `readLineRange` of a UTF-16/32 file: lines start..end of its decoded lines, kept within `maxBytes`. */
+async function wideRange(
+  fh: ReadAt,
+  requested: string,
+  decoding: Decoding,
+  since: { size: bigint; mtimeMs: bigint },
+  opts: { start: number; end?: number; maxBytes: number },
+): Promise<RangeWithState> {
+  const w = await wideText(fh, requested, decoding, Number(since.size));
+  const total = w.lines.length;
+  const state = {
+    sha256: w.sha256,
+    mtime: new Date(Number(since.mtimeMs)).toISOString(),
+    size: w.size,
+    totalLines: total,
+  };
+  const want = w.lines.slice(opts.start - 1, opts.end ?? total);
+  const lines: Line[] = [];
+  let bytes = 0;
+  for (const l of want) {
+    const b = Buffer.byteLength(l.text) + 1;
+    if (bytes + b > opts.maxBytes) break;
+    lines.push(l);
+    bytes += b;
+  }
+  const last = opts.start - 1 + lines.length;
+  const stop = { offset: w.size, lines: last };
+  if (lines.length === want.length)
+    return { lines, more: last < total, truncated: false, stop, sha256: w.sha256, state };
+  if (lines.length > 0) return { lines, more: true, truncated: true, stop, state };
+  // The first line alone is longer than the budget: its start, cut at a character.
+  const raw = Buffer.from(want[0]!.text).subarray(0, opts.maxBytes);
+  const text = raw.toString("utf8", 0, charBoundary(raw));
+  return { lines: [{ text, eol: "" }], more: true, truncated: true, cutLine: true, stop, state };
+}
+
 /** The shown texts of lines. */
 export const textsOf = (lines: readonly Line[]): string[] => lines.map((l) => l.text);
+
+/** Bytes `fileEncoding` judges a file by. */
+const SNIFF_BYTES = 1024 * 1024;
+
+/**
+ * The encoding of a regular file as reads decode it, judged from its first MiB: its BOM's ("utf-16le with
+ * BOM"), "utf-8", or chardet's first guess followed by " (guess)"; undefined for binary bytes (or an empty
+ * guess).
+ */
+export async function fileEncoding(target: ResolvedPath): Promise<string | undefined> {
+  const { fh, st } = await openVerifiedFile(target);
+  try {
+    if (!st.isFile()) return undefined;
+    const sample = Buffer.alloc(Math.min(SNIFF_BYTES, Number(st.size)));
+    const { bytesRead } = await fh.read(sample, 0, sample.length, 0);
+    const head = sample.subarray(0, bytesRead);
+    const bom = bomOf(head);
+    if (bom) return `${bom.name} with BOM`;
+    if (new TextCheck().push(head).ok(bytesRead === Number(st.size))) return "utf-8";
+    const [guess] = await guessEncodings(head);
+    return guess === undefined ? undefined : `${guess} (guess)`;
+  } finally {
+    await fh.close();
+  }
+}

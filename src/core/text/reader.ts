@@ -5,7 +5,7 @@
  */
 import type { Hash } from "node:crypto";
 import type { ReadAt } from "../files/safe-open.js";
-import { charBoundary, decodeText, encodingOf, type TextEncoding } from "./decode.js";
+import { charBoundary, type Decoding, decodeText, encodingOf, type TextEncoding } from "./decode.js";
 import { type Eol, LF } from "./lines.js";
 
 /** Large reads: a range near the end of a 200 MB file is one sequential pass at disk speed. */
@@ -92,6 +92,8 @@ export interface LineReaderOptions {
   /** Fed every byte read from offset 0 on (hash-while-reading; only with `from` 0). */
   hash?: Hash;
   encoding?: TextEncoding;
+  /** The read's decode policy when the file may not be UTF-8 (decode.ts `decodingFor`; bytewise codecs only). */
+  decoding?: Decoding;
   /** Bytes per read; a first small read serves a head from Node's buffer pool. */
   chunk?: number;
 }
@@ -236,7 +238,7 @@ export class LineReader {
     const bytes = parts.length === 0 ? last : Buffer.concat([...parts, last]);
     this.#parts = [];
     this.#partBytes = 0;
-    const text = decodeText(bytes, this.#encoding ?? "utf-8", this.opts.requested);
+    const text = this.#decode(bytes);
     return { lineNo: this.#lineNo++, text, eol, offset, size: bytes.length };
   }
 
@@ -247,9 +249,15 @@ export class LineReader {
     this.#partBytes = 0;
     this.#i = this.#buf.length;
     this.#eof = true;
-    const bytes = all.subarray(0, charBoundary(all));
-    const text = decodeText(bytes, this.#encoding ?? "utf-8", this.opts.requested);
+    const d = this.opts.decoding;
+    const bytes = d ? all : all.subarray(0, charBoundary(all));
+    const text = d ? d.decodePrefix(bytes) : this.#decode(bytes);
     return { lineNo: this.#lineNo, text, eol: "", offset, size: bytes.length, cut: true };
+  }
+
+  #decode(bytes: Buffer): string {
+    const d = this.opts.decoding;
+    return d ? d.decode(bytes) : decodeText(bytes, this.#encoding ?? "utf-8", this.opts.requested);
   }
 
   /** A chunk that starts with the LF of a CRLF split across chunks: the CR ends the carried part. */

@@ -4,7 +4,7 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import type { ReadAt } from "../files/safe-open.js";
-import { charBoundary, charStart, decodeText, encodingOf } from "./decode.js";
+import { charBoundary, charStart, type Decoding, decodeText, encodingOf } from "./decode.js";
 import { LF, type Line, LineCounter } from "./lines.js";
 import { Chunks, eachChunk, LineReader, type ReadLine } from "./reader.js";
 
@@ -32,8 +32,9 @@ export async function headLines(
   requested: string,
   n: number,
   maxBytes = Number.POSITIVE_INFINITY,
+  decoding?: Decoding,
 ): Promise<LinesRead> {
-  const reader = new LineReader(fh, { requested, chunk: FIRST_HEAD_CHUNK });
+  const reader = new LineReader(fh, { requested, chunk: FIRST_HEAD_CHUNK, decoding });
   const lines: Line[] = [];
   let kept = 0;
   while (lines.length < n) {
@@ -106,6 +107,7 @@ export async function tailLines(
   n: number,
   size: number,
   maxBytes = Number.POSITIVE_INFINITY,
+  decoding?: Decoding,
 ): Promise<LinesRead> {
   const start = await tailStart(fh, n, size, maxBytes);
   const source = withKept(fh, start.kept);
@@ -116,7 +118,7 @@ export async function tailLines(
     const { bytesRead } = await source.read(head, 0, 4, from);
     from += charStart(head.subarray(0, bytesRead), 0);
   }
-  const reader = new LineReader(source, { requested, from, chunk: TAIL_CHUNK });
+  const reader = new LineReader(source, { requested, from, chunk: TAIL_CHUNK, decoding });
   const lines: Line[] = [];
   for (
     let l = reader.take() ?? (await reader.next());
@@ -151,10 +153,10 @@ export async function rangeLines(
   requested: string,
   start: number,
   end = Number.POSITIVE_INFINITY,
-  opts: { maxBytes?: number; hash?: Hash } = {},
+  opts: { maxBytes?: number; hash?: Hash; decoding?: Decoding } = {},
 ): Promise<RangeRead> {
   const maxBytes = opts.maxBytes ?? Number.POSITIVE_INFINITY;
-  const reader = new LineReader(fh, { requested, hash: opts.hash });
+  const reader = new LineReader(fh, { requested, hash: opts.hash, decoding: opts.decoding });
   const lines: Line[] = [];
   const stop = () => ({ offset: reader.offset, lines: reader.lineNo - 1 });
   if (!(await reader.skipTo(start))) return { lines, more: false, truncated: false, stop: stop() };
@@ -202,6 +204,7 @@ export async function wholeText(
   requested: string,
   limit: number,
   size: number,
+  decoding?: Decoding,
 ): Promise<WholeRead> {
   const want = Math.min(size, limit);
   const parts: Buffer[] = [];
@@ -216,11 +219,13 @@ export async function wholeText(
   const encoding = encodingOf(bytes);
   if (size > limit)
     return {
-      text: decodeText(bytes.subarray(0, charBoundary(bytes)), encoding, requested),
+      text: decoding
+        ? decoding.decodePrefix(bytes)
+        : decodeText(bytes.subarray(0, charBoundary(bytes)), encoding, requested),
       size,
       truncated: true,
     };
-  const text = decodeText(bytes, encoding, requested);
+  const text = decoding ? decoding.decode(bytes) : decodeText(bytes, encoding, requested);
   const counter = new LineCounter();
   counter.push(bytes);
   const sha256 = createHash("sha256").update(bytes).digest("hex");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { appendToFile } from "../../core/files/append.js";
 import { escapeName } from "../../core/paths.js";
-import { defineTool, recordChanges, textReply } from "../tool.js";
+import { defineTool, encodingFor, encodingParam, recordChanges, textReply } from "../tool.js";
 import { expectedSha256 } from "./common.js";
 
 export const appendFileTool = defineTool({
@@ -14,6 +14,7 @@ export const appendFileTool = defineTool({
     content: z.string(),
     mustExist: z.boolean().optional().describe("Refuse if the file does not exist"),
     expectedSha256,
+    encoding: encodingParam,
   }),
   output: z.object({ content: z.string(), sha256: z.string().optional(), bytes: z.number().optional() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -23,6 +24,7 @@ export const appendFileTool = defineTool({
     const r = await appendToFile(target, args.content, {
       mustExist: args.mustExist,
       expectedSha256: args.expectedSha256,
+      encoding: encodingFor(ctx, args.encoding),
     });
     recordChanges(ctx, [r]);
     const verb = r.kind === "create" ? "created" : "appended to";

@@ -5,7 +5,7 @@ import { fencedDiff, unifiedDiff } from "../../core/files/diff.js";
 import { DEFAULT_FUZZ, MAX_FUZZ, planPatch } from "../../core/files/patch.js";
 import { commitChanges } from "../../core/files/transaction.js";
 import { escapeName } from "../../core/paths.js";
-import { defineTool, recordChanges, textReply } from "../tool.js";
+import { defineTool, encodingFor, encodingParam, recordChanges, textReply } from "../tool.js";
 import { budgeted } from "./common.js";
 
 export const applyPatchTool = defineTool({
@@ -27,6 +27,7 @@ export const applyPatchTool = defineTool({
       ),
     strip: z.number().optional().describe("Leading path parts to drop (default: 1 for a/ b/ paths, else 0)"),
     dryRun: z.boolean().default(false).describe("Show what would change; write nothing"),
+    encoding: encodingParam,
   }),
   output: z.object({
     content: z.string(),
@@ -60,6 +61,7 @@ export const applyPatchTool = defineTool({
       },
       fuzz: args.fuzz,
       strip: args.strip,
+      encoding: encodingFor(ctx, args.encoding),
     });
     const lines = plan.files.map((f) => {
       const head = `${f.action === "rename" ? `${escapeName(f.from ?? "")} -> ${escapeName(f.path)}` : escapeName(f.path)}: ${f.action}, ${f.hunks} hunk(s), +${f.added} -${f.removed}`;

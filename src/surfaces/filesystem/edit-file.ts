@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fencedDiff } from "../../core/files/diff.js";
 import { editFile } from "../../core/files/edit-file.js";
-import { defineTool, recordChanges, textReply } from "../tool.js";
+import { defineTool, encodingFor, encodingParam, recordChanges, textReply } from "../tool.js";
 
 const input = z.object({
   path: z.string(),
@@ -17,6 +17,7 @@ const input = z.object({
     .string()
     .optional()
     .describe("sha256 your read returned; refused if the file changed since"),
+  encoding: encodingParam,
 });
 
 const output = z.object({
@@ -52,6 +53,7 @@ export const editFileTool = defineTool({
     const r = await editFile(target, args.edits, {
       dryRun: args.dryRun,
       expectedSha256: args.expectedSha256,
+      encoding: encodingFor(ctx, args.encoding),
     });
     if (r.change) recordChanges(ctx, [r.change]);
     const budget = ctx.budget;

@@ -3,7 +3,7 @@ import { ToolError } from "../../core/errors.js";
 import { fencedDiff, unifiedDiff } from "../../core/files/diff.js";
 import { type Edit, editKeepingEndings } from "../../core/files/edit.js";
 import { editFiles } from "../../core/files/multi-edit.js";
-import { defineTool, recordChanges, textReply } from "../tool.js";
+import { defineTool, encodingFor, encodingParam, recordChanges, textReply } from "../tool.js";
 import { budgeted, expectedSha256 } from "./common.js";
 
 const editShape = z.object({
@@ -27,6 +27,7 @@ export const editFilesTool = defineTool({
       .array(z.object({ path: z.string(), edits: z.array(editShape), expectedSha256 }))
       .describe("Each file once, with its edits"),
     dryRun: z.boolean().default(false).describe("Show the combined diff; write nothing"),
+    encoding: encodingParam,
   }),
   output: z.object({
     content: z.string(),
@@ -44,6 +45,7 @@ export const editFilesTool = defineTool({
         target: await ctx.ws.resolve(f.path, { intent }),
         edits: f.edits,
         expectedSha256: f.expectedSha256,
+        encoding: encodingFor(ctx, args.encoding),
       });
     const r = await editFiles(files, applyKeepingFormat, {
       dryRun: args.dryRun,

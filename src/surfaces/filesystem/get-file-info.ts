@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { fileInfo, symbolicMode } from "../../core/files/info.js";
+import { fileEncoding } from "../../core/text/read-file.js";
 import { defineTool, textReply } from "../tool.js";
 
 export const getFileInfoTool = defineTool({
@@ -19,12 +20,15 @@ export const getFileInfoTool = defineTool({
     permissions: z.string().optional().describe("last three octal digits, e.g. 755"),
     mode: z.string().optional().describe("full permission bits in octal, e.g. 4755"),
     symbolic: z.string().optional().describe("e.g. rwsr-xr-x"),
+    encoding: z.string().optional().describe("text files only"),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   mutating: false,
   async handler(args, ctx) {
     const target = await ctx.ws.resolve(args.path, { intent: "read" });
     const i = await fileInfo(target);
+    // An unreadable file still has its metadata.
+    const encoding = i.isFile ? await fileEncoding(target).catch(() => undefined) : undefined;
     const permissions = (i.mode & 0o777).toString(8).padStart(3, "0");
     const mode = i.mode.toString(8).padStart(4, "0");
     const symbolic = symbolicMode(i.mode);
@@ -41,6 +45,7 @@ export const getFileInfoTool = defineTool({
     // reply): setuid/setgid/sticky bits, and a type that is neither file nor directory.
     if (i.mode & 0o7000) lines.push(`mode: ${mode} (${symbolic})`);
     if (i.type === "other") lines.push("type: other");
+    if (encoding !== undefined && encoding !== "utf-8") lines.push(`encoding: ${encoding}`);
     return textReply(lines.join("\n"), {
       size: i.size,
       created: i.created.toISOString(),
@@ -52,6 +57,7 @@ export const getFileInfoTool = defineTool({
       permissions,
       mode,
       symbolic,
+      ...(encoding !== undefined ? { encoding } : {}),
     });
   },
 });

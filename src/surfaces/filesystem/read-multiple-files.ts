@@ -6,7 +6,7 @@ import { escapeName } from "../../core/paths.js";
 import { countLines } from "../../core/text/lines.js";
 import { readTextFile, type TextRead } from "../../core/text/read-file.js";
 import type { ResolvedPath } from "../../core/workspace.js";
-import { defineTool, type ToolContext, textReply } from "../tool.js";
+import { defineTool, encodingFor, encodingParam, type ToolContext, textReply } from "../tool.js";
 
 /** Files read at once: enough to hide latency, bounded so 1,000 paths do not open 1,000 descriptors. */
 const CONCURRENCY = 16;
@@ -124,6 +124,7 @@ export const readMultipleFilesTool = defineTool({
     "Read several text files in one call; a failed file does not stop the others. They share one reply budget: when it is used up, the last line says where to go on.",
   input: z.object({
     paths: z.array(z.string()).min(1).describe("Files to read"),
+    encoding: encodingParam,
   }),
   output: z.object({ content: z.string(), files: z.array(fileSchema).optional() }),
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -139,7 +140,7 @@ export const readMultipleFilesTool = defineTool({
       const batch = resolved.slice(start, start + CONCURRENCY);
       const share = out.firstSkipped === undefined ? budget.remaining : 0;
       const reads = await mapLimit(batch, CONCURRENCY, async (r) =>
-        r.target && share > 0 ? readOne(r.target, share) : undefined,
+        r.target && share > 0 ? readOne(r.target, share, encodingFor(ctx, args.encoding)) : undefined,
       );
       for (const [k, read] of reads.entries()) {
         const i = start + k;
@@ -157,9 +158,13 @@ export const readMultipleFilesTool = defineTool({
   },
 });
 
-async function readOne(target: ResolvedPath, limit: number): Promise<TextRead | { error: string }> {
+async function readOne(
+  target: ResolvedPath,
+  limit: number,
+  encoding: string | undefined,
+): Promise<TextRead | { error: string }> {
   try {
-    return await readTextFile(target, { budget: limit });
+    return await readTextFile(target, { budget: limit, encoding });
   } catch (err) {
     return { error: itemError(err, target.requested) };
   }

@@ -6,7 +6,7 @@ import { printable } from "../../core/paths.js";
 import { countLines, linesOf } from "../../core/text/lines.js";
 import { numberLines } from "../../core/text/number.js";
 import { readLineRange, readTextFile, textsOf } from "../../core/text/read-file.js";
-import { defineTool, type ToolContext, textReply } from "../tool.js";
+import { defineTool, encodingFor, encodingParam, type ToolContext, textReply } from "../tool.js";
 import { truncationNote } from "./common.js";
 
 const input = z.object({
@@ -20,6 +20,7 @@ const input = z.object({
     .boolean()
     .optional()
     .describe("With head/tail/startLine on a file over 256 KiB, also return the whole file's sha256"),
+  encoding: encodingParam,
 });
 
 const output = z.object({
@@ -45,7 +46,7 @@ const output = z.object({
 });
 
 const DESCRIPTION =
-  "Read a text file (UTF-8). For part of it use head/tail or startLine/endLine; a file too long for one reply is cut with a note naming the next startLine. To find text, use grep.";
+  "Read a text file. For part of it use head/tail or startLine/endLine; a file too long for one reply is cut with a note naming the next startLine. To find text, use grep.";
 
 function stateFields(state: ReadState | undefined): Record<string, unknown> {
   if (!state) return {};
@@ -92,6 +93,7 @@ async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
     end: args.endLine,
     maxBytes: ctx.budget.remaining,
     hash: args.hash,
+    encoding: encodingFor(ctx, args.encoding),
   });
   const texts = textsOf(r.lines);
   const shown = args.lineNumbers ? numberLines(texts, start) : texts;
@@ -188,6 +190,7 @@ async function handler(args: z.infer<typeof input>, ctx: ToolContext) {
     withState: true,
     hash: args.hash,
     countLines: args.tail !== undefined && args.lineNumbers === true,
+    encoding: encodingFor(ctx, args.encoding),
   });
   let text = r.text;
   // A cut from the start ends on a whole line, so the next startLine repeats nothing and skips nothing.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { writeText } from "../../core/files/write.js";
 import { escapeName } from "../../core/paths.js";
-import { defineTool, recordChanges, textReply } from "../tool.js";
+import { defineTool, encodingFor, encodingParam, recordChanges, textReply } from "../tool.js";
 import { expectedSha256 } from "./common.js";
 
 export const writeFileTool = defineTool({
@@ -9,7 +9,7 @@ export const writeFileTool = defineTool({
   title: "Write File",
   description:
     "Create a file or replace all of its content (crash-safe; keeps its mode). The parent directory must exist. To change part of a file, use edit_file.",
-  input: z.object({ path: z.string(), content: z.string(), expectedSha256 }),
+  input: z.object({ path: z.string(), content: z.string(), expectedSha256, encoding: encodingParam }),
   output: z.object({
     content: z.string(),
     bytes: z.number().optional().describe("bytes written"),
@@ -20,11 +20,13 @@ export const writeFileTool = defineTool({
   mutating: true,
   async handler(args, ctx) {
     const target = await ctx.ws.resolve(args.path, { intent: "write" });
-    const bytes = Buffer.from(args.content, "utf8");
-    const r = await writeText(target, bytes, { expectedSha256: args.expectedSha256 });
+    const r = await writeText(target, args.content, {
+      expectedSha256: args.expectedSha256,
+      encoding: encodingFor(ctx, args.encoding),
+    });
     recordChanges(ctx, [r]);
     return textReply(`Successfully wrote to ${escapeName(args.path)}`, {
-      bytes: bytes.length,
+      bytes: r.bytes,
       created: r.kind === "create",
       sha256: r.after,
     });

@@ -1,5 +1,5 @@
 import { appendText } from "../../core/files/append.js";
-import { defineTool, recordChanges } from "../tool.js";
+import { defineTool, encodingFor, recordChanges } from "../tool.js";
 import { boolOutput, boolReply, fileInput, textWriteTarget } from "./common.js";
 
 export const appendFileTool = defineTool({
@@ -12,7 +12,12 @@ export const appendFileTool = defineTool({
   mutating: true,
   async handler(args, ctx) {
     const { text, target } = await textWriteTarget(args, ctx);
-    recordChanges(ctx, [await appendText(target, text, { expectedSha256: args.expected_sha256 })]);
+    recordChanges(ctx, [
+      await appendText(target, text, {
+        expectedSha256: args.expected_sha256,
+        encoding: encodingFor(ctx, args.encoding),
+      }),
+    ]);
     return boolReply(true);
   },
 });

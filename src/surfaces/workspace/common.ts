@@ -3,7 +3,7 @@ import { ToolError } from "../../core/errors.js";
 import { escapeName } from "../../core/paths.js";
 import { noLocalCopyMessage } from "../../core/references.js";
 import type { Intent, ResolvedPath, Root } from "../../core/workspace.js";
-import type { ToolContext, ToolReply } from "../tool.js";
+import { encodingParam, type ToolContext, type ToolReply } from "../tool.js";
 
 /** The project root of a workspace-surface connection. */
 export function projectRoot(ctx: ToolContext): Root {
@@ -189,6 +189,7 @@ export const fileInput = z.object({
   file_path: z.string().describe("Project-relative path"),
   content: z.string().nullable(),
   expected_sha256: expectedSha256,
+  encoding: encodingParam,
 });
 
 /** A plain text reply held to the reply budget; a cut one ends with how to ask for less. */

@@ -6,7 +6,7 @@ import { KeyedMutex } from "../../core/files/file-lock.js";
 import { entryKind } from "../../core/files/remove.js";
 import { printable } from "../../core/paths.js";
 import { lfPieces } from "../../core/text/lines.js";
-import { defineTool, recordChanges, type ToolContext } from "../tool.js";
+import { defineTool, encodingFor, encodingParam, recordChanges, type ToolContext } from "../tool.js";
 import { expectedSha256, gitignoreGate, requireFilePath, resolveIn, strOutput, strReply } from "./common.js";
 
 /**
@@ -58,6 +58,7 @@ const input = z.object({
   edits: z.array(z.object({ old_text: z.string(), new_text: z.string() })).optional(),
   dry_run: z.boolean().default(false).describe("Show the diff; write nothing"),
   expected_sha256: expectedSha256,
+  encoding: encodingParam,
   options: z
     .looseObject({ preserve_indentation: z.boolean().optional() })
     .optional()
@@ -103,6 +104,7 @@ async function run(args: Args, ctx: ToolContext): Promise<string> {
         diffName: filePath,
         diffStyle: "git",
         expectedSha256: args.expected_sha256,
+        encoding: encodingFor(ctx, args.encoding),
       });
       if (r.change) recordChanges(ctx, [r.change]);
       if (r.matches.every((m) => m.kind === "skipped"))

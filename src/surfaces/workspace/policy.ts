@@ -53,7 +53,8 @@ export const workspaceWording: ErrorWording = {
       : e.text,
   not_empty: (e) => `Directory '${e.path}' is not empty. Pass recursive=True to delete it and its contents.`,
   too_large: asIs,
-  not_utf8: (e) => `File '${e.path}' contains invalid characters. Ensure it's a valid text file.`,
+  // mcp-workspace's words, then the core's: the likely encodings and how to pass one.
+  not_utf8: (e) => `File '${e.path}' contains invalid characters. ${e.text}`,
   conflict: asIs,
   no_roots: asIs,
   journal_full: asIs,

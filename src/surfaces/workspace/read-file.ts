@@ -4,7 +4,7 @@ import { ToolError } from "../../core/errors.js";
 import { numberLines } from "../../core/text/number.js";
 import { readLineRange, textsOf } from "../../core/text/read-file.js";
 import type { Root } from "../../core/workspace.js";
-import { defineTool, type ToolContext, type ToolReply } from "../tool.js";
+import { defineTool, encodingFor, encodingParam, type ToolContext, type ToolReply } from "../tool.js";
 import { gitignoreGate, requireFilePath, resolveIn, strReply } from "./common.js";
 
 export const lineRangeShape = {
@@ -20,6 +20,7 @@ export const lineRangeShape = {
     .nullable()
     .optional()
     .describe("With a slice or cut read of a file over 256 KiB, also return the whole file's sha256"),
+  encoding: encodingParam,
 };
 
 export interface ReadArgs {
@@ -28,6 +29,7 @@ export interface ReadArgs {
   end_line?: number | null;
   with_line_numbers?: boolean | null;
   with_hash?: boolean | null;
+  encoding?: string;
 }
 
 /** mcp-workspace's range rules, checked before the file is touched. */
@@ -91,6 +93,7 @@ export async function readForTool(
     end: ranged ? args.end_line! : undefined,
     maxBytes: Math.max(1, budget.remaining),
     hash: args.with_hash === true,
+    encoding: encodingFor(ctx, args.encoding),
   });
   // A whole read: remembered, so a later refused change can show what changed since this version.
   const texts = textsOf(r.lines);

@@ -1,6 +1,6 @@
 import { ensureParentDirs } from "../../core/files/mkdirs.js";
 import { writeText } from "../../core/files/write.js";
-import { defineTool, recordChanges } from "../tool.js";
+import { defineTool, encodingFor, recordChanges } from "../tool.js";
 import { boolOutput, boolReply, fileInput, textWriteTarget } from "./common.js";
 
 export const saveFileTool = defineTool({
@@ -14,7 +14,12 @@ export const saveFileTool = defineTool({
   async handler(args, ctx) {
     const { text, target } = await textWriteTarget(args, ctx);
     await ensureParentDirs(target);
-    recordChanges(ctx, [await writeText(target, text, { expectedSha256: args.expected_sha256 })]);
+    recordChanges(ctx, [
+      await writeText(target, text, {
+        expectedSha256: args.expected_sha256,
+        encoding: encodingFor(ctx, args.encoding),
+      }),
+    ]);
     return boolReply(true);
   },
 });
