@@ -93,6 +93,30 @@ export interface ErrorDetail {
   readonly actual?: number | string;
   /** What was expected instead. */
   readonly expected?: number | string;
+  /** An edit that cannot be made (`edit_*` cases): which one, and what the file holds. */
+  readonly edit?: EditDetail;
+}
+
+/** An edit of a call that cannot be made, as the edit engine found it. */
+export interface EditDetail {
+  /** Which edit (0-based) of how many the call gave. */
+  readonly index: number;
+  readonly total: number;
+  /** The edit's old text, as the call gave it. */
+  readonly oldText: string;
+  /** The call's names of the old text and of replace-all (`old_string`, `replace_all=True`; "" for none). */
+  readonly oldName: string;
+  readonly replaceAllName: string;
+  /** Lines (1-based) where it matched (ambiguous) or where edits overlap. */
+  readonly lines?: readonly number[];
+  /** Ambiguous: the lines were counted after the preceding edits were made. */
+  readonly countedAfter?: boolean;
+  /** Overlap: the other edit (0-based). */
+  readonly overlapsWith?: number;
+  /** Not found: the text would match with every backslash doubled (a file storing `\\`). */
+  readonly backslashHint?: boolean;
+  /** Not found: the file's region most like the text, as a short diff (see `core/files/closest.ts`). */
+  readonly nearest?: string;
 }
 
 /**
@@ -101,6 +125,7 @@ export interface ErrorDetail {
  */
 export const ERROR_REASONS = {
   invalid: [
+    "edit_empty",
     "path_type",
     "path_empty",
     "path_nul",
@@ -125,6 +150,8 @@ export const ERROR_REASONS = {
   ],
   ignored: ["holds_hidden", "deny_rule"],
   not_directory: ["parent_is_file"],
+  not_found: ["edit_not_found"],
+  conflict: ["edit_ambiguous", "edit_overlap"],
   io: ["resolve"],
 } as const satisfies Partial<Record<ErrorKind, readonly string[]>>;
 

@@ -19,6 +19,12 @@ type CaseWords = (e: CaseInput) => string;
 /** Every case of every kind (`ERROR_REASONS`, and each kind's plain case), worded once. */
 export type CaseTable = { readonly [K in ErrorKind]: Readonly<Record<ReasonOf<K> | "plain", CaseWords>> };
 
+/** "<before>i of n<after>" when the call gave more than one edit, else "". */
+function editOf(e: CaseInput, before: string, after: string): string {
+  const d = e.detail.edit;
+  return d !== undefined && d.total > 1 ? `${before}${d.index + 1} of ${d.total}${after}` : "";
+}
+
 /** A value from the client (a segment, a name) as it may be shown. */
 const shown = (v: number | string | undefined) => printable(String(v ?? ""));
 
@@ -31,6 +37,8 @@ const shown = (v: number | string | undefined) => printable(String(v ?? ""));
 export const OFFICIAL_WORDS: CaseTable = {
   invalid: {
     plain: (e) => `Invalid argument${e.detail.parameter ? ` ${e.detail.parameter}` : ""}: ${e.path}`,
+    edit_empty: (e) =>
+      `${editOf(e, "Edit ", ": ")}${e.detail.edit?.oldName} is empty; give the exact text to replace. No edit was applied.`,
     path_type: () => "Invalid path: expected a string",
     path_empty: () => "Invalid path: the path is empty",
     path_nul: (e) => `Invalid path: contains a NUL byte: ${e.path}`,
@@ -74,7 +82,15 @@ export const OFFICIAL_WORDS: CaseTable = {
     deny_rule: (e) => `Access denied - the server's --deny rules exclude this path: ${e.path}`,
   },
   read_only: { plain: (e) => `Access denied - read-only location: ${e.path}` },
-  not_found: { plain: (e) => `No such file or directory: ${e.path}` },
+  not_found: {
+    plain: (e) => `No such file or directory: ${e.path}`,
+    // The official server's words, then which edit and the file's closest region.
+    edit_not_found: (e) => {
+      const d = e.detail.edit;
+      const near = d?.nearest ? `\n\n${d.nearest}` : "";
+      return `Could not find exact match for edit:\n${d?.oldText}${editOf(e, "\n(edit ", "; no edit was applied)")}${near}`;
+    },
+  },
   exists: { plain: (e) => `Already exists: ${e.path}` },
   not_file: { plain: (e) => `Is a directory, not a file: ${e.path}` },
   not_directory: {
@@ -87,7 +103,27 @@ export const OFFICIAL_WORDS: CaseTable = {
       `Too large: ${e.path}${e.detail.limit === undefined ? "" : ` (the limit is ${e.detail.limit} bytes)`}`,
   },
   not_utf8: { plain: (e) => `Not a UTF-8 text file: ${e.path}` },
-  conflict: { plain: (e) => `Changed meanwhile: ${e.path}. Read it again, then retry.` },
+  conflict: {
+    plain: (e) => `Changed meanwhile: ${e.path}. Read it again, then retry.`,
+    edit_ambiguous: (e) => {
+      const d = e.detail.edit;
+      const lines = d?.lines ?? [];
+      const at = lines.length > 20 ? `${lines.slice(0, 20).join(", ")}, …` : lines.join(", ");
+      const after = d?.countedAfter ? " (counted after the preceding edits)" : "";
+      const all = d?.replaceAllName ? `, or set ${d.replaceAllName}` : "";
+      return (
+        `${editOf(e, "Edit ", ": ")}${d?.oldName} matches ${lines.length} times, at lines ${at}${after}; ` +
+        `include more surrounding text so it matches exactly once${all}. No edit was applied.`
+      );
+    },
+    edit_overlap: (e) => {
+      const d = e.detail.edit;
+      return (
+        `Edits ${(d?.overlapsWith ?? 0) + 1} and ${(d?.index ?? 0) + 1} overlap (line ${d?.lines?.[0]}); ` +
+        "combine them into one edit. No edit was applied."
+      );
+    },
+  },
   no_roots: { plain: () => "No allowed directories are configured" },
   journal_full: {
     plain: (e) =>
