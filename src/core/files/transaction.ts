@@ -30,7 +30,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { isErrno, ToolError } from "../errors.js";
+import { isErrno, ToolError, ToolErrorGroup } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath, Workspace } from "../workspace.js";
 import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
@@ -187,11 +187,12 @@ export async function commitChanges(
     await swept;
     // Rolled back in full: the intent has nothing left to do. Otherwise it stays, for the next start.
     if (failures.length === 0) await intent?.discard().catch(() => {});
+    // The failure itself stays as it is (worded by the surface), with what could not be put back after it.
+    const incomplete = (first: string) => `${first}\nRollback was incomplete: ${failures.join("; ")}`;
+    if (failures.length > 0 && err instanceof ToolError)
+      throw new ToolErrorGroup([err], ([first]) => incomplete(first ?? ""), "io");
     if (failures.length > 0)
-      throw new ToolError(
-        `${err instanceof Error ? err.message : String(err)}\nRollback was incomplete: ${failures.join("; ")}`,
-        "io",
-      );
+      throw new ToolError(incomplete(err instanceof Error ? err.message : String(err)), "io");
     throw err;
   }
   // The renames made durable, and the backups dropped, at the same time (independent of each other).
