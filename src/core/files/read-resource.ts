@@ -1,5 +1,6 @@
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { readBytes } from "../text/reader.js";
 import { wholeText } from "../text/shapes.js";
 import type { ResolvedPath } from "../workspace.js";
 import { contentTypeFor } from "./content-type.js";
@@ -36,14 +37,9 @@ export async function readResourceBody(target: ResolvedPath, budget: number): Pr
           printable(target.requested),
         "too_large",
       );
-    const buf = Buffer.alloc(st.size);
-    let got = 0;
-    while (got < buf.length) {
-      const r = await fh.read(buf, got, buf.length - got, got);
-      if (r.bytesRead === 0) break;
-      got += r.bytesRead;
-    }
-    return { kind: "blob", base64: buf.subarray(0, got).toString("base64"), mimeType: type.type, size: got };
+    // At most the size checked above, even if the file grew meanwhile.
+    const bytes = await readBytes(fh, st.size, st.size);
+    return { kind: "blob", base64: bytes.toString("base64"), mimeType: type.type, size: bytes.length };
   } finally {
     await fh.close();
   }

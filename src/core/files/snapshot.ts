@@ -1,6 +1,6 @@
-import type { FileHandle } from "node:fs/promises";
 import { ToolError } from "../errors.js";
 import { printable } from "../paths.js";
+import { readBytes } from "../text/reader.js";
 import type { ResolvedPath } from "../workspace.js";
 import { type FileState, type Fingerprint, fingerprintOf, sha256Of } from "./hash.js";
 import { openVerifiedIfExists } from "./safe-open.js";
@@ -38,7 +38,7 @@ export async function readSnapshot(
         `File too large to change in one piece (${st.size} bytes, limit ${opts.maxBytes}): ${printable(target.requested)}`,
         "too_large",
       );
-    const data = await readAll(fh, Number(st.size));
+    const data = await readBytes(fh, Number(st.size));
     const after = await fh.stat({ bigint: true });
     // A writer that raced the read would leave a different fingerprint: refuse rather than hash a mix.
     const fingerprint = fingerprintOf(after);
@@ -58,22 +58,4 @@ export async function readSnapshot(
   } finally {
     await fh.close();
   }
-}
-
-async function readAll(fh: FileHandle, size: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let pos = 0;
-  let buf = Buffer.allocUnsafe(Math.max(size, 1));
-  for (;;) {
-    if (pos === buf.length) {
-      chunks.push(buf);
-      buf = Buffer.allocUnsafe(64 * 1024);
-      pos = 0;
-    }
-    const { bytesRead } = await fh.read(buf, pos, buf.length - pos, null);
-    if (bytesRead === 0) break;
-    pos += bytesRead;
-  }
-  chunks.push(buf.subarray(0, pos));
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
