@@ -135,6 +135,8 @@ export const ERROR_REASONS = {
     "trailing_dot_space",
     "symlink_loop",
     "ambiguous_component",
+    "twice_in_change",
+    "copy_into_itself",
   ],
   outside_roots: ["parent_segment"],
   denied: [
@@ -150,7 +152,9 @@ export const ERROR_REASONS = {
   ],
   ignored: ["holds_hidden", "deny_rule"],
   not_directory: ["parent_is_file"],
-  not_found: ["edit_not_found"],
+  not_found: ["edit_not_found", "file", "parent"],
+  exists: ["destination", "destination_dir", "destination_not_dir", "destination_not_file"],
+  not_file: ["not_regular", "not_regular_or_dir"],
   conflict: ["edit_ambiguous", "edit_overlap"],
   io: ["resolve"],
 } as const satisfies Partial<Record<ErrorKind, readonly string[]>>;

@@ -49,6 +49,8 @@ export const OFFICIAL_WORDS: CaseTable = {
     trailing_dot_space: (e) =>
       `Invalid path: Windows ignores trailing dots and spaces in '${shown(e.detail.actual)}'; name it without them: ${e.path}`,
     symlink_loop: (e) => `Too many levels of symbolic links: ${e.path}`,
+    twice_in_change: (e) => `The same file appears twice in one change: ${e.path}`,
+    copy_into_itself: (e) => `Cannot copy a directory into itself: ${e.path}`,
     ambiguous_component: (e) =>
       `Ambiguous path component: ${shown(e.detail.actual)}${e.path ? ` (in ${e.path})` : ""}; name it with its exact case`,
   },
@@ -84,6 +86,8 @@ export const OFFICIAL_WORDS: CaseTable = {
   read_only: { plain: (e) => `Access denied - read-only location: ${e.path}` },
   not_found: {
     plain: (e) => `No such file or directory: ${e.path}`,
+    file: (e) => `No such file: ${e.path}`,
+    parent: (e) => `Parent directory does not exist: ${e.path}`,
     // The official server's words, then which edit and the file's closest region.
     edit_not_found: (e) => {
       const d = e.detail.edit;
@@ -91,8 +95,18 @@ export const OFFICIAL_WORDS: CaseTable = {
       return `Could not find exact match for edit:\n${d?.oldText}${editOf(e, "\n(edit ", "; no edit was applied)")}${near}`;
     },
   },
-  exists: { plain: (e) => `Already exists: ${e.path}` },
-  not_file: { plain: (e) => `Is a directory, not a file: ${e.path}` },
+  exists: {
+    plain: (e) => `Already exists: ${e.path}`,
+    destination: (e) => `Destination already exists: ${e.path}`,
+    destination_dir: (e) => `Destination is a directory: ${e.path}`,
+    destination_not_dir: (e) => `Destination exists and is not a directory: ${e.path}`,
+    destination_not_file: (e) => `Destination exists and is not a file: ${e.path}`,
+  },
+  not_file: {
+    plain: (e) => `Is a directory, not a file: ${e.path}`,
+    not_regular: (e) => `Not a regular file: ${e.path}`,
+    not_regular_or_dir: (e) => `Not a regular file or directory: ${e.path}`,
+  },
   not_directory: {
     plain: (e) => `Not a directory: ${e.path}`,
     parent_is_file: (e) => `Not a directory: a parent of ${e.path} is a file`,

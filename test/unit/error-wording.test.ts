@@ -59,8 +59,28 @@ describe("every kind of error, worded once per surface", () => {
   });
 });
 
-/** Cases whose words name no path on purpose: there is none (no string given, no root configured). */
-const PATHLESS = new Set(["invalid/path_type", "invalid/path_empty", "no_roots/plain"]);
+/**
+ * Cases whose words name no path on purpose: there is none (no string given, no root configured), or the
+ * official server's edit errors (kept byte for byte; the call names one file).
+ */
+const PATHLESS = new Set([
+  "invalid/path_type",
+  "invalid/path_empty",
+  "no_roots/plain",
+  "invalid/edit_empty",
+  "not_found/edit_not_found",
+  "conflict/edit_ambiguous",
+  "conflict/edit_overlap",
+]);
+/** The edit engine's detail of an edit that cannot be made (edit_* cases). */
+const EDIT = {
+  index: 1,
+  total: 2,
+  oldText: "x",
+  oldName: "oldText",
+  replaceAllName: "replaceAll",
+  lines: [3],
+};
 
 describe("errors as data: every case of every kind worded once, in the official table", () => {
   it("has words for each kind's plain case and each of its cases, and nothing else", () => {
@@ -79,6 +99,7 @@ describe("errors as data: every case of every kind worded once, in the official 
           ...(reason === "plain" ? {} : { reason }),
           actual: "seg",
           limit: 9,
+          edit: EDIT,
         };
         const text = clientMessage(new ToolError(kind, detail as never));
         expect(text, `${kind}/${reason}`).not.toMatch(/undefined|\[object/);

@@ -65,9 +65,8 @@ export async function readMedia(target: ResolvedPath, maxBytes: number): Promise
   const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = await fh.stat();
-    if (st.isDirectory())
-      throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
-    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    if (st.isDirectory()) throw new ToolError("not_file", { path: target.requested });
+    if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     if (st.size > maxBytes)
       throw new ToolError(
         `File too large to return as media: ${printable(target.requested)} is ${st.size} bytes; ` +

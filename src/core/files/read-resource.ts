@@ -22,7 +22,7 @@ export async function readResourceBody(target: ResolvedPath, budget: number): Pr
   try {
     const st = await fh.stat();
     if (st.isDirectory()) return { kind: "directory" };
-    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     const sample = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));
     const { bytesRead } = await fh.read(sample, 0, sample.length, 0);
     const type = contentTypeFor(target.real, sample.subarray(0, bytesRead));

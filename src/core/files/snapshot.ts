@@ -30,9 +30,8 @@ export async function readSnapshot(
   if (!fh) return undefined;
   try {
     const st = await fh.stat({ bigint: true });
-    if (st.isDirectory())
-      throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
-    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    if (st.isDirectory()) throw new ToolError("not_file", { path: target.requested });
+    if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     if (opts.maxBytes !== undefined && st.size > BigInt(opts.maxBytes))
       throw new ToolError(
         `File too large to change in one piece (${st.size} bytes, limit ${opts.maxBytes}): ${printable(target.requested)}`,

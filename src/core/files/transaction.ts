@@ -140,7 +140,7 @@ export async function commitChanges(
   const seen = new Set<string>();
   for (const c of changes) {
     if (seen.has(c.target.real))
-      throw new ToolError(`The same file appears twice in one change: ${printable(c.target.requested)}`);
+      throw new ToolError("invalid", { reason: "twice_in_change", path: c.target.requested });
     seen.add(c.target.real);
   }
   const staged: Staged[] = [];
@@ -241,15 +241,14 @@ async function stage(change: Change): Promise<Staged> {
     if (!st) {
       if (change.kind === "delete" || change.base) {
         checkExpected({ requested: target.requested, expected: change.base?.sha256, current: undefined });
-        throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
+        throw new ToolError("not_found", { reason: "file", path: target.requested });
       }
       s.create = true;
     } else {
       if (change.kind === "write" && change.base === null)
-        throw new ToolError(`Already exists: ${printable(target.requested)}`, "exists");
-      if (st.isDirectory())
-        throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
-      if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+        throw new ToolError("exists", { path: target.requested });
+      if (st.isDirectory()) throw new ToolError("not_file", { path: target.requested });
+      if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     }
     // The backup of the old version and the temp of the new one are independent: made concurrently.
     const [backup, temp] = await Promise.allSettled([
@@ -294,7 +293,7 @@ async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> 
     if (!isNoHardLinks(err) && !isErrno(err, "EXDEV")) throw err;
     // No hard links here: keep a copy of the snapshot's bytes instead (same content, mode, new inode).
     const snap = base ?? (await readSnapshot(target));
-    if (!snap) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
+    if (!snap) throw new ToolError("not_found", { reason: "file", path: target.requested });
     const copy = await stageWrite(target, snap.data, { mode: snap.mode });
     s.backup = copy.temp;
     s.held = snap.fingerprint;
