@@ -155,7 +155,8 @@ export const ERROR_REASONS = {
   not_found: ["edit_not_found", "file", "parent"],
   exists: ["destination", "destination_dir", "destination_not_dir", "destination_not_file"],
   not_file: ["not_regular", "not_regular_or_dir"],
-  conflict: ["edit_ambiguous", "edit_overlap"],
+  conflict: ["edit_ambiguous", "edit_overlap", "changed_while_reading"],
+  too_large: ["change_whole", "resource_blob"],
   io: ["resolve"],
 } as const satisfies Partial<Record<ErrorKind, readonly string[]>>;
 

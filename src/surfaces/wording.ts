@@ -115,10 +115,15 @@ export const OFFICIAL_WORDS: CaseTable = {
   too_large: {
     plain: (e) =>
       `Too large: ${e.path}${e.detail.limit === undefined ? "" : ` (the limit is ${e.detail.limit} bytes)`}`,
+    change_whole: (e) =>
+      `File too large to change in one piece (${e.detail.actual} bytes, limit ${e.detail.limit}): ${e.path}`,
+    resource_blob: (e) =>
+      `File too large to return as a resource (${e.detail.actual} bytes; the limit is ${e.detail.limit} bytes): ${e.path}`,
   },
   not_utf8: { plain: (e) => `Not a UTF-8 text file: ${e.path}` },
   conflict: {
     plain: (e) => `Changed meanwhile: ${e.path}. Read it again, then retry.`,
+    changed_while_reading: (e) => `The file changed while it was being read; try again: ${e.path}`,
     edit_ambiguous: (e) => {
       const d = e.detail.edit;
       const lines = d?.lines ?? [];

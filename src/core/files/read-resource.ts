@@ -1,5 +1,4 @@
 import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 import { readBytes } from "../text/reader.js";
 import { wholeText } from "../text/shapes.js";
 import type { ResolvedPath } from "../workspace.js";
@@ -32,11 +31,12 @@ export async function readResourceBody(target: ResolvedPath, budget: number): Pr
     }
     const maxRaw = Math.floor((budget * 3) / 4);
     if (st.size > maxRaw)
-      throw new ToolError(
-        `File too large to return as a resource (${st.size} bytes; the limit is ${maxRaw} bytes): ` +
-          printable(target.requested),
-        "too_large",
-      );
+      throw new ToolError("too_large", {
+        reason: "resource_blob",
+        path: target.requested,
+        actual: st.size,
+        limit: maxRaw,
+      });
     // At most the size checked above, even if the file grew meanwhile.
     const bytes = await readBytes(fh, st.size, st.size);
     return { kind: "blob", base64: bytes.toString("base64"), mimeType: type.type, size: bytes.length };

@@ -1,5 +1,4 @@
 import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 import { readBytes } from "../text/reader.js";
 import type { ResolvedPath } from "../workspace.js";
 import { type FileState, type Fingerprint, fingerprintOf, sha256Of } from "./hash.js";
@@ -33,19 +32,18 @@ export async function readSnapshot(
     if (st.isDirectory()) throw new ToolError("not_file", { path: target.requested });
     if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     if (opts.maxBytes !== undefined && st.size > BigInt(opts.maxBytes))
-      throw new ToolError(
-        `File too large to change in one piece (${st.size} bytes, limit ${opts.maxBytes}): ${printable(target.requested)}`,
-        "too_large",
-      );
+      throw new ToolError("too_large", {
+        reason: "change_whole",
+        path: target.requested,
+        actual: Number(st.size),
+        limit: opts.maxBytes,
+      });
     const data = await readBytes(fh, Number(st.size));
     const after = await fh.stat({ bigint: true });
     // A writer that raced the read would leave a different fingerprint: refuse rather than hash a mix.
     const fingerprint = fingerprintOf(after);
     if (after.size !== st.size || after.mtimeNs !== st.mtimeNs || after.ctimeNs !== st.ctimeNs)
-      throw new ToolError(
-        `The file changed while it was being read; try again: ${printable(target.requested)}`,
-        "conflict",
-      );
+      throw new ToolError("conflict", { reason: "changed_while_reading", path: target.requested });
     return {
       data,
       sha256: sha256Of(data),
