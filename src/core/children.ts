@@ -2,7 +2,6 @@ import fs from "node:fs/promises";
 import { isErrno, ToolError } from "./errors.js";
 import { isTempName } from "./files/safe-open.js";
 import { createIgnoreOracle } from "./ignore.js";
-import { printable } from "./paths.js";
 import { namesOf, type ResolvedPath } from "./workspace.js";
 
 export interface Child {
@@ -28,8 +27,7 @@ export async function listChildren(
   try {
     entries = await fs.readdir(dir.real, { withFileTypes: true });
   } catch (err) {
-    if (isErrno(err, "ENOTDIR"))
-      throw new ToolError(`Not a directory: ${printable(dir.requested)}`, "not_directory");
+    if (isErrno(err, "ENOTDIR")) throw new ToolError("not_directory", { path: dir.requested });
     throw err;
   }
   const ignored = opts.gitignore ? createIgnoreOracle(dir.root, dir.real) : () => false;

@@ -1,5 +1,4 @@
 import { ToolError } from "./errors.js";
-import { printable } from "./paths.js";
 import type { compileGlobAny } from "./search/glob-match.js";
 
 /**
@@ -122,8 +121,5 @@ export const DENY_PRESETS: Readonly<Record<string, readonly string[]>> = { secre
 
 /** A refusal by the `--deny` rules: it names the requested path only, never the rule that matched. */
 export function deniedByRuleError(shown: string): ToolError {
-  return new ToolError(
-    `Access denied - the server's --deny rules exclude this path: ${printable(shown)}`,
-    "ignored",
-  );
+  return new ToolError("ignored", { reason: "deny_rule", path: shown });
 }

@@ -1,21 +1,39 @@
 import { printable } from "./echo.js";
 
 /**
- * An error whose message is safe to show to the client: it names only the path the client asked for,
- * never the allow-list, the server's cwd or another internal path. The core decides its `kind` and its
- * `detail`; each surface words every kind once (`SurfacePolicy.wording`), so no tool re-words an error.
+ * An error that is an answer about the request. The core says what happened, as data: its `kind` and its
+ * `detail` (the requested path, the parameter, the limit, what was expected and found, …); each surface
+ * words every kind once in its table (`surfaces/wording.ts` holds the official server's words, which are
+ * the filesystem surface's table), so no tool re-words an error and the core writes no reply text:
+ * `message` is then only a diagnostic for the server's log.
+ *
+ * The older form `new ToolError(message, kind, detail)` still carries the core's own text (the official
+ * wording); `scripts/check-error-texts.mjs` (npm run lint) counts what is left of it and fails when it grows.
  */
 export class ToolError extends Error {
-  constructor(
-    /** The core's own text: the filesystem surface's (the official server's) wording of this error. */
-    message: string,
-    readonly kind: ErrorKind = "invalid",
-    /** The parameters of the error a surface may word it by. */
-    readonly detail: ErrorDetail = {},
-  ) {
-    super(message);
+  readonly kind: ErrorKind;
+  /** The parameters of the error a surface words it by. */
+  readonly detail: ErrorDetail;
+  /** `true` when the core gave no text: a surface's table words it from `kind` and `detail`. */
+  readonly data: boolean;
+  constructor(kind: ErrorKind, detail: ErrorDetail);
+  /** The older form: the core's own text (the official wording). */
+  constructor(message: string, kind?: ErrorKind, detail?: ErrorDetail);
+  constructor(first: string, second?: ErrorKind | ErrorDetail, third?: ErrorDetail) {
+    const data = typeof second === "object";
+    const kind = data ? (first as ErrorKind) : ((second as ErrorKind | undefined) ?? "invalid");
+    const detail = (data ? second : third) ?? {};
+    super(data ? diagnostic(kind, detail) : first);
     this.name = "ToolError";
+    this.kind = kind;
+    this.detail = detail;
+    this.data = data;
   }
+}
+
+/** A data error's line in the server's log: kind, case and path (never a reply's text). */
+function diagnostic(kind: ErrorKind, d: ErrorDetail): string {
+  return `${kind}${d.reason === undefined ? "" : ` (${d.reason})`}${d.path === undefined ? "" : `: ${printable(d.path)}`}`;
 }
 
 /**
@@ -58,17 +76,98 @@ export const ERROR_KINDS = [
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
-/** The parameters of an error, where a surface words it its own way. */
+/**
+ * What happened, beyond its kind: which of the kind's cases (`reason`, one of `ERROR_REASONS[kind]`; none
+ * for the kind's plain case) and its values. A surface words each case once from these.
+ */
 export interface ErrorDetail {
   /** The path the error is about, as the client spelled it (when the call names more than one). */
   readonly path?: string;
-  /** `invalid` only: the parameter whose value is at fault, when the error is about one. */
+  /** The parameter whose value is at fault, when the error is about one. */
   readonly parameter?: string;
+  /** Which case of its kind this is (`ERROR_REASONS`); absent for the kind's plain case. */
+  readonly reason?: ErrorReason;
+  /** A limit that was passed: a number (bytes, entries, levels), or a quantity with its unit. */
+  readonly limit?: number | string;
+  /** What was found (a count, a size, a value as the client gave it). */
+  readonly actual?: number | string;
+  /** What was expected instead. */
+  readonly expected?: number | string;
+  /** An edit that cannot be made (`edit_*` cases): which one, and what the file holds. */
+  readonly edit?: EditDetail;
 }
+
+/** An edit of a call that cannot be made, as the edit engine found it. */
+export interface EditDetail {
+  /** Which edit (0-based) of how many the call gave. */
+  readonly index: number;
+  readonly total: number;
+  /** The edit's old text, as the call gave it. */
+  readonly oldText: string;
+  /** The call's names of the old text and of replace-all (`old_string`, `replace_all=True`; "" for none). */
+  readonly oldName: string;
+  readonly replaceAllName: string;
+  /** Lines (1-based) where it matched (ambiguous) or where edits overlap. */
+  readonly lines?: readonly number[];
+  /** Ambiguous: the lines were counted after the preceding edits were made. */
+  readonly countedAfter?: boolean;
+  /** Overlap: the other edit (0-based). */
+  readonly overlapsWith?: number;
+  /** Not found: the text would match with every backslash doubled (a file storing `\\`). */
+  readonly backslashHint?: boolean;
+  /** Not found: the file's region most like the text, as a short diff (see `core/files/closest.ts`). */
+  readonly nearest?: string;
+}
+
+/**
+ * The cases of each kind the core tells apart, closed: each surface's table words every one (a unit test
+ * checks the official table). A kind not listed has its plain case only.
+ */
+export const ERROR_REASONS = {
+  invalid: [
+    "edit_empty",
+    "path_type",
+    "path_empty",
+    "path_nul",
+    "path_url",
+    "path_too_long",
+    "name_too_long",
+    "trailing_dot_space",
+    "symlink_loop",
+    "ambiguous_component",
+    "twice_in_change",
+    "copy_into_itself",
+  ],
+  outside_roots: ["parent_segment"],
+  denied: [
+    "windows_path",
+    "unc_path",
+    "stream_syntax",
+    "stream_name",
+    "device_path",
+    "reserved_name",
+    "alias",
+    "git_dir_write",
+    "changed_while_opening",
+  ],
+  ignored: ["holds_hidden", "deny_rule"],
+  not_directory: ["parent_is_file"],
+  not_found: ["edit_not_found", "file", "parent"],
+  exists: ["destination", "destination_dir", "destination_not_dir", "destination_not_file"],
+  not_file: ["not_regular", "not_regular_or_dir"],
+  conflict: ["edit_ambiguous", "edit_overlap", "changed_while_reading"],
+  too_large: ["change_whole", "resource_blob"],
+  io: ["resolve"],
+} as const satisfies Partial<Record<ErrorKind, readonly string[]>>;
+
+type Reasons = typeof ERROR_REASONS;
+/** The cases of kind `K` (`never` for a kind with its plain case only). */
+export type ReasonOf<K extends ErrorKind> = K extends keyof Reasons ? Reasons[K][number] : never;
+export type ErrorReason = ReasonOf<ErrorKind>;
 
 /** A path that is not there, worded as a system ENOENT on it is (`toClientMessage`). */
 export function noSuchPathError(requested: string): ToolError {
-  return new ToolError(`${SYSTEM_WORDS.ENOENT}: ${requested}`, "not_found", { path: requested });
+  return new ToolError("not_found", { path: requested });
 }
 
 /**

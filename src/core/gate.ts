@@ -2,29 +2,18 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "./errors.js";
 import { createIgnoreOracle, isGitIgnored, readRulesSync } from "./ignore.js";
-import { printable } from "./paths.js";
 import { namesOf, type PathRules, type ResolvedPath } from "./root.js";
 
 export function ignoredError(shown: string): ToolError {
-  return new ToolError(
-    `File '${printable(shown)}' is excluded by .gitignore and cannot be accessed. Use list_directory() to see available files.`,
-    "ignored",
-  );
+  return new ToolError("ignored", { path: shown });
 }
 
 function carriesError(shown: string): ToolError {
-  return new ToolError(
-    `Refused: '${printable(shown)}' holds entries that cannot be accessed (excluded by .gitignore or the server's rules), so it cannot be moved or deleted whole. Move or delete its other entries one by one.`,
-    "ignored",
-  );
+  return new ToolError("ignored", { reason: "holds_hidden", path: shown });
 }
 
 export function gitDirWriteError(shown: string): ToolError {
-  return new ToolError(
-    `Access denied - writes inside .git directories are refused: ${printable(shown)}. ` +
-      "Start the server with --allow-git-dir-writes to allow them.",
-    "denied",
-  );
+  return new ToolError("denied", { reason: "git_dir_write", path: shown });
 }
 
 /**

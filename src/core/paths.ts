@@ -1,7 +1,6 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { printable } from "./echo.js";
 import { ToolError } from "./errors.js";
 
 export { clipped, escapeName, printable } from "./echo.js";
@@ -86,36 +85,27 @@ function overPathLimit(p: string): boolean {
  * its path. Returns the string to resolve.
  */
 export function screenRequestedPath(requested: unknown): string {
-  if (typeof requested !== "string") throw new ToolError("Invalid path: expected a string");
+  if (typeof requested !== "string") throw new ToolError("invalid", { reason: "path_type" });
   // First, before any work that grows with the length (resolving a huge path took seconds per call).
   if (overPathLimit(requested))
-    throw new ToolError(
-      `File name too long: the path is over the platform limit (${PATH_LIMIT}): ${printable(requested)}`,
-      "invalid",
-    );
-  if (requested.trim() === "") throw new ToolError("Invalid path: the path is empty");
-  const shown = printable(requested);
-  if (requested.includes("\0")) throw new ToolError(`Invalid path: contains a NUL byte: ${shown}`);
+    throw new ToolError("invalid", { reason: "path_too_long", path: requested, limit: PATH_LIMIT });
+  if (requested.trim() === "") throw new ToolError("invalid", { reason: "path_empty" });
+  if (requested.includes("\0")) throw new ToolError("invalid", { reason: "path_nul", path: requested });
   let p = requested;
   if (/^file:/i.test(p)) {
     try {
       p = fileURLToPath(p);
     } catch {
-      throw new ToolError(`Invalid path: not a usable file:// URL: ${shown}`);
+      throw new ToolError("invalid", { reason: "path_url", path: requested });
     }
-    if (p.includes("\0")) throw new ToolError(`Invalid path: contains a NUL byte: ${shown}`);
+    if (p.includes("\0")) throw new ToolError("invalid", { reason: "path_nul", path: requested });
   }
-  if (process.platform === "win32") p = screenWindowsPath(p, shown);
+  if (process.platform === "win32") p = screenWindowsPath(p, requested);
   else {
-    if (WINDOWS_DRIVE.test(p))
-      throw new ToolError(`Access denied - Windows-style path received on a POSIX host: ${shown}`, "denied");
-    if (p.startsWith("\\\\"))
-      throw new ToolError(`Access denied - UNC path received on a POSIX host: ${shown}`, "denied");
+    if (WINDOWS_DRIVE.test(p)) throw new ToolError("denied", { reason: "windows_path", path: requested });
+    if (p.startsWith("\\\\")) throw new ToolError("denied", { reason: "unc_path", path: requested });
     if (p.split(/[\\/]/).some((seg) => ADS_SUFFIX.test(seg) || seg.includes("::")))
-      throw new ToolError(
-        `Access denied - alternate data stream syntax is not a path here: ${shown}`,
-        "denied",
-      );
+      throw new ToolError("denied", { reason: "stream_syntax", path: requested });
   }
   return expandHome(p);
 }
@@ -129,30 +119,20 @@ const RESERVED_DEVICE =
  * the device namespace `\\.\` is refused, and so is any segment that is an alternate data stream (`a.txt:s`),
  * a reserved device name, or ends in a dot or space (Windows drops those, so `.git.` would be `.git`).
  */
-export function screenWindowsPath(p: string, shown: string): string {
+export function screenWindowsPath(p: string, requested: string): string {
   let q = p;
   if (/^[\\/]{2}\?[\\/]unc[\\/]/i.test(q)) q = `\\\\${q.slice(8)}`;
   else if (/^[\\/]{2}\?[\\/][a-z]:/i.test(q)) q = q.slice(4);
-  if (/^[\\/]{2}[.?][\\/]/.test(q))
-    throw new ToolError(`Access denied - device namespace paths are not supported: ${shown}`, "denied");
+  if (/^[\\/]{2}[.?][\\/]/.test(q)) throw new ToolError("denied", { reason: "device_path", path: requested });
   const segs = q.split(/[\\/]/);
   segs.forEach((seg, i) => {
     if (i === 0 && /^[a-z]:$/i.test(seg)) return;
-    if (seg.includes(":"))
-      throw new ToolError(
-        `Access denied - alternate data stream syntax (':' in a name) is not supported: ${shown}`,
-        "denied",
-      );
+    if (seg.includes(":")) throw new ToolError("denied", { reason: "stream_name", path: requested });
     const bare = seg.replace(/[. ]+$/, "");
     if (RESERVED_DEVICE.test(bare))
-      throw new ToolError(
-        `Access denied - '${printable(seg)}' is a reserved device name on Windows: ${shown}`,
-        "denied",
-      );
+      throw new ToolError("denied", { reason: "reserved_name", path: requested, actual: seg });
     if (seg !== "." && seg !== ".." && seg !== bare)
-      throw new ToolError(
-        `Invalid path: Windows ignores trailing dots and spaces in '${printable(seg)}'; name it without them: ${shown}`,
-      );
+      throw new ToolError("invalid", { reason: "trailing_dot_space", path: requested, actual: seg });
   });
   return q;
 }

@@ -11,7 +11,6 @@ import {
   hasGitDirSegment,
   hasParentSegment,
   type NamePolicy,
-  printable,
   screenRequestedPath,
 } from "./paths.js";
 import type { UrlOnlyReference } from "./references.js";
@@ -34,17 +33,11 @@ export {
 const MAX_LINK_HOPS = 40;
 
 export function deniedError(requested: string): ToolError {
-  return new ToolError(
-    `Access denied - path outside allowed directories: ${printable(requested)}`,
-    "outside_roots",
-    {
-      path: requested,
-    },
-  );
+  return new ToolError("outside_roots", { path: requested });
 }
 
 export function readOnlyError(requested: string): ToolError {
-  return new ToolError(`Access denied - read-only location: ${printable(requested)}`, "read_only");
+  return new ToolError("read_only", { path: requested });
 }
 
 /**
@@ -116,7 +109,7 @@ export class Workspace {
     const screened = screenRequestedPath(requested);
     const shown = requested as string;
     const candidates = this.candidatesFor(opts.base);
-    if (candidates.length === 0) throw new ToolError("No allowed directories are configured", "no_roots");
+    if (candidates.length === 0) throw new ToolError("no_roots", {});
 
     const abs = this.absolutize(screened, shown, candidates, opts.base);
     // Lexical confinement first: a path that is outside on its face never reaches the filesystem.
@@ -175,7 +168,7 @@ export class Workspace {
     const screened = screenRequestedPath(requested);
     const shown = requested as string;
     const candidates = this.candidatesFor(opts.base);
-    if (candidates.length === 0) throw new ToolError("No allowed directories are configured", "no_roots");
+    if (candidates.length === 0) throw new ToolError("no_roots", {});
     const abs = this.absolutize(screened, shown, candidates, opts.base);
     const name = path.basename(abs);
     const isRoot = candidates.some((r) => namesOf(r).equal(abs, r.path) || namesOf(r).equal(abs, r.real));
@@ -272,13 +265,7 @@ export class Workspace {
   private absolutize(p: string, shown: string, candidates: readonly Root[], base?: Root): string {
     if (this.rules.anchored) {
       if (hasParentSegment(shown) || hasParentSegment(p))
-        throw new ToolError(
-          `Invalid path: '..' is not allowed in paths: ${printable(shown)}`,
-          "outside_roots",
-          {
-            path: shown,
-          },
-        );
+        throw new ToolError("outside_roots", { reason: "parent_segment", path: shown });
       const anchor = base ?? candidates[0]!;
       return path.isAbsolute(p) ? path.resolve(p) : path.resolve(anchor.path, p);
     }
@@ -321,8 +308,7 @@ async function realLocation(
   // A link met twice is a cycle: stop at once instead of paying for every hop up to the limit.
   const seen = new Set<string>();
   const follow = async (link: string, rest: string[]) => {
-    if (seen.has(link))
-      throw new ToolError(`Too many levels of symbolic links: ${printable(shown)}`, "invalid");
+    if (seen.has(link)) throw new ToolError("invalid", { reason: "symlink_loop", path: shown });
     seen.add(link);
     return linkHop(link, rest, shown, inside);
   };
@@ -358,8 +344,7 @@ async function realLocation(
     // does not exist by that spelling): the walk then matches its name, and the result is confined again.
     if (!inside(real) && !(st.isDirectory() && namesAt(real).foldsCase)) throw deniedError(shown);
     if (!st.isDirectory()) {
-      if (tail.length > 0)
-        throw new ToolError(`Not a directory: a parent of ${printable(shown)} is a file`, "not_directory");
+      if (tail.length > 0) throw new ToolError("not_directory", { reason: "parent_is_file", path: shown });
       return { real, exists: true };
     }
     // Walk the missing tail, accepting a single NFC-equivalent entry for each component. `real` stays
@@ -378,7 +363,7 @@ async function realLocation(
     }
     return { real, exists: true };
   }
-  throw new ToolError(`Too many levels of symbolic links: ${printable(shown)}`, "invalid");
+  throw new ToolError("invalid", { reason: "symlink_loop", path: shown });
 }
 
 /** Where a symlink leads (plus the rest of the path), refused when its directory or its target is outside. */
@@ -429,7 +414,7 @@ function matchName(listed: readonly string[], name: string, names: NamePolicy): 
   const want = names.fold(name.normalize("NFC"));
   const found = listed.filter((e) => names.fold(e.normalize("NFC")) === want);
   if (found.includes(name)) return name;
-  if (found.length > 1) throw new ToolError(`Ambiguous path component: ${printable(name)}`);
+  if (found.length > 1) throw new ToolError("invalid", { reason: "ambiguous_component", actual: name });
   return found[0];
 }
 
@@ -474,20 +459,15 @@ async function storedName(
 }
 
 function aliasError(shown: string): ToolError {
-  return new ToolError(
-    `Access denied - cannot tell which entry this name is another name of; use its full name: ${printable(shown)}`,
-    "denied",
-  );
+  return new ToolError("denied", { reason: "alias", path: shown });
 }
 
 function fsErrorFor(err: unknown, shown: string): Error {
   if (err instanceof ToolError) return err;
-  const s = printable(shown);
-  if (isErrno(err, "ELOOP")) return new ToolError(`Too many levels of symbolic links: ${s}`);
-  if (isErrno(err, "ENAMETOOLONG")) return new ToolError(`File name too long: ${s}`);
-  if (isErrno(err, "EACCES", "EPERM"))
-    return new ToolError(`Permission denied: ${s}`, "os_denied", { path: shown });
+  if (isErrno(err, "ELOOP")) return new ToolError("invalid", { reason: "symlink_loop", path: shown });
+  if (isErrno(err, "ENAMETOOLONG")) return new ToolError("invalid", { reason: "name_too_long", path: shown });
+  if (isErrno(err, "EACCES", "EPERM")) return new ToolError("os_denied", { path: shown });
   if (isErrno(err, "ENOTDIR"))
-    return new ToolError(`Not a directory: a parent of ${s} is a file`, "not_directory");
-  return new ToolError(`Cannot resolve path: ${s}`, "io");
+    return new ToolError("not_directory", { reason: "parent_is_file", path: shown });
+  return new ToolError("io", { reason: "resolve", path: shown });
 }

@@ -2,7 +2,7 @@ import type { LoggingLevel, McpServer, ServerContext } from "@modelcontextprotoc
 import type { Config } from "../config/index.js";
 import { type AuditEntry, type AuditSink, createAuditSink } from "../core/audit.js";
 import { ANY_COUNT, byteLength, finalCut, ReplyBudget } from "../core/budget.js";
-import { isServerFault, ToolError, ToolErrorGroup, toClientMessage } from "../core/errors.js";
+import { isServerFault, ToolError, ToolErrorGroup } from "../core/errors.js";
 import type { Journal } from "../core/files/journal.js";
 import { ConflictError, conflictWithDiff } from "../core/files/precondition.js";
 import { type ReadBudget, ReadMemory } from "../core/files/read-memory.js";
@@ -12,6 +12,7 @@ import { printable } from "../core/paths.js";
 import type { Workspace } from "../core/workspace.js";
 import type { SurfacePolicy } from "../surfaces/policy.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
+import { clientMessage } from "../surfaces/wording.js";
 import type { ClientLog } from "./client-log.js";
 import { type HandlerWraps, type SdkRequestHandler, wrapToolHandlers } from "./sdk-handlers.js";
 
@@ -219,7 +220,8 @@ async function runTool(
     // A system error on a client's path (ENOENT, EACCES, …) is an answer, not a fault: it is worded for the
     // client below and logged with the call; anything else is a bug, logged with its stack.
     if (isServerFault(err)) deps.log.error({ err, tool: tool.name }, "tool failed unexpectedly");
-    const message = withReadDiffs(err, reads) ?? toClientMessage(err, requestedPath(args), tool.name);
+    const message =
+      withReadDiffs(err, reads, requestedPath(args)) ?? clientMessage(err, requestedPath(args), tool.name);
     reply = {
       content: [{ type: "text", text: deps.policy.errorText(tool.name, err, message, requestedPath(args)) }],
       isError: true,
@@ -269,12 +271,13 @@ function requestedPath(args: Record<string, unknown>): string | undefined {
 
 /**
  * A lost-update refusal (alone or among others) worded with a diff from the version this connection's
- * client read, when it was read whole here; `undefined` for any other error.
+ * client read, when it was read whole here, and a group's other items in their official words; `undefined`
+ * for any other error.
  */
-function withReadDiffs(err: unknown, reads: ReadMemory): string | undefined {
+function withReadDiffs(err: unknown, reads: ReadMemory, requested?: string): string | undefined {
   const one = (e: ToolError) => {
     const read = e instanceof ConflictError ? reads.recall(e.expected) : undefined;
-    return read === undefined ? e.message : conflictWithDiff(e as ConflictError, read);
+    return read === undefined ? clientMessage(e, requested) : conflictWithDiff(e as ConflictError, read);
   };
   if (err instanceof ToolErrorGroup) return err.compose(err.errors.map(one));
   if (err instanceof ConflictError) return one(err);

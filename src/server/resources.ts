@@ -10,11 +10,12 @@ import {
 import type { Config } from "../config/index.js";
 import { ANY_COUNT, ReplyBudget } from "../core/budget.js";
 import { listChildren } from "../core/children.js";
-import { ToolError, toClientMessage } from "../core/errors.js";
+import { ToolError } from "../core/errors.js";
 import { readResourceBody } from "../core/files/read-resource.js";
 import { listsSkipIgnored } from "../core/gate.js";
 import type { Logger } from "../core/log.js";
 import type { ResolvedPath, Workspace } from "../core/workspace.js";
+import { clientMessage } from "../surfaces/wording.js";
 import { type FileWatchHub, MAX_SESSION_SUBSCRIPTIONS, watchLimitError } from "./file-watch.js";
 
 /** Files inside the roots are resources under this template; `path` is the absolute path. */
@@ -94,7 +95,7 @@ function asProtocolError(err: unknown, uri: string): Error {
   if (err instanceof ProtocolError) return err;
   if ((err as NodeJS.ErrnoException)?.code === "ENOENT") return new ResourceNotFoundError(uri);
   if (err instanceof ToolError && err.kind === "not_found") return new ResourceNotFoundError(uri);
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, toClientMessage(err, uri));
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, clientMessage(err, uri));
 }
 
 export async function readFileResource(ws: Workspace, uri: string, config: Config) {

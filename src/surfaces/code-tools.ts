@@ -13,9 +13,9 @@ import { findReferences } from "../core/code/references.js";
 import { repoMap } from "../core/code/repo-map.js";
 import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "../core/code/scope.js";
 import { noGrammarNote, symbolsOf, viewCode } from "../core/code/source.js";
-import { ToolError } from "../core/errors.js";
+import { isErrno, noSuchPathError } from "../core/errors.js";
 import { fencedDiff } from "../core/files/diff.js";
-import { escapeName, printable } from "../core/paths.js";
+import { escapeName } from "../core/paths.js";
 import { isFileTarget } from "../core/search/grep.js";
 import { lfPieces } from "../core/text/lines.js";
 import { numberLines } from "../core/text/number.js";
@@ -42,8 +42,10 @@ export async function scopeOf(
   let isFile: boolean;
   try {
     isFile = await isFileTarget(target.real);
-  } catch {
-    throw new ToolError(`No such file or directory: ${printable(target.requested)}`, "not_found");
+  } catch (err) {
+    // Only a missing path is an answer about it; any other failure is worded by its own code.
+    if (isErrno(err, "ENOENT", "ENOTDIR")) throw noSuchPathError(target.requested);
+    throw err;
   }
   return {
     root: target.root,

@@ -68,10 +68,10 @@ describe.each(["v1", "v2"] as const)("filesystem additions with the %s client", 
       endLine: 11,
       lineNumbers: true,
     });
-    expect(r.text).toBe(" 9→line 9\n10→line 10\n11→line 11\n[mcpfs: lines 9-11 of 30]");
+    expect(r.text).toBe(" 9→line 9\n10→line 10\n11→line 11");
     expect(r.structured).toMatchObject({ startLine: 9, endLine: 11, totalLines: 30, sha256: sha256Of(text) });
     const tailR = await conn.call("read_text_file", { path: p(f("lines.txt")), startLine: 29 });
-    expect(tailR.text).toBe("line 29\nline 30\n[mcpfs: lines 29-30 of 30]");
+    expect(tailR.text).toBe("line 29\nline 30");
     const past = await conn.call("read_text_file", { path: p(f("lines.txt")), startLine: 40, endLine: 50 });
     expect(past.text).toBe("[mcpfs: no lines from line 40; the file has 30 lines]");
     const whole = await conn.call("read_text_file", { path: p(f("lines.txt")) });

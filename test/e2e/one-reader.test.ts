@@ -13,9 +13,6 @@ afterAll(() => area.cleanup());
 const CRLF = "one\r\ntwo\r\nthree\r\n";
 const LATIN1 = Buffer.from("caf\xe9\n", "latin1");
 
-/** A range reply's lines, without the position note ranges end with. */
-const rangeLines = (text: string) => text.replace(/\n\[mcpfs: lines [^\]]*\]$/, "");
-
 describe("filesystem surface", () => {
   const root = area.tree("fs", { "crlf.txt": CRLF, "latin1.txt": LATIN1 });
   const p = (rel: string) => path.join(root, rel);
@@ -37,7 +34,18 @@ describe("filesystem surface", () => {
     expect(whole.text).toBe("1→one\n2→two\n3→three");
     expect(head.text).toBe(whole.text);
     expect(tail.text).toBe(whole.text);
-    expect(rangeLines(range.text)).toBe(whole.text);
+    // The same lines, the same text: a range that is not cut adds no note of its own.
+    expect(range.text).toBe(whole.text);
+  });
+
+  it("numbers the first lines the same way by head and by range when more lines follow", async () => {
+    const read = (extra: object) =>
+      conn.call("read_text_file", { path: p("crlf.txt"), lineNumbers: true, ...extra });
+    const head = await read({ head: 2 });
+    const range = await read({ startLine: 1, endLine: 2 });
+    expect(head.text).toBe("1→one\n2→two");
+    expect(range.text).toBe(head.text);
+    expect(range.structured).toMatchObject({ startLine: 1, endLine: 2, totalLines: 3 });
   });
 
   it("answers a Latin-1 file the same way for every read shape, naming the path", async () => {

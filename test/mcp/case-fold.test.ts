@@ -16,6 +16,7 @@ import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { workspacePolicy } from "../../src/surfaces/workspace/policy.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { startServer } from "../helpers/in-process.js";
+import { wordedRejection, wordedThrow } from "../helpers/worded.js";
 
 const area = tempArea();
 afterAll(() => area.cleanup());
@@ -64,7 +65,9 @@ describe("forced case folding", () => {
     expect(r.relative).toBe("Sub/File.txt");
     // Exact names (as on ext4): the other spelling is outside.
     const exact = new Workspace([await makeRoot(dir, "rw", "directory")], filesystemPolicy.pathRules({}));
-    await expect(exact.resolve(path.join(upper(dir), "Sub"), { intent: "read" })).rejects.toThrow(/denied/);
+    expect(await wordedRejection(exact.resolve(path.join(upper(dir), "Sub"), { intent: "read" }))).toMatch(
+      /denied/,
+    );
   });
 
   it("a read-only directory spelled in another case stays read-only, and cannot be moved", async () => {
@@ -73,13 +76,15 @@ describe("forced case folding", () => {
       [await folded(dir), await folded(path.join(dir, "Docs"), "ro")],
       filesystemPolicy.pathRules({}),
     );
-    await expect(ws.resolve(path.join(dir, "DOCS", "a.txt"), { intent: "write" })).rejects.toThrow(
+    expect(await wordedRejection(ws.resolve(path.join(dir, "DOCS", "a.txt"), { intent: "write" }))).toMatch(
       /read-only/,
     );
-    await expect(ws.resolve(path.join(dir, "docs", "new.txt"), { intent: "write" })).rejects.toThrow(
+    expect(await wordedRejection(ws.resolve(path.join(dir, "docs", "new.txt"), { intent: "write" }))).toMatch(
       /read-only/,
     );
-    await expect(ws.resolveEntry(path.join(dir, "DOCS"), { intent: "write" })).rejects.toThrow(/read-only/);
+    expect(await wordedRejection(ws.resolveEntry(path.join(dir, "DOCS"), { intent: "write" }))).toMatch(
+      /read-only/,
+    );
     expect(fs.readFileSync(path.join(dir, "Docs/a.txt"), "utf8")).toBe("A");
   });
 
@@ -88,8 +93,12 @@ describe("forced case folding", () => {
     const root = await folded(dir);
     const ws = new Workspace([root], workspacePolicy.pathRules({}));
     // Writing there is refused as for .git itself (the workspace surface keeps .git out of reach).
-    await expect(ws.resolveEntry(".GIT", { intent: "write", base: root })).rejects.toThrow(/excluded/);
-    await expect(ws.resolveEntry(".GIT/config", { intent: "write", base: root })).rejects.toThrow(/excluded/);
+    expect(await wordedRejection(ws.resolveEntry(".GIT", { intent: "write", base: root }))).toMatch(
+      /excluded/,
+    );
+    expect(await wordedRejection(ws.resolveEntry(".GIT/config", { intent: "write", base: root }))).toMatch(
+      /excluded/,
+    );
     const entry = await ws.resolveEntry(".GIT", { intent: "read", base: root });
     expect(entry.relative).toBe(".git");
     expect(entry.spelled).toBe(".GIT");
@@ -133,21 +142,21 @@ describe("forced case folding", () => {
     fs.writeFileSync(path.join(dir, "bar.txt"), "bar");
     const a = await ws.resolveEntry(path.join(dir, "foo.txt"), { intent: "write" });
     const b = await ws.resolveEntry(path.join(dir, "BAR.txt"), { intent: "write" });
-    await expect(moveNoReplace(a, b)).rejects.toThrow(/already exists/);
+    expect(await wordedRejection(moveNoReplace(a, b))).toMatch(/already exists/);
     expect(fs.readFileSync(path.join(dir, "bar.txt"), "utf8")).toBe("bar");
   });
 });
 
 describe("Windows path screening (pure, so tested on every host)", () => {
   it("refuses streams, device names and trailing dots; reads \\\\?\\ forms as plain paths", () => {
-    expect(() => screenWindowsPath("C:\\p\\a.txt:s", "x")).toThrow(/alternate data stream/);
-    expect(() => screenWindowsPath("C:\\p\\a.txt::$DATA", "x")).toThrow(/alternate data stream/);
-    expect(() => screenWindowsPath("C:\\p\\NUL", "x")).toThrow(/reserved device name/);
-    expect(() => screenWindowsPath("c:/p/com1.txt", "x")).toThrow(/reserved device name/);
-    expect(() => screenWindowsPath("C:\\p\\Aux .log", "x")).toThrow(/reserved device name/);
-    expect(() => screenWindowsPath("C:\\p\\.git.", "x")).toThrow(/trailing dots and spaces/);
-    expect(() => screenWindowsPath("C:\\p\\a.txt ", "x")).toThrow(/trailing dots and spaces/);
-    expect(() => screenWindowsPath("\\\\.\\pipe\\x", "x")).toThrow(/device namespace/);
+    expect(wordedThrow(() => screenWindowsPath("C:\\p\\a.txt:s", "x"))).toMatch(/alternate data stream/);
+    expect(wordedThrow(() => screenWindowsPath("C:\\p\\a.txt::$DATA", "x"))).toMatch(/alternate data stream/);
+    expect(wordedThrow(() => screenWindowsPath("C:\\p\\NUL", "x"))).toMatch(/reserved device name/);
+    expect(wordedThrow(() => screenWindowsPath("c:/p/com1.txt", "x"))).toMatch(/reserved device name/);
+    expect(wordedThrow(() => screenWindowsPath("C:\\p\\Aux .log", "x"))).toMatch(/reserved device name/);
+    expect(wordedThrow(() => screenWindowsPath("C:\\p\\.git.", "x"))).toMatch(/trailing dots and spaces/);
+    expect(wordedThrow(() => screenWindowsPath("C:\\p\\a.txt ", "x"))).toMatch(/trailing dots and spaces/);
+    expect(wordedThrow(() => screenWindowsPath("\\\\.\\pipe\\x", "x"))).toMatch(/device namespace/);
     expect(screenWindowsPath("\\\\?\\C:\\p\\a.txt", "x")).toBe("C:\\p\\a.txt");
     expect(screenWindowsPath("\\\\?\\UNC\\host\\share\\a", "x")).toBe("\\\\host\\share\\a");
     expect(screenWindowsPath("C:\\p\\..\\q\\nulx.txt", "x")).toBe("C:\\p\\..\\q\\nulx.txt");

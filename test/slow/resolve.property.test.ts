@@ -10,6 +10,7 @@ import { ToolError } from "../../src/core/errors.js";
 import { printable } from "../../src/core/paths.js";
 import { type Root, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
+import { clientMessage } from "../../src/surfaces/wording.js";
 import { workspacePolicy } from "../../src/surfaces/workspace/policy.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { hasDotDotSegment, kernelConfined, makeArena, NFD_LINK } from "../helpers/hostile.js";
@@ -109,7 +110,8 @@ function checkOutcome(
     // Only deliberate, client-safe errors; they never name a place the client did not.
     expect(got).toBeInstanceOf(ToolError);
     const shown = printable(value);
-    const rest = got.message.split(shown).join("").split(shown.slice(0, 1000)).join("");
+    // The text a client gets, in the official words (the core's errors are data).
+    const rest = clientMessage(got).split(shown).join("").split(shown.slice(0, 1000)).join("");
     expect(rest).not.toContain(arena.base);
     return;
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fencedDiff, unifiedDiff } from "../../src/core/files/diff.js";
 import { applyEdits, EditError } from "../../src/core/files/edit.js";
 import { parseDoc, printDoc } from "../../src/core/text/document.js";
+import { clientMessage } from "../../src/surfaces/wording.js";
 
 const detectFormat = (text: string) => {
   const { eol, bom, mixed } = parseDoc(text);
@@ -71,8 +72,8 @@ describe("edit engine", () => {
       applyEdits("x = 1\ny = 2\nx = 1\n\nx = 1\n", [{ oldText: "x = 1", newText: "z" }]),
     );
     expect(e.reason).toBe("ambiguous");
-    expect(e.lines).toEqual([1, 3, 5]);
-    expect(e.message).toContain("matches 3 times, at lines 1, 3, 5");
+    expect(e.detail.edit?.lines).toEqual([1, 3, 5]);
+    expect(clientMessage(e)).toContain("matches 3 times, at lines 1, 3, 5");
   });
 
   it("counts overlapping occurrences as ambiguous", () => {
@@ -88,7 +89,7 @@ describe("edit engine", () => {
   it("refuses an empty oldText", () => {
     const e = failure(() => applyEdits("abc", [{ oldText: "", newText: "x" }]));
     expect(e.reason).toBe("empty");
-    expect(e.message).toContain("oldText is empty");
+    expect(clientMessage(e)).toContain("oldText is empty");
   });
 
   it("names the surface's own parameters", () => {
@@ -97,14 +98,14 @@ describe("edit engine", () => {
         names: { oldText: "old_string", replaceAll: "replace_all" },
       }),
     );
-    expect(e.message).toContain("old_string matches 2 times");
-    expect(e.message).toContain("set replace_all");
+    expect(clientMessage(e)).toContain("old_string matches 2 times");
+    expect(clientMessage(e)).toContain("set replace_all");
   });
 
   it("reports no match with the official message", () => {
     const e = failure(() => applyEdits("abc\n", [{ oldText: "zzz", newText: "y" }]));
     expect(e.reason).toBe("not_found");
-    expect(e.message).toBe("Could not find exact match for edit:\nzzz");
+    expect(clientMessage(e)).toBe("Could not find exact match for edit:\nzzz");
   });
 
   it("keeps nested indentation right in the whitespace-tolerant match (reference §5 example)", () => {
@@ -143,7 +144,7 @@ describe("edit engine", () => {
     const file = "  a\n  b\n\n    a\n    b\n";
     const e = failure(() => applyEdits(file, [{ oldText: "a\nb", newText: "c" }]));
     expect(e.reason).toBe("ambiguous");
-    expect(e.lines).toEqual([1, 4]);
+    expect(e.detail.edit?.lines).toEqual([1, 4]);
   });
 
   it("exact-only mode does not fall back to the tolerant match", () => {
@@ -175,7 +176,7 @@ describe("edit engine", () => {
       ]),
     );
     expect(e.editIndex).toBe(1);
-    expect(e.message).toContain("edit 2 of 2; no edit was applied");
+    expect(clientMessage(e)).toContain("edit 2 of 2; no edit was applied");
   });
 
   it("non-sequential mode locates every edit in the original and refuses overlaps", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ERROR_KINDS,
+  ERROR_REASONS,
   type ErrorKind,
   isServerFault,
   noSuchPathError,
@@ -9,6 +10,7 @@ import {
 } from "../../src/core/errors.js";
 import { filesystemPolicy, filesystemWording } from "../../src/surfaces/filesystem/policy.js";
 import type { ErrorWording } from "../../src/surfaces/policy.js";
+import { clientMessage, OFFICIAL_WORDS } from "../../src/surfaces/wording.js";
 import { workspacePolicy, workspaceWording } from "../../src/surfaces/workspace/policy.js";
 
 const notUtf8 = new ToolError("Not a UTF-8 text file: a\\x07.bin", "not_utf8", { path: "a\u0007.bin" });
@@ -57,6 +59,66 @@ describe("every kind of error, worded once per surface", () => {
   });
 });
 
+/**
+ * Cases whose words name no path on purpose: there is none (no string given, no root configured), or the
+ * official server's edit errors (kept byte for byte; the call names one file).
+ */
+const PATHLESS = new Set([
+  "invalid/path_type",
+  "invalid/path_empty",
+  "no_roots/plain",
+  "invalid/edit_empty",
+  "not_found/edit_not_found",
+  "conflict/edit_ambiguous",
+  "conflict/edit_overlap",
+]);
+/** The edit engine's detail of an edit that cannot be made (edit_* cases). */
+const EDIT = {
+  index: 1,
+  total: 2,
+  oldText: "x",
+  oldName: "oldText",
+  replaceAllName: "replaceAll",
+  lines: [3],
+};
+
+describe("errors as data: every case of every kind worded once, in the official table", () => {
+  it("has words for each kind's plain case and each of its cases, and nothing else", () => {
+    expect(Object.keys(OFFICIAL_WORDS).sort()).toEqual([...ERROR_KINDS].sort());
+    for (const kind of ERROR_KINDS) {
+      const cases = (ERROR_REASONS as Partial<Record<ErrorKind, readonly string[]>>)[kind] ?? [];
+      expect(Object.keys(OFFICIAL_WORDS[kind]).sort(), kind).toEqual(["plain", ...cases].sort());
+    }
+  });
+
+  it("each case names the requested path (printable), never more, from the data alone", () => {
+    for (const kind of ERROR_KINDS)
+      for (const reason of Object.keys(OFFICIAL_WORDS[kind])) {
+        const detail = {
+          path: "dir/a\u0007.txt",
+          ...(reason === "plain" ? {} : { reason }),
+          actual: "seg",
+          limit: 9,
+          edit: EDIT,
+        };
+        const text = clientMessage(new ToolError(kind, detail as never));
+        expect(text, `${kind}/${reason}`).not.toMatch(/undefined|\[object/);
+        if (!PATHLESS.has(`${kind}/${reason}`)) expect(text, `${kind}/${reason}`).toContain("dir/a\\x07.txt");
+      }
+  });
+
+  it("a data error's message is a diagnostic for the log, never a reply's text", () => {
+    const e = new ToolError("outside_roots", { path: "../x" });
+    expect(e.message).toBe("outside_roots: ../x");
+    expect(filesystemPolicy.errorText("read_text_file", e, clientMessage(e))).toBe(
+      "Access denied - path outside allowed directories: ../x",
+    );
+    expect(workspacePolicy.errorText("read_file", e, clientMessage(e))).toBe(
+      "Error executing tool read_file: Security error: Path '../x' contains '..' traversal.",
+    );
+  });
+});
+
 describe("typed errors, worded once per surface", () => {
   it("the filesystem surface answers with the default message", () => {
     expect(filesystemPolicy.errorText("edit_file", notUtf8, notUtf8.message)).toBe(notUtf8.message);
@@ -79,10 +141,10 @@ describe("typed errors, worded once per surface", () => {
   it("a missing path is a ToolError worded as a system ENOENT is", () => {
     const e = noSuchPathError("dir/missing.txt");
     expect(e.kind).toBe("not_found");
-    expect(e.message).toBe(
+    expect(clientMessage(e)).toBe(
       toClientMessage(Object.assign(new Error("ENOENT: /abs"), { code: "ENOENT" }), "dir/missing.txt"),
     );
-    expect(e.message).toBe("No such file or directory: dir/missing.txt");
+    expect(clientMessage(e)).toBe("No such file or directory: dir/missing.txt");
   });
 
   it("system errors keep their wording", () => {

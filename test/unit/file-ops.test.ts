@@ -12,7 +12,9 @@ import { TEMP_NAME } from "../../src/core/files/safe-open.js";
 import { createLogger } from "../../src/core/log.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
+import { clientMessage } from "../../src/surfaces/wording.js";
 import { snapshot, tempArea } from "../helpers/fixtures.js";
+import { wordedRejection } from "../helpers/worded.js";
 
 const area = tempArea();
 afterAll(() => area.cleanup());
@@ -43,12 +45,14 @@ describe("appendToFile", () => {
     expect(r).toMatchObject({ kind: "write", before: sha256Of("alpha\n"), after: sha256Of("alpha\nbeta\n") });
     await appendToFile(await w("crlf.txt"), "three\nfour\n");
     expect(read("crlf.txt")).toBe("\uFEFFone\r\ntwo\r\nthree\r\nfour\r\n");
-    await expect(appendToFile(await w("new.txt"), "x", { mustExist: true })).rejects.toThrow(/No such file/);
+    expect(await wordedRejection(appendToFile(await w("new.txt"), "x", { mustExist: true }))).toMatch(
+      /No such file/,
+    );
     expect((await appendToFile(await w("new.txt"), "x")).kind).toBe("create");
     expect(read("new.txt")).toBe("x");
-    await expect(
-      appendToFile(await w("a.txt"), "z", { expectedSha256: sha256Of("alpha\n") }),
-    ).rejects.toThrow(/changed since it was read/);
+    expect(
+      await wordedRejection(appendToFile(await w("a.txt"), "z", { expectedSha256: sha256Of("alpha\n") })),
+    ).toMatch(/changed since it was read/);
     await appendToFile(await w("a.txt"), "z", { expectedSha256: sha256Of("alpha\nbeta\n") });
     expect(read("a.txt")).toBe("alpha\nbeta\nz");
   });
@@ -59,7 +63,7 @@ describe("copyPath", () => {
     await copyPath(await w("tree/deep/y.sh"), await w("y-copy.sh"), { contains });
     expect(read("y-copy.sh")).toBe("#!/bin/sh\n");
     expect(fs.statSync(path.join(dir, "y-copy.sh")).mode & 0o777).toBe(0o750);
-    await expect(copyPath(await w("a.txt"), await w("y-copy.sh"), { contains })).rejects.toThrow(
+    expect(await wordedRejection(copyPath(await w("a.txt"), await w("y-copy.sh"), { contains }))).toMatch(
       /already exists.*overwrite: true/,
     );
     await copyPath(await w("a.txt"), await w("y-copy.sh"), { contains, overwrite: true });
@@ -75,16 +79,18 @@ describe("copyPath", () => {
     expect(fs.statSync(path.join(dir, "copy/deep/y.sh")).mode & 0o777).toBe(0o750);
     expect(fs.readlinkSync(path.join(dir, "copy/link-in"))).toBe("x.txt");
     expect(fs.readdirSync(dir).filter((f) => TEMP_NAME.test(f))).toEqual([]);
-    await expect(copyPath(await w("tree"), await w("copy"), { contains })).rejects.toThrow(/already exists/);
-    await expect(copyPath(await w("tree"), await w("tree/deep/inner"), { contains })).rejects.toThrow(
-      /into itself/,
+    expect(await wordedRejection(copyPath(await w("tree"), await w("copy"), { contains }))).toMatch(
+      /already exists/,
     );
+    expect(
+      await wordedRejection(copyPath(await w("tree"), await w("tree/deep/inner"), { contains })),
+    ).toMatch(/into itself/);
   });
 
   it("refuses, writing nothing, a tree with a link that points outside from its new place", async () => {
     fs.symlinkSync(path.join(outside, "secret.txt"), path.join(dir, "tree/out-link"));
     const before = snapshot(dir);
-    await expect(copyPath(await w("tree"), await w("copy"), { contains })).rejects.toThrow(
+    expect(await wordedRejection(copyPath(await w("tree"), await w("copy"), { contains }))).toMatch(
       /out-link would point outside/,
     );
     expect(snapshot(dir)).toEqual(before);
@@ -94,9 +100,9 @@ describe("copyPath", () => {
   it("never writes through a symlink standing in the destination tree", async () => {
     fs.mkdirSync(path.join(dir, "dest"));
     fs.symlinkSync(outside, path.join(dir, "dest/deep"));
-    await expect(copyPath(await w("tree"), await w("dest"), { contains, overwrite: true })).rejects.toThrow(
-      /not a directory/,
-    );
+    expect(
+      await wordedRejection(copyPath(await w("tree"), await w("dest"), { contains, overwrite: true })),
+    ).toMatch(/not a directory/);
     expect(fs.readdirSync(outside)).toEqual(["secret.txt"]);
   });
 });
@@ -104,19 +110,19 @@ describe("copyPath", () => {
 describe("deleteFile and deleteDirectory", () => {
   it("deletes a file (a link as a link), refusing a directory and a changed file", async () => {
     fs.symlinkSync(path.join(dir, "a.txt"), path.join(dir, "link"));
-    await expect(deleteFile(await w("tree"))).rejects.toThrow(/Is a directory/);
-    await expect(deleteFile(await w("a.txt"), { expectedSha256: sha256Of("other") })).rejects.toThrow(
-      /changed since it was read/,
-    );
+    expect(await wordedRejection(deleteFile(await w("tree")))).toMatch(/Is a directory/);
+    expect(
+      await wordedRejection(deleteFile(await w("a.txt"), { expectedSha256: sha256Of("other") })),
+    ).toMatch(/changed since it was read/);
     const r = await deleteFile(await w("a.txt"), { expectedSha256: sha256Of("alpha\n") });
     expect(r).toMatchObject({ kind: "delete", before: sha256Of("alpha\n") });
     expect(fs.existsSync(path.join(dir, "a.txt"))).toBe(false);
-    await expect(deleteFile(await w("a.txt"))).rejects.toThrow(/No such file/);
+    expect(await wordedRejection(deleteFile(await w("a.txt")))).toMatch(/No such file/);
   });
 
   it("deletes a tree recursively, never following links out, and reports every entry", async () => {
     fs.symlinkSync(outside, path.join(dir, "tree/deep/out"));
-    await expect(deleteDirectory(await w("tree"), false)).rejects.toThrow(/not empty/);
+    expect(await wordedRejection(deleteDirectory(await w("tree"), false))).toMatch(/not empty/);
     const r = await deleteDirectory(await w("tree"), true);
     expect(r.map((e) => e.rel)).toEqual([
       "tree",
@@ -131,8 +137,8 @@ describe("deleteFile and deleteDirectory", () => {
   });
 
   it("refuses a root and a file", async () => {
-    await expect(deleteDirectory(await w("."), true)).rejects.toThrow(/Refusing to delete a root/);
-    await expect(deleteDirectory(await w("a.txt"), false)).rejects.toThrow(/Not a directory/);
+    expect(await wordedRejection(deleteDirectory(await w("."), true))).toMatch(/Refusing to delete a root/);
+    expect(await wordedRejection(deleteDirectory(await w("a.txt"), false))).toMatch(/Not a directory/);
     await deleteDirectory(await w("tree/empty"), false);
     expect(fs.existsSync(path.join(dir, "tree/empty"))).toBe(false);
   });
@@ -172,9 +178,11 @@ describe("editFiles", () => {
       () => new Error("expected a refusal"),
       (e: Error) => e,
     );
-    expect(err.message).toMatch(/^2 of 3 files could not be edited; no file was changed/);
-    expect(err.message).toContain("Could not find the text to replace in tree/x.txt");
-    expect(err.message).toContain("No such file: gone.txt");
+    // Each file's error as data, the group worded item by item (as the runner words it).
+    const text = clientMessage(err);
+    expect(text).toMatch(/^2 of 3 files could not be edited; no file was changed/);
+    expect(text).toContain("Could not find the text to replace in tree/x.txt");
+    expect(text).toContain("No such file: gone.txt");
     expect(snapshot(dir)).toEqual(before);
   });
 });

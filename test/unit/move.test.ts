@@ -6,6 +6,7 @@ import { moveNoReplace as moveEntry } from "../../src/core/files/move-no-replace
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { tempArea } from "../helpers/fixtures.js";
+import { wordedRejection } from "../helpers/worded.js";
 
 const area = tempArea();
 afterAll(() => area.cleanup());
@@ -49,10 +50,10 @@ describe("moveEntry, forced through the cross-device path (copy + remove)", () =
     const ws = await workspace(root);
     const a = await ws.resolveEntry(path.join(root, "a.txt"), { intent: "write" });
     const b = await ws.resolveEntry(path.join(root, "b.txt"), { intent: "write" });
-    await expect(moveEntry(a, b, { forceCopy: true })).rejects.toThrow(/Destination already exists/);
+    expect(await wordedRejection(moveEntry(a, b, { forceCopy: true }))).toMatch(/Destination already exists/);
     const d = await ws.resolveEntry(path.join(root, "d"), { intent: "write" });
     const inside = await ws.resolveEntry(path.join(root, "d/inner"), { intent: "write" });
-    await expect(moveEntry(d, inside)).rejects.toThrow(/into itself/);
+    expect(await wordedRejection(moveEntry(d, inside))).toMatch(/into itself/);
     expect(fs.readFileSync(path.join(root, "b.txt"), "utf8")).toBe("B");
   });
 
@@ -62,7 +63,7 @@ describe("moveEntry, forced through the cross-device path (copy + remove)", () =
     const ws = await workspace(root);
     const a = await ws.resolveEntry(path.join(root, "a.txt"), { intent: "write" });
     const dl = await ws.resolveEntry(path.join(root, "dl"), { intent: "write" });
-    await expect(moveEntry(a, dl)).rejects.toThrow(/Destination already exists/);
+    expect(await wordedRejection(moveEntry(a, dl))).toMatch(/Destination already exists/);
   });
 });
 
@@ -76,8 +77,8 @@ describe("makeDirectory", () => {
     expect(await makeDirectory(await ws.resolve(path.join(root, "a/b"), { intent: "write" }))).toEqual({
       created: false,
     });
-    await expect(
-      makeDirectory(await ws.resolve(path.join(root, "f.txt"), { intent: "write" })),
-    ).rejects.toThrow(/not a directory/);
+    expect(
+      await wordedRejection(makeDirectory(await ws.resolve(path.join(root, "f.txt"), { intent: "write" }))),
+    ).toMatch(/not a directory/);
   });
 });

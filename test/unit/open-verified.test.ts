@@ -12,6 +12,7 @@ import { type OpenTarget, openVerifiedFile, openVerifiedSync } from "../../src/c
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { tempArea } from "../helpers/fixtures.js";
+import { wordedRejection, wordedThrow } from "../helpers/worded.js";
 
 const area = tempArea("mcpfs-openfile-");
 afterAll(() => area.cleanup());
@@ -19,8 +20,8 @@ let n = 0;
 
 /** Both opens refuse `target` with `message`. */
 async function expectRefused(target: OpenTarget, message: RegExp): Promise<void> {
-  await expect(openVerifiedFile(target)).rejects.toThrow(message);
-  expect(() => openVerifiedSync(target)).toThrow(message);
+  expect(await wordedRejection(openVerifiedFile(target))).toMatch(message);
+  expect(wordedThrow(() => openVerifiedSync(target))).toMatch(message);
 }
 
 for (const portableDescriptors of [false, true]) {

@@ -9,6 +9,7 @@ import { commitChanges } from "../../src/core/files/transaction.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { snapshot, tempArea } from "../helpers/fixtures.js";
+import { wordedRejection } from "../helpers/worded.js";
 
 const area = tempArea();
 afterAll(() => area.cleanup());
@@ -147,8 +148,8 @@ describe("planPatch + commitChanges with real git diffs", () => {
 
   it("refuses a patch path that leaves the root", async () => {
     const s = await setup({ "a.txt": "1\n" });
-    await expect(
-      s.apply("--- a/../../etc/passwd\n+++ b/../../etc/passwd\n@@ -1 +1 @@\n-x\n+y\n"),
-    ).rejects.toThrow(/Access denied/);
+    expect(
+      await wordedRejection(s.apply("--- a/../../etc/passwd\n+++ b/../../etc/passwd\n@@ -1 +1 @@\n-x\n+y\n")),
+    ).toMatch(/Access denied/);
   });
 });

@@ -1,5 +1,4 @@
 import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 import { codecOf, decodeFile, encodeText } from "../text/decode.js";
 import { parseDoc } from "../text/document.js";
 import type { ResolvedPath } from "../workspace.js";
@@ -32,8 +31,7 @@ export async function appendToFile(
   opts: AppendOptions = {},
 ): Promise<ChangeResult> {
   const snap = await readSnapshot(target, { maxBytes: opts.maxBytes });
-  if (!snap && opts.mustExist)
-    throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
+  if (!snap && opts.mustExist) throw new ToolError("not_found", { reason: "file", path: target.requested });
   checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: snap });
   if (!snap) {
     const [r] = await commitChanges([

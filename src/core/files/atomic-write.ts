@@ -2,7 +2,6 @@ import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkDescriptor, pinParent, tempPathBeside } from "./safe-open.js";
 
@@ -38,7 +37,7 @@ export async function stageWrite(
     pinned = await pinParent(target.real, target.root, target.requested);
   } catch (err) {
     if (isErrno(err, "ENOENT"))
-      throw new ToolError(`Parent directory does not exist: ${printable(target.requested)}`, "not_found");
+      throw new ToolError("not_found", { reason: "parent", path: target.requested });
     throw err;
   }
   const { dir, name } = pinned;
@@ -49,11 +48,10 @@ export async function stageWrite(
       throw err;
     });
     if (existing) {
-      if (opts.exclusive) throw new ToolError(`Already exists: ${printable(target.requested)}`, "exists");
-      if (existing.isDirectory())
-        throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
+      if (opts.exclusive) throw new ToolError("exists", { path: target.requested });
+      if (existing.isDirectory()) throw new ToolError("not_file", { path: target.requested });
       if (!existing.isFile())
-        throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+        throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
       mode = existing.mode & 0o7777;
     }
     const tempName = path.basename(tempPathBeside(target.real));

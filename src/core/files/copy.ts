@@ -58,22 +58,21 @@ export async function copyPath(
   opts: CopyOptions,
 ): Promise<CopyResult> {
   const st = await fs.lstat(source.real).catch((err) => {
-    if (isErrno(err, "ENOENT"))
-      throw new ToolError(`No such file or directory: ${printable(source.requested)}`, "not_found");
+    if (isErrno(err, "ENOENT")) throw new ToolError("not_found", { path: source.requested });
     throw err;
   });
   const destSt = await fs.lstat(dest.real).catch(() => undefined);
   const result: CopyResult = { files: 0, dirs: 0, links: 0, bytes: 0, written: [] };
   if (st.isFile()) {
     if (destSt?.isDirectory())
-      throw new ToolError(`Destination is a directory: ${printable(dest.requested)}`, "exists");
+      throw new ToolError("exists", { reason: "destination_dir", path: dest.requested });
     if (destSt && !opts.overwrite)
       throw new ToolError(
         `Destination already exists: ${printable(dest.requested)} (pass overwrite: true to replace it)`,
         "exists",
       );
     const snap = await readSnapshot(source, { maxBytes: opts.maxFileBytes });
-    if (!snap) throw new ToolError(`No such file: ${printable(source.requested)}`, "not_found");
+    if (!snap) throw new ToolError("not_found", { reason: "file", path: source.requested });
     const [r] = await commitChanges([
       { kind: "write", target: dest, data: snap.data, base: destSt ? undefined : null, mode: snap.mode },
     ]);
@@ -83,11 +82,11 @@ export async function copyPath(
     return result;
   }
   if (!st.isDirectory())
-    throw new ToolError(`Not a regular file or directory: ${printable(source.requested)}`, "not_file");
+    throw new ToolError("not_file", { reason: "not_regular_or_dir", path: source.requested });
   if (namesOf(source.root).isAtOrBelow(dest.real, source.real))
-    throw new ToolError(`Cannot copy a directory into itself: ${printable(dest.requested)}`);
+    throw new ToolError("invalid", { reason: "copy_into_itself", path: dest.requested });
   if (destSt && !destSt.isDirectory())
-    throw new ToolError(`Destination exists and is not a directory: ${printable(dest.requested)}`, "exists");
+    throw new ToolError("exists", { reason: "destination_not_dir", path: dest.requested });
   if (destSt && !opts.overwrite)
     throw new ToolError(
       `Destination already exists: ${printable(dest.requested)} (pass overwrite: true to copy into it)`,
@@ -123,7 +122,7 @@ export async function copyPath(
         fs.rename(dir.at(path.basename(hidden)), dir.at(name)),
       ).catch((err) => {
         if (isErrno(err, "EEXIST", "ENOTEMPTY"))
-          throw new ToolError(`Destination already exists: ${printable(dest.requested)}`, "exists");
+          throw new ToolError("exists", { reason: "destination", path: dest.requested });
         throw err;
       });
     } catch (err) {
@@ -213,7 +212,7 @@ async function fillTree(
         if (made) dest.change?.created(dest.root, to, { type: "dir", mode: s.mode & 0o7777 });
         const there = await fs.lstat(dir.at(name));
         if (!there.isDirectory())
-          throw new ToolError(`Destination exists and is not a directory: ${printable(requested)}`, "exists");
+          throw new ToolError("exists", { reason: "destination_not_dir", path: requested });
       });
       result.dirs++;
     } else if (it.type === "symlink") {
@@ -221,8 +220,7 @@ async function fillTree(
         await fs.symlink(it.link!, dir.at(name));
         dest.change?.created(dest.root, to, { type: "link", target: it.link! });
       }).catch((err) => {
-        if (isErrno(err, "EEXIST"))
-          throw new ToolError(`Destination already exists: ${printable(requested)}`, "exists");
+        if (isErrno(err, "EEXIST")) throw new ToolError("exists", { reason: "destination", path: requested });
         throw err;
       });
       result.links++;
@@ -233,7 +231,7 @@ async function fillTree(
       const target = { ...dest, requested, real: to, exists: false };
       const existing = await fs.lstat(to).catch(() => undefined);
       if (existing && !existing.isFile())
-        throw new ToolError(`Destination exists and is not a file: ${printable(requested)}`, "exists");
+        throw new ToolError("exists", { reason: "destination_not_file", path: requested });
       const [r] = await commitChanges([
         { kind: "write", target, data: snap.data, base: existing ? undefined : null, mode: snap.mode },
       ]);

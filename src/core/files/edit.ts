@@ -1,4 +1,4 @@
-import { ToolError } from "../errors.js";
+import { type EditDetail, ToolError } from "../errors.js";
 import { parseDoc, printDoc, spliceEndings, type TextFormat } from "../text/document.js";
 import { lfPieces } from "../text/lines.js";
 import { nearestRegion, nearMissDiff } from "./closest.js";
@@ -61,18 +61,17 @@ export interface EditResult {
 
 export type EditFailure = "empty" | "not_found" | "ambiguous" | "overlap";
 
+/** An edit that cannot be made, as data: which edit, why, and what the file holds (worded by the surfaces). */
 export class EditError extends ToolError {
   constructor(
-    message: string,
     readonly reason: EditFailure,
     readonly editIndex: number,
-    readonly lines: number[] = [],
-    /** not_found only: the text would match with every backslash doubled (a file storing `\\`). */
-    readonly backslashHint = false,
-    /** not_found only: the file's region most like the text, as a short diff (see `closest.ts`). */
-    readonly nearest?: string,
+    edit: Omit<EditDetail, "index">,
   ) {
-    super(message, reason === "not_found" ? "not_found" : reason === "empty" ? "invalid" : "conflict");
+    super(reason === "not_found" ? "not_found" : reason === "empty" ? "invalid" : "conflict", {
+      reason: `edit_${reason}`,
+      edit: { index: editIndex, ...edit },
+    });
     this.name = "EditError";
   }
 }
@@ -107,13 +106,11 @@ export function applyEdits(text: string, edits: readonly Edit[], opts: EditOptio
       const prev = pending[i - 1]!;
       const cur = pending[i]!;
       if (cur.span.start < prev.span.end || (cur.span.start === prev.span.start && cur.index !== prev.index))
-        throw new EditError(
-          `Edits ${prev.index + 1} and ${cur.index + 1} overlap (line ${lineAt(text, cur.span.start)}); ` +
-            "combine them into one edit. No edit was applied.",
-          "overlap",
-          cur.index,
-          [lineAt(text, cur.span.start)],
-        );
+        throw new EditError("overlap", cur.index, {
+          ...editNames(edits, cur.index, opts),
+          lines: [lineAt(text, cur.span.start)],
+          overlapsWith: prev.index,
+        });
     }
     current = splice(
       text,
@@ -171,19 +168,13 @@ function locate(
   opts: EditOptions,
   sequential: boolean,
 ): Located {
-  const oldName = opts.names?.oldText ?? "oldText";
-  const which = total > 1 ? `Edit ${index + 1} of ${total}: ` : "";
   if (edit.oldText === "" && opts.emptyOldText === "prepend")
     return {
       spans: [{ start: 0, end: 0, replacement: normalizeEol(edit.newText) }],
       match: { index, kind: "exact", lines: [1], reindented: false },
     };
-  if (edit.oldText === "")
-    throw new EditError(
-      `${which}${oldName} is empty; give the exact text to replace. No edit was applied.`,
-      "empty",
-      index,
-    );
+  const names = { ...editNames([], index, opts), total, oldText: edit.oldText };
+  if (edit.oldText === "") throw new EditError("empty", index, names);
   const oldText = normalizeEol(edit.oldText);
   const newText = normalizeEol(edit.newText);
 
@@ -196,11 +187,9 @@ function locate(
     if (exact.length > 1 && !edit.replaceAll) {
       if (opts.multiple !== "first")
         throw ambiguous(
-          which,
-          oldName,
+          names,
           exact.map((p) => lineAt(text, p)),
           index,
-          opts,
           sequential,
         );
       exact = exact.slice(0, 1);
@@ -219,26 +208,20 @@ function locate(
     const tolerant = tolerantLocate(text, oldText, newText, !edit.replaceAll);
     if (tolerant) {
       const lines = tolerant.spans.map((s) => lineAt(text, s.start));
-      if (tolerant.spans.length > 1 && !edit.replaceAll)
-        throw ambiguous(which, oldName, lines, index, opts, sequential);
+      if (tolerant.spans.length > 1 && !edit.replaceAll) throw ambiguous(names, lines, index, sequential);
       return {
         spans: tolerant.spans,
         match: { index, kind: "tolerant", lines, reindented: tolerant.reindented },
       };
     }
   }
-  const tail = total > 1 ? `\n(edit ${index + 1} of ${total}; no edit was applied)` : "";
   const doubled = oldText.replace(/\\/g, "\\\\");
   const hint = doubled !== oldText && text.includes(doubled);
-  const nearest = closestRegion(text, oldText);
-  throw new EditError(
-    `Could not find exact match for edit:\n${edit.oldText}${tail}${nearest ? `\n\n${nearest}` : ""}`,
-    "not_found",
-    index,
-    [],
-    hint,
-    nearest,
-  );
+  throw new EditError("not_found", index, {
+    ...names,
+    backslashHint: hint,
+    nearest: closestRegion(text, oldText),
+  });
 }
 
 /** The region of `text` most like `oldText`, as a short diff with its line numbers, or undefined. */
@@ -249,24 +232,27 @@ function closestRegion(text: string, oldText: string): string | undefined {
   return near && nearMissDiff(file, want, near);
 }
 
-function ambiguous(
-  which: string,
-  oldName: string,
-  lines: number[],
+/** The parameter names the call spells (`names`), and which edit of how many. */
+function editNames(
+  edits: readonly Edit[],
   index: number,
   opts: EditOptions,
+): Omit<EditDetail, "index" | "lines"> {
+  return {
+    total: edits.length,
+    oldText: edits[index]?.oldText ?? "",
+    oldName: opts.names?.oldText ?? "oldText",
+    replaceAllName: opts.names?.replaceAll ?? "replaceAll",
+  };
+}
+
+function ambiguous(
+  names: Omit<EditDetail, "index" | "lines">,
+  lines: number[],
+  index: number,
   sequential: boolean,
 ): EditError {
-  const shown = lines.length > 20 ? `${lines.slice(0, 20).join(", ")}, …` : lines.join(", ");
-  const after = sequential && index > 0 ? " (counted after the preceding edits)" : "";
-  const all = opts.names?.replaceAll === "" ? "" : `, or set ${opts.names?.replaceAll ?? "replaceAll"}`;
-  return new EditError(
-    `${which}${oldName} matches ${lines.length} times, at lines ${shown}${after}; ` +
-      `include more surrounding text so it matches exactly once${all}. No edit was applied.`,
-    "ambiguous",
-    index,
-    lines,
-  );
+  return new EditError("ambiguous", index, { ...names, lines, countedAfter: sequential && index > 0 });
 }
 
 function normalizeEol(s: string): string {

@@ -4,7 +4,6 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { mapLimit } from "../concurrency.js";
 import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 import { namesOf, type ResolvedPath, type Workspace } from "../workspace.js";
 import { isTempName } from "./safe-open.js";
 
@@ -59,10 +58,8 @@ export async function listDirectory(
     dirents = await fsp.readdir(dir.real, { withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOTDIR")
-      throw new ToolError(`Not a directory: ${printable(dir.requested)}`, "not_directory");
-    if (code === "ENOENT")
-      throw new ToolError(`No such file or directory: ${printable(dir.requested)}`, "not_found");
+    if (code === "ENOTDIR") throw new ToolError("not_directory", { path: dir.requested });
+    if (code === "ENOENT") throw new ToolError("not_found", { path: dir.requested });
     throw err;
   }
   const entries: ListedEntry[] = [];

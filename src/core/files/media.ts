@@ -71,9 +71,8 @@ export async function readMedia(
   const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = await fh.stat();
-    if (st.isDirectory())
-      throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
-    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    if (st.isDirectory()) throw new ToolError("not_file", { path: target.requested });
+    if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     const scalable = async () => {
       const head = Buffer.alloc(16);
       const { bytesRead } = await fh.read(head, 0, 16, 0);

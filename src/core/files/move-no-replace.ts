@@ -29,8 +29,7 @@ export async function moveNoReplace(
   opts: MoveNoReplaceOptions = {},
 ): Promise<MoveNoReplaceResult> {
   const st = await fs.lstat(src.real).catch((err) => {
-    if (isErrno(err, "ENOENT", "ENOTDIR"))
-      throw new ToolError(`No such file or directory: ${printable(src.requested)}`, "not_found");
+    if (isErrno(err, "ENOENT", "ENOTDIR")) throw new ToolError("not_found", { path: src.requested });
     throw err;
   });
   const type = st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
@@ -39,11 +38,9 @@ export async function moveNoReplace(
     await recordMove(src, dst, type, "fs");
     return { copied: false, type };
   }
-  if (await exists(dst.real))
-    throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
+  if (await exists(dst.real)) throw new ToolError("exists", { reason: "destination", path: dst.requested });
   const parent = await fs.stat(path.dirname(dst.real)).catch(() => undefined);
-  if (!parent?.isDirectory())
-    throw new ToolError(`Parent directory does not exist: ${printable(dst.requested)}`, "not_found");
+  if (!parent?.isDirectory()) throw new ToolError("not_found", { reason: "parent", path: dst.requested });
   if (type === "dir" && namesOf(src.root).isAtOrBelow(dst.real, src.real))
     throw new ToolError(
       `Cannot move a directory into itself: ${printable(src.requested)} -> ${printable(dst.requested)}`,
@@ -62,8 +59,7 @@ export async function moveNoReplace(
         await to.dir.close();
       }
     } catch (err) {
-      if (isNameTaken(err))
-        throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
+      if (isNameTaken(err)) throw new ToolError("exists", { reason: "destination", path: dst.requested });
       if (!isErrno(err, "EXDEV")) throw err;
     } finally {
       await from.dir.close();
@@ -86,8 +82,7 @@ export async function moveNoReplace(
     );
   } catch (err) {
     await removeTree(tempEntry).catch(() => {});
-    if (isNameTaken(err))
-      throw new ToolError(`Destination already exists: ${printable(dst.requested)}`, "exists");
+    if (isNameTaken(err)) throw new ToolError("exists", { reason: "destination", path: dst.requested });
     throw err;
   }
   await removeTree(src);

@@ -42,15 +42,14 @@ export interface MoveResult {
  */
 export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<MoveResult> {
   const kind = await entryKind(source);
-  if (kind === "missing") throw new ToolError(`No such file: ${printable(source.requested)}`, "not_found");
+  if (kind === "missing") throw new ToolError("not_found", { reason: "file", path: source.requested });
   if (isRespelling(source, dest)) {
     // git's index follows on the next `git add -A`; a case-only `git mv` is refused by older gits.
     await respell(source, dest.spelled!);
     await recordMove(source, dest, kind, "fs");
     return { method: "plain" };
   }
-  if ((await entryKind(dest)) !== "missing")
-    throw new ToolError(`Already exists: ${printable(dest.requested)}`, "exists");
+  if ((await entryKind(dest)) !== "missing") throw new ToolError("exists", { path: dest.requested });
   if (source.relative === "" || dest.relative === "")
     throw new ToolError(`Cannot move a root directory: ${printable(source.requested)}`, "invalid");
   await ensureParentDirs(dest);

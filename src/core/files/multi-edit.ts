@@ -51,7 +51,7 @@ export async function editFiles<E>(
   for (const f of files) {
     try {
       const snap = await readSnapshot(f.target, { maxBytes: opts.maxBytes });
-      if (!snap) throw new ToolError(`No such file: ${printable(f.target.requested)}`, "not_found");
+      if (!snap) throw new ToolError("not_found", { reason: "file", path: f.target.requested });
       checkExpected({ requested: f.target.requested, expected: f.expectedSha256, current: snap });
       // The reads' decode policy: a file that is not text is refused, never rewritten from a lossy decode.
       const { text: before, codec } = await decodeForEdit(snap.data, f.target.requested, f.encoding);

@@ -10,7 +10,7 @@
  * then up to `fuzz` context lines at each end may be ignored (GNU patch's fuzz factor).
  */
 import { parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
-import { ToolError } from "../errors.js";
+import { ToolError, ToolErrorGroup } from "../errors.js";
 import { printable } from "../paths.js";
 import { decodeForEdit, encodeText } from "../text/decode.js";
 import { docLines, parseDoc, printLines } from "../text/document.js";
@@ -89,23 +89,28 @@ export async function planPatch(patchText: string, opts: PatchPlanOptions): Prom
       "The patch has no file changes (expected a unified diff with ---/+++ headers and @@ hunks)",
     );
 
-  const errors: string[] = [];
+  const errors: ToolError[] = [];
   const plan: PatchPlan = { files: [], changes: [], texts: [] };
   for (const p of parsed) {
     try {
       await planFile(p, fuzz, opts, plan, errors);
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      errors.push(err.message);
+      errors.push(err);
     }
   }
+  // Each file's error kept as it is (the runner words each one); the list is the patch's answer.
   if (errors.length > 0)
-    throw new ToolError(
-      `The patch was not applied (nothing was changed):\n${errors.map((e) => `- ${e}`).join("\n")}`,
+    throw new ToolErrorGroup(
+      errors,
+      (msgs) => `The patch was not applied (nothing was changed):\n${msgs.map((e) => `- ${e}`).join("\n")}`,
       "conflict",
     );
   return plan;
 }
+
+/** A hunk that does not apply, as the error of its file (its text says where and why: `explainMiss`). */
+const hunkError = (miss: string) => new ToolError(miss, "conflict");
 
 function stripPath(name: string | undefined, strip: number): string | undefined {
   if (name === undefined || name === "/dev/null") return undefined;
@@ -132,7 +137,7 @@ async function planFile(
   fuzz: number,
   opts: PatchPlanOptions,
   plan: PatchPlan,
-  errors: string[],
+  errors: ToolError[],
 ): Promise<void> {
   const strip = stripCount(p, opts);
   const oldName = stripPath(p.oldFileName, strip);
@@ -147,7 +152,7 @@ async function planFile(
   if (isCreate) {
     const target = await opts.resolve(newName!);
     const r = applyHunks("", p.hunks, fuzz, newName!);
-    if (r.errors.length) return void errors.push(...r.errors);
+    if (r.errors.length) return void errors.push(...r.errors.map(hunkError));
     if (await readSnapshot(target).catch(() => undefined))
       throw new ToolError(`${shown}: the patch creates it, but it already exists`, "exists");
     plan.changes.push({
@@ -170,7 +175,7 @@ async function planFile(
   const { text: before, codec } = await decodeForEdit(snap.data, source.requested, opts.encoding);
   const encoded = (text: string) => encodeText(text, codec, source.requested);
   const r = applyHunks(before, p.hunks, isDelete ? 0 : fuzz, oldName ?? newName!);
-  if (r.errors.length) return void errors.push(...r.errors);
+  if (r.errors.length) return void errors.push(...r.errors.map(hunkError));
 
   if (isDelete) {
     if (r.text.length > 0)

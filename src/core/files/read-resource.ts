@@ -1,5 +1,5 @@
 import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
+import { readBytes } from "../text/reader.js";
 import { wholeText } from "../text/shapes.js";
 import type { ResolvedPath } from "../workspace.js";
 import { contentTypeFor } from "./content-type.js";
@@ -21,7 +21,7 @@ export async function readResourceBody(target: ResolvedPath, budget: number): Pr
   try {
     const st = await fh.stat();
     if (st.isDirectory()) return { kind: "directory" };
-    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     const sample = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));
     const { bytesRead } = await fh.read(sample, 0, sample.length, 0);
     const type = contentTypeFor(target.real, sample.subarray(0, bytesRead));
@@ -31,19 +31,15 @@ export async function readResourceBody(target: ResolvedPath, budget: number): Pr
     }
     const maxRaw = Math.floor((budget * 3) / 4);
     if (st.size > maxRaw)
-      throw new ToolError(
-        `File too large to return as a resource (${st.size} bytes; the limit is ${maxRaw} bytes): ` +
-          printable(target.requested),
-        "too_large",
-      );
-    const buf = Buffer.alloc(st.size);
-    let got = 0;
-    while (got < buf.length) {
-      const r = await fh.read(buf, got, buf.length - got, got);
-      if (r.bytesRead === 0) break;
-      got += r.bytesRead;
-    }
-    return { kind: "blob", base64: buf.subarray(0, got).toString("base64"), mimeType: type.type, size: got };
+      throw new ToolError("too_large", {
+        reason: "resource_blob",
+        path: target.requested,
+        actual: st.size,
+        limit: maxRaw,
+      });
+    // At most the size checked above, even if the file grew meanwhile.
+    const bytes = await readBytes(fh, st.size, st.size);
+    return { kind: "blob", base64: bytes.toString("base64"), mimeType: type.type, size: bytes.length };
   } finally {
     await fh.close();
   }

@@ -41,7 +41,7 @@ export async function deleteFile(entry: EntryPath, opts: DeleteFileOptions = {})
   const kind = await entryKind(entry);
   if (kind === "missing") {
     checkExpected({ requested: entry.requested, expected: opts.expectedSha256, current: undefined });
-    throw new ToolError(`No such file: ${printable(entry.requested)}`, "not_found");
+    throw new ToolError("not_found", { reason: "file", path: entry.requested });
   }
   if (kind === "dir") throw new ToolError(`Is a directory: ${printable(entry.requested)}`, "not_file");
   if (kind !== "file") {
@@ -61,7 +61,7 @@ export async function deleteFile(entry: EntryPath, opts: DeleteFileOptions = {})
   }
   const snap = await readSnapshot(entry);
   checkExpected({ requested: entry.requested, expected: opts.expectedSha256, current: snap });
-  if (!snap) throw new ToolError(`No such file: ${printable(entry.requested)}`, "not_found");
+  if (!snap) throw new ToolError("not_found", { reason: "file", path: entry.requested });
   const [r] = await commitChanges([{ kind: "delete", target: entry, base: snap }]);
   return r!;
 }
@@ -142,7 +142,7 @@ export async function deleteDirectory(
   const kind = await entryKind(entry);
   if (kind === "missing")
     throw new ToolError(`No such directory: ${printable(entry.requested)}`, "not_found");
-  if (kind !== "dir") throw new ToolError(`Not a directory: ${printable(entry.requested)}`, "not_directory");
+  if (kind !== "dir") throw new ToolError("not_directory", { path: entry.requested });
   if (entry.relative === "") throw new ToolError("Refusing to delete a root directory", "denied");
   const inner: TreeEntry[] = [];
   const change = entry.change;

@@ -192,10 +192,7 @@ function isOwnRealpath(opened: string, real: string, root: Root): boolean {
 }
 
 export function changedError(requested: string): ToolError {
-  return new ToolError(
-    `Access denied - the path changed while it was being opened: ${printable(requested)}`,
-    "denied",
-  );
+  return new ToolError("denied", { reason: "changed_while_opening", path: requested });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
+import { readBytes } from "../text/reader.js";
 import type { ResolvedPath } from "../workspace.js";
 import { type FileState, type Fingerprint, fingerprintOf, sha256Of } from "./hash.js";
 import { openVerifiedIfExists, type VerifiedHandle } from "./safe-open.js";
@@ -29,23 +29,21 @@ export async function readSnapshot(
   if (!fh) return undefined;
   try {
     const st = await fh.stat({ bigint: true });
-    if (st.isDirectory())
-      throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
-    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    if (st.isDirectory()) throw new ToolError("not_file", { path: target.requested });
+    if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     if (opts.maxBytes !== undefined && st.size > BigInt(opts.maxBytes))
-      throw new ToolError(
-        `File too large to change in one piece (${st.size} bytes, limit ${opts.maxBytes}): ${printable(target.requested)}`,
-        "too_large",
-      );
-    const data = await readAll(fh, Number(st.size));
+      throw new ToolError("too_large", {
+        reason: "change_whole",
+        path: target.requested,
+        actual: Number(st.size),
+        limit: opts.maxBytes,
+      });
+    const data = await readBytes(fh, Number(st.size));
     const after = await fh.stat({ bigint: true });
     // A writer that raced the read would leave a different fingerprint: refuse rather than hash a mix.
     const fingerprint = fingerprintOf(after);
     if (after.size !== st.size || after.mtimeNs !== st.mtimeNs || after.ctimeNs !== st.ctimeNs)
-      throw new ToolError(
-        `The file changed while it was being read; try again: ${printable(target.requested)}`,
-        "conflict",
-      );
+      throw new ToolError("conflict", { reason: "changed_while_reading", path: target.requested });
     return {
       data,
       sha256: sha256Of(data),
@@ -57,22 +55,4 @@ export async function readSnapshot(
   } finally {
     await fh.close();
   }
-}
-
-async function readAll(fh: VerifiedHandle, size: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let pos = 0;
-  let buf = Buffer.allocUnsafe(Math.max(size, 1));
-  for (;;) {
-    if (pos === buf.length) {
-      chunks.push(buf);
-      buf = Buffer.allocUnsafe(64 * 1024);
-      pos = 0;
-    }
-    const { bytesRead } = await fh.read(buf, pos, buf.length - pos, null);
-    if (bytesRead === 0) break;
-    pos += bytesRead;
-  }
-  chunks.push(buf.subarray(0, pos));
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }

@@ -30,7 +30,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { isErrno, ToolError } from "../errors.js";
+import { isErrno, ToolError, ToolErrorGroup } from "../errors.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath, Workspace } from "../workspace.js";
 import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
@@ -140,7 +140,7 @@ export async function commitChanges(
   const seen = new Set<string>();
   for (const c of changes) {
     if (seen.has(c.target.real))
-      throw new ToolError(`The same file appears twice in one change: ${printable(c.target.requested)}`);
+      throw new ToolError("invalid", { reason: "twice_in_change", path: c.target.requested });
     seen.add(c.target.real);
   }
   const staged: Staged[] = [];
@@ -187,11 +187,12 @@ export async function commitChanges(
     await swept;
     // Rolled back in full: the intent has nothing left to do. Otherwise it stays, for the next start.
     if (failures.length === 0) await intent?.discard().catch(() => {});
+    // The failure itself stays as it is (worded by the surface), with what could not be put back after it.
+    const incomplete = (first: string) => `${first}\nRollback was incomplete: ${failures.join("; ")}`;
+    if (failures.length > 0 && err instanceof ToolError)
+      throw new ToolErrorGroup([err], ([first]) => incomplete(first ?? ""), "io");
     if (failures.length > 0)
-      throw new ToolError(
-        `${err instanceof Error ? err.message : String(err)}\nRollback was incomplete: ${failures.join("; ")}`,
-        "io",
-      );
+      throw new ToolError(incomplete(err instanceof Error ? err.message : String(err)), "io");
     throw err;
   }
   // The renames made durable, and the backups dropped, at the same time (independent of each other).
@@ -240,15 +241,14 @@ async function stage(change: Change): Promise<Staged> {
     if (!st) {
       if (change.kind === "delete" || change.base) {
         checkExpected({ requested: target.requested, expected: change.base?.sha256, current: undefined });
-        throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
+        throw new ToolError("not_found", { reason: "file", path: target.requested });
       }
       s.create = true;
     } else {
       if (change.kind === "write" && change.base === null)
-        throw new ToolError(`Already exists: ${printable(target.requested)}`, "exists");
-      if (st.isDirectory())
-        throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
-      if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+        throw new ToolError("exists", { path: target.requested });
+      if (st.isDirectory()) throw new ToolError("not_file", { path: target.requested });
+      if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     }
     // The backup of the old version and the temp of the new one are independent: made concurrently.
     const [backup, temp] = await Promise.allSettled([
@@ -293,7 +293,7 @@ async function makeBackup(s: Staged, base: Snapshot | undefined): Promise<void> 
     if (!isNoHardLinks(err) && !isErrno(err, "EXDEV")) throw err;
     // No hard links here: keep a copy of the snapshot's bytes instead (same content, mode, new inode).
     const snap = base ?? (await readSnapshot(target));
-    if (!snap) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
+    if (!snap) throw new ToolError("not_found", { reason: "file", path: target.requested });
     const copy = await stageWrite(target, snap.data, { mode: snap.mode });
     s.backup = copy.temp;
     s.held = snap.fingerprint;

@@ -1,7 +1,7 @@
-import fs from "node:fs";
 import { ToolError } from "../errors.js";
 import { charBoundary, charStart, decodeText } from "../text/decode.js";
 import { LF, lineEnd, splitLines } from "../text/lines.js";
+import { SyncChunks } from "../text/reader.js";
 import type { Matcher } from "./matcher.js";
 
 /** Read size; a NUL byte in a chunk marks the file binary from there on (as ripgrep's buffer does). */
@@ -119,7 +119,7 @@ async function searchChunks(
 ): Promise<"done" | "stopped" | "binary" | "binary-at-once"> {
   // One read buffer per file, and the unfinished line kept in one buffer that grows to a window at most:
   // a buffer per read of a 1 GiB file was 1 GiB of garbage, and its collection lagged by tens of MiB.
-  const buf = Buffer.allocUnsafe(CHUNK);
+  const chunks = new SyncChunks(fd, CHUNK);
   let held = Buffer.allocUnsafe(0);
   let carried = 0;
   const keep = (b: Buffer) => {
@@ -133,9 +133,8 @@ async function searchChunks(
   };
   for (let first = true; ; first = false) {
     await pace();
-    const n = fs.readSync(fd, buf, 0, CHUNK, null);
-    if (n === 0) break;
-    const chunk = n < CHUNK ? buf.subarray(0, n) : buf;
+    const chunk = chunks.next();
+    if (chunk === undefined) break;
     if (!explicit && chunk.indexOf(0) !== -1) return first ? "binary-at-once" : "binary";
     const nl = chunk.lastIndexOf(LF);
     if (nl === -1) {

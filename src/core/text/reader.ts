@@ -4,6 +4,7 @@
  * memory is bounded by the chunk and the caller's budget whatever the file or line length.
  */
 import type { Hash } from "node:crypto";
+import fs from "node:fs";
 import type { ReadAt } from "../files/safe-open.js";
 import { charBoundary, type Decoding, decodeText, encodingOf, type TextEncoding } from "./decode.js";
 import { type Eol, LF } from "./lines.js";
@@ -22,6 +23,8 @@ export interface ChunkOptions {
   size?: number;
   /** A fresh buffer per chunk (the caller keeps views of them) instead of one reused buffer. */
   fresh?: boolean;
+  /** Bytes per read after the first (default `size`); with `fresh` only. */
+  later?: number;
 }
 
 /**
@@ -31,6 +34,7 @@ export interface ChunkOptions {
 export class Chunks {
   #pos: number | undefined;
   #buf: Buffer | undefined;
+  #started = false;
   /** File offset of the last chunk returned. */
   at = 0;
 
@@ -45,7 +49,8 @@ export class Chunks {
   /** The next chunk (a view valid until the next call unless `fresh`), or undefined at the end. */
   async next(): Promise<Buffer | undefined> {
     const { backward } = this.opts;
-    const size = this.opts.size ?? CHUNK;
+    const size = (this.#started && this.opts.later) || (this.opts.size ?? CHUNK);
+    this.#started = true;
     this.#pos ??= backward ? Number((await this.fh.stat({ bigint: true })).size) : 0;
     const len = backward ? Math.min(size, this.#pos) : size;
     if (len === 0) return undefined;
@@ -57,6 +62,49 @@ export class Chunks {
     this.at = at;
     return bytesRead < b.length ? b.subarray(0, bytesRead) : b;
   }
+}
+
+/**
+ * The same loop over a descriptor read synchronously, forwards from its current position, into one reused
+ * buffer: grep's engine reads each file this way (most files are one read; no thread-pool hop per file).
+ */
+export class SyncChunks {
+  readonly #buf: Buffer;
+
+  constructor(
+    private readonly fd: number,
+    size = CHUNK,
+  ) {
+    this.#buf = Buffer.allocUnsafe(size);
+  }
+
+  /** The next chunk (a view valid until the next call), or undefined at the end. */
+  next(): Buffer | undefined {
+    const n = fs.readSync(this.fd, this.#buf, 0, this.#buf.length, null);
+    return n === 0 ? undefined : n < this.#buf.length ? this.#buf.subarray(0, n) : this.#buf;
+  }
+}
+
+/**
+ * A whole file's bytes, at most `max`, through the one loop: one read of the size the caller expects (its
+ * stat), then 64 KiB reads only while the file has more (it grew meanwhile) and `max` is not reached.
+ */
+export async function readBytes(
+  fh: ReadAt,
+  expected: number,
+  max = Number.POSITIVE_INFINITY,
+): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let total = 0;
+  const first = Math.max(1, Math.min(expected, max));
+  const chunks = new Chunks(fh, { from: 0, size: first, later: 64 * 1024, fresh: true });
+  for (let b = await chunks.next(); b !== undefined; b = await chunks.next()) {
+    const part = total + b.length > max ? b.subarray(0, max - total) : b;
+    parts.push(part);
+    total += part.length;
+    if (total >= max) break;
+  }
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
 }
 
 /** Hands `each` every chunk with its offset (see `Chunks`) until it returns true or the file ends. */

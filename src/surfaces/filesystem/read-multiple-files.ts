@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { ANY_COUNT, type ReplyBudget, widest } from "../../core/budget.js";
 import { mapLimit } from "../../core/concurrency.js";
-import { isServerFault, toClientMessage } from "../../core/errors.js";
+import { isServerFault } from "../../core/errors.js";
 import { escapeName } from "../../core/paths.js";
 import { countLines } from "../../core/text/lines.js";
 import { readTextFile, type TextRead } from "../../core/text/read-file.js";
 import type { ResolvedPath } from "../../core/workspace.js";
 import { defineTool, encodingFor, encodingParam, type ToolContext, textReply } from "../tool.js";
+import { clientMessage } from "../wording.js";
 
 /** Files read at once: enough to hide latency, bounded so 1,000 paths do not open 1,000 descriptors. */
 const CONCURRENCY = 16;
@@ -35,7 +36,7 @@ const restNote = (limit: number, paths: readonly string[], from: number, path = 
 /** One file's failure, worded in its place; a server fault fails the call (the runner logs and words it). */
 function itemError(err: unknown, requested: string): string {
   if (isServerFault(err)) throw err;
-  return toClientMessage(err, requested);
+  return clientMessage(err, requested);
 }
 
 type Resolved = { target: ResolvedPath; error?: undefined } | { target?: undefined; error: string };

@@ -65,7 +65,7 @@ const longLineNote = (budget: number, start: number, shown: number) =>
 const rangeCutNote = (budget: number, start: number, last: number, of: string) =>
   `\n[mcpfs: lines ${start}-${last}${of}; output truncated at ${budget} bytes. Read on with startLine=${last + 1}.]`;
 
-/** mcpfs's line-range read: `[mcpfs: lines A-B of N]` after the lines. */
+/** mcpfs's line-range read: the lines, and a note saying how to go on only when the reply is cut. */
 async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
   if (args.head !== undefined || args.tail !== undefined)
     throw new ToolError("Cannot combine startLine/endLine with head or tail");
@@ -108,7 +108,8 @@ async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
     text = `[mcpfs: no lines from line ${start}; the file has ${total ?? "fewer"} lines]`;
   else if (r.cutLine) text += close(longLineNote(budget, start, ctx.budget.sizeOf(texts[0]!)));
   else if (truncated) text += close(rangeCutNote(budget, start, last, of));
-  else text += `\n[mcpfs: lines ${start}-${last}${of}]`;
+  // Lines that fit get no note: the same lines read whole, by head or by range are the same text (where
+  // they sit is in startLine/endLine/totalLines); only a cut reply says how to go on.
   return textReply(text, {
     size: r.state?.size,
     truncated,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { type Edit, EditError, type EditMatch } from "../../core/files/edit.js";
+import type { Edit, EditMatch } from "../../core/files/edit.js";
 import { editFile } from "../../core/files/edit-file.js";
 import { KeyedMutex } from "../../core/files/file-lock.js";
 import { entryKind } from "../../core/files/remove.js";
@@ -35,10 +35,6 @@ function appliedReport(
     return matches.length > 1 ? `edit ${m.index + 1}: ${what}` : what;
   });
   return `${head}: ${seen.join("; ")}. Nothing was changed; if that is not your edit, read the file and retry.`;
-}
-
-function truncated(text: string): string {
-  return text.length <= 50 ? text : `${text.slice(0, 47)}...`;
 }
 
 /** Legacy option: an unindented replacement takes the indentation of old_text's first line. */
@@ -92,56 +88,31 @@ async function run(args: Args, ctx: ToolContext): Promise<string> {
           replaceAll: args.replace_all,
         }))
       : [{ oldText: args.old_string!, newText: args.new_string!, replaceAll: args.replace_all }];
-    try {
-      const r = await editFile(target, edits, {
-        match: "exact",
-        sequential: true,
-        multiple: seedShape ? "first" : "error",
-        detectApplied: true,
-        emptyOldText: seedShape ? "error" : "prepend",
-        names: { oldText: seedShape ? "old_text" : "old_string", replaceAll: "replace_all=True" },
-        dryRun: args.dry_run,
-        diffName: filePath,
-        diffStyle: "git",
-        expectedSha256: args.expected_sha256,
-        encoding: encodingFor(ctx, args.encoding),
-      });
-      if (r.change) recordChanges(ctx, [r.change]);
-      if (r.matches.every((m) => m.kind === "skipped"))
-        return appliedReport(
-          seedShape ? NOTHING_CHANGED : ALREADY_APPLIED,
-          r.matches,
-          seedShape ? { old: "old_text", new: "new_text" } : { old: "old_string", new: "new_string" },
-        );
-      if (!r.changed && seedShape) return NOTHING_CHANGED;
-      const note =
-        `\n[mcpfs: diff cut at ${ctx.budget.limit} bytes; ${r.written ? "the edit was applied" : "nothing was written"}. ` +
-        "Read the changed lines with read_file start_line/end_line to check them.]";
-      return ctx.budget.fit(r.diff, note, true).text;
-    } catch (err) {
-      if (!(err instanceof EditError)) throw err;
-      const old = truncated(edits[err.editIndex]?.oldText ?? "");
-      const which =
-        edits.length > 1 ? ` (edit ${err.editIndex + 1} of ${edits.length}; no edit was applied)` : "";
-      if (err.reason === "ambiguous")
-        throw new ToolError(
-          `Multiple matches (${err.lines.length}) found for ${old}. Use replace_all=True to replace all ` +
-            "occurrences, or provide more context to create a unique match.",
-          "conflict",
-        );
-      if (err.reason === "not_found" && err.backslashHint)
-        throw new ToolError(
-          `Text not found: ${old}\nHint: file may store backslashes as \`\\\\\` (double backslashes) — use ` +
-            `double backslashes in both \`${seedShape ? "old_text" : "old_string"}\` and \`${seedShape ? "new_text" : "new_string"}\`.${which}`,
-          "not_found",
-        );
-      if (err.reason === "not_found") {
-        const near = err.nearest ? `\n\n${err.nearest}` : "";
-        throw new ToolError(`Text not found in ${shown}: ${old}${which}${near}`, "not_found");
-      }
-      if (err.reason === "empty") throw new ToolError(`old_text must not be empty${which}`);
-      throw err;
-    }
+    const r = await editFile(target, edits, {
+      match: "exact",
+      sequential: true,
+      multiple: seedShape ? "first" : "error",
+      detectApplied: true,
+      emptyOldText: seedShape ? "error" : "prepend",
+      names: { oldText: seedShape ? "old_text" : "old_string", replaceAll: "replace_all=True" },
+      dryRun: args.dry_run,
+      diffName: filePath,
+      diffStyle: "git",
+      expectedSha256: args.expected_sha256,
+      encoding: encodingFor(ctx, args.encoding),
+    });
+    if (r.change) recordChanges(ctx, [r.change]);
+    if (r.matches.every((m) => m.kind === "skipped"))
+      return appliedReport(
+        seedShape ? NOTHING_CHANGED : ALREADY_APPLIED,
+        r.matches,
+        seedShape ? { old: "old_text", new: "new_text" } : { old: "old_string", new: "new_string" },
+      );
+    if (!r.changed && seedShape) return NOTHING_CHANGED;
+    const note =
+      `\n[mcpfs: diff cut at ${ctx.budget.limit} bytes; ${r.written ? "the edit was applied" : "nothing was written"}. ` +
+      "Read the changed lines with read_file start_line/end_line to check them.]";
+    return ctx.budget.fit(r.diff, note, true).text;
   });
 }
 

@@ -26,10 +26,46 @@ function outside(e: WordingInput): string {
   return `Security error: Path '${e.path}' resolves to a location outside the ${where} directory. Path traversal is not allowed.`;
 }
 
+/** An old text as mcp-workspace's edit_file quotes it: at most 50 characters. */
+const quoted = (text: string) => (text.length <= 50 ? text : `${text.slice(0, 47)}...`);
+
+/**
+ * mcp-workspace's edit_file words for an edit that cannot be made (the engine's cases, `detail.edit`); any
+ * other tool, or any other case, keeps the official words (`otherwise`).
+ */
+const editOr =
+  (otherwise: Wording): Wording =>
+  (e) => {
+    const d = e.detail.edit;
+    if (e.tool !== "edit_file" || d === undefined) return otherwise(e);
+    const old = quoted(d.oldText);
+    const which = d.total > 1 ? ` (edit ${d.index + 1} of ${d.total}; no edit was applied)` : "";
+    switch (e.detail.reason) {
+      case "edit_ambiguous":
+        return (
+          `Multiple matches (${d.lines?.length ?? 0}) found for ${old}. Use replace_all=True to replace all ` +
+          "occurrences, or provide more context to create a unique match."
+        );
+      case "edit_not_found":
+        if (d.backslashHint)
+          return (
+            `Text not found: ${old}\nHint: file may store backslashes as \`\\\\\` (double backslashes) — use ` +
+            `double backslashes in both \`${d.oldName}\` and \`${d.oldName.replace("old", "new")}\`.${which}`
+          );
+        return `Text not found in ${e.path}: ${old}${which}${d.nearest ? `\n\n${d.nearest}` : ""}`;
+      case "edit_empty":
+        return `old_text must not be empty${which}`;
+      default:
+        return otherwise(e);
+    }
+  };
+
 /** mcp-workspace's words for every kind of error (each then framed by FastMCP's prefix, `errorText`). */
 export const workspaceWording: ErrorWording = {
   // A parameter's own error keeps its words; move_file's seed says the rest in two.
-  invalid: (e) => (e.tool === "move_file" && e.detail.parameter === undefined ? "Invalid operation" : e.text),
+  invalid: editOr((e) =>
+    e.tool === "move_file" && e.detail.parameter === undefined ? "Invalid operation" : e.text,
+  ),
   outside_roots: moveOr("Invalid path", outside),
   // mcpfs's own refusals (--deny, a moved link that would point outside) say why: no seed words to keep.
   denied: asIs,
@@ -37,8 +73,9 @@ export const workspaceWording: ErrorWording = {
   // The gitignore refusal keeps its full message, as in mcp-workspace.
   ignored: asIs,
   read_only: moveOr("Invalid path"),
-  not_found: moveOr("File not found", (e) =>
-    FILE_TOOLS.has(e.tool) ? `File '${e.path}' does not exist` : e.text,
+  not_found: moveOr(
+    "File not found",
+    editOr((e) => (FILE_TOOLS.has(e.tool) ? `File '${e.path}' does not exist` : e.text)),
   ),
   exists: moveOr("Destination already exists"),
   not_file: (e) =>
@@ -55,7 +92,7 @@ export const workspaceWording: ErrorWording = {
   too_large: asIs,
   // mcp-workspace's words, then the core's: the likely encodings and how to pass one.
   not_utf8: (e) => `File '${e.path}' contains invalid characters. ${e.text}`,
-  conflict: asIs,
+  conflict: editOr(asIs),
   no_roots: asIs,
   journal_full: asIs,
   cancelled: asIs,
