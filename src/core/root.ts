@@ -1,7 +1,8 @@
 /**
  * What a root is (one place the server may touch, and the volume it lives on) and what resolving a client's
  * path yields. Below the workspace: the gate, the ignore rules, the journal and safe opens read roots without
- * importing the Workspace that resolves paths (no import cycle through workspace.ts).
+ * importing the Workspace that resolves paths (no import cycle through workspace.ts). Below the journal too:
+ * the recorder a tool call's paths carry is workspace.ts's addition (its `ResolvedPath`).
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
@@ -9,7 +10,6 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { DenyRules } from "./deny.js";
 import { ToolError } from "./errors.js";
-import type { ChangeRecorder } from "./files/change-log.js";
 import { EXACT_NAMES, FOLDED_NAMES, type NamePolicy } from "./paths.js";
 import type { RuleMemory } from "./rule-memory.js";
 
@@ -118,11 +118,6 @@ export interface ResolvedPath {
    * it changes only the spelling.
    */
   readonly spelled?: string;
-  /**
-   * The undo journal's recorder of the tool call this path was resolved for (`Workspace.forCall`): the
-   * core's mutators note in it what they do to the path. Absent outside a journaled call.
-   */
-  readonly change?: ChangeRecorder;
 }
 
 /** Builds a root from a directory the user named; throws if it is not an accessible directory. */

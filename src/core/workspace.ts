@@ -14,7 +14,13 @@ import {
   screenRequestedPath,
 } from "./paths.js";
 import type { UrlOnlyReference } from "./references.js";
-import { namesOf, type PathRules, type ResolvedPath, type ResolveOptions, type Root } from "./root.js";
+import {
+  type ResolvedPath as BareResolvedPath,
+  namesOf,
+  type PathRules,
+  type ResolveOptions,
+  type Root,
+} from "./root.js";
 
 // What a root is lives in root.ts (below the gate, the ignore rules and the journal); said here too for the
 // many modules that hold a Workspace and its roots together.
@@ -23,12 +29,20 @@ export {
   makeRoot,
   namesOf,
   type PathRules,
-  type ResolvedPath,
   type ResolveOptions,
   type Root,
   type VolumeOverrides,
   withOverrides,
 } from "./root.js";
+
+/**
+ * A resolved path (root.ts) as a workspace hands it out: with the undo journal's recorder of the tool call it
+ * was resolved for (`Workspace.forCall`), so the core's mutators note in it what they do to the path. Absent
+ * outside a journaled call. Added here, above the journal, so root.ts stays below it (no import cycle).
+ */
+export interface ResolvedPath extends BareResolvedPath {
+  readonly change?: ChangeRecorder;
+}
 
 const MAX_LINK_HOPS = 40;
 

@@ -1,5 +1,11 @@
 import type { LoggingLevel, McpServer } from "@modelcontextprotocol/server";
-import type { CallRequest } from "./register-tools.js";
+
+/** What sending a log line needs of a request (a tool call's `CallRequest` has it). */
+interface LogTarget {
+  notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  /** 2026 era: a log line the SDK routes by the level in the request's `_meta`. */
+  log?(level: LoggingLevel, data: unknown, logger: string): Promise<void>;
+}
 
 const SEVERITY: LoggingLevel[] = [
   "debug",
@@ -36,7 +42,7 @@ export class ClientLog {
     return this.level !== undefined && SEVERITY.indexOf(level) >= SEVERITY.indexOf(this.level);
   }
 
-  async send(req: CallRequest, level: LoggingLevel, data: unknown): Promise<void> {
+  async send(req: LogTarget, level: LoggingLevel, data: unknown): Promise<void> {
     try {
       if (this.era === "modern") {
         await req.log?.(level, data, "mcpfs");

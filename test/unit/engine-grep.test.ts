@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type GrepOptions, grep } from "../../src/core/search/grep.js";
+import { grep } from "../../src/core/search/grep.js";
+import type { GrepOptions } from "../../src/core/search/grep-job.js";
 import { MAX_LINE_CHARS } from "../../src/core/search/lines.js";
 import type { Root } from "../../src/core/workspace.js";
 import { tempArea } from "../helpers/fixtures.js";

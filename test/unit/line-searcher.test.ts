@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { GrepMatch } from "../../src/core/search/grep.js";
+import type { GrepMatch } from "../../src/core/search/grep-job.js";
 import { HitSink } from "../../src/core/search/hit-sink.js";
 import { LineSearcher } from "../../src/core/search/line-searcher.js";
 import { compileMatcher } from "../../src/core/search/matcher.js";

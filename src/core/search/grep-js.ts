@@ -4,7 +4,7 @@ import { openVerifiedSync } from "../files/safe-open.js";
 import type { Root } from "../root.js";
 import { cancelledError, STOP, type WalkEachOptions, walkEach } from "../walk.js";
 import { compileGlobs } from "./globs.js";
-import type { EngineJob, GrepMatch, RawGrep } from "./grep.js";
+import type { EngineJob, GrepMatch, GrepTarget, RawGrep } from "./grep-job.js";
 import { HitSink } from "./hit-sink.js";
 import { LineSearcher, searchFd } from "./line-searcher.js";
 import { cutLine } from "./lines.js";
@@ -12,11 +12,6 @@ import { compileMatcher, type Matcher } from "./matcher.js";
 
 /** The scan runs synchronously on Buffers (per-file async reads cost more than the search) and yields this often. */
 const YIELD_EVERY_MS = 20;
-
-export interface GrepTarget {
-  rel: string;
-  real: string;
-}
 
 /**
  * The files a grep job searches, in path order: the start itself when it is a file, else the walker's regular

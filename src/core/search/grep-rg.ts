@@ -10,7 +10,7 @@ import { clipped, hasGitDirSegment } from "../paths.js";
 import { namesOf } from "../root.js";
 import { lfPieces } from "../text/lines.js";
 import { anchorGlobs, compileGlobs } from "./globs.js";
-import type { EngineJob, Hit, RawGrep } from "./grep.js";
+import type { EngineJob, Hit, RawGrep } from "./grep-job.js";
 import { RG_RECORD_FLAGS, rgRecords } from "./rg-records.js";
 
 /** The ripgrep binary shipped inside @vscode/ripgrep, when it is installed and executable. */

@@ -1,84 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import type { Root } from "../root.js";
-import type { GrepTarget } from "./grep-js.js";
+import type { EngineJob, GrepMatch, GrepOptions, GrepResult, GrepTarget, Hit, RawGrep } from "./grep-job.js";
 import { admitPattern } from "./regex-admit.js";
-
-export interface GrepOptions {
-  /** As for walk; `start` may also be a single file's real path. */
-  root: Root;
-  start: string;
-  pattern: string;
-  /** Default false: the pattern is a regular expression (RE2 / Rust regex syntax, linear time). */
-  literal?: boolean;
-  /** Default true. */
-  caseSensitive?: boolean;
-  /** gitignore-style include globs relative to start (e.g. "*.ts", "src/**"); "!" excludes. */
-  globs?: string[];
-  contextLines?: number;
-  /** Cap on matches (files when filesOnly). */
-  maxResults?: number;
-  filesOnly?: boolean;
-  gitignore: boolean;
-  /** With `gitignore`: search what the rules ignore too (`.git/` stays skipped). */
-  includeIgnored?: boolean;
-  signal?: AbortSignal;
-  /** Cap on the size of the matches returned (path + text of each line, context included). */
-  budgetBytes?: number;
-  /** Results (matches, or files with filesOnly) to skip first, in sorted order: the next page. */
-  offset?: number;
-  /** Default auto: ripgrep from @vscode/ripgrep, else pure TS (`Config.grepEngine`, env MCPFS_GREP_ENGINE). */
-  engine?: "auto" | "rg" | "js";
-  /**
-   * How a returned line (match or context) is shortened; `col` is the match start (0 for context lines).
-   * Default `cutLine`: a 400-character window around the match.
-   */
-  formatLine?: (text: string, col: number) => string;
-}
-
-export interface GrepLine {
-  line: number;
-  text: string;
-}
-
-export interface GrepMatch {
-  /** Relative to start, "/" separators (the file's base name when start is a file). */
-  path: string;
-  line: number;
-  text: string;
-  before: GrepLine[];
-  after: GrepLine[];
-}
-
-export interface GrepResult {
-  matches: GrepMatch[];
-  /** Files with at least one match, sorted. */
-  files: string[];
-  truncated: boolean;
-  engine: "rg" | "js";
-  /** Entries the ignore rules left out of the scope (an ignored folder counts once). */
-  ignored: number;
-}
-
-/** What an engine hands back before sorting and capping. */
-export interface RawGrep<T extends Hit = GrepMatch> {
-  matches: T[];
-  files: string[];
-  /** The engine stopped collecting early (cap reached). */
-  capped: boolean;
-}
-
-/** A line an engine names: ripgrep's are read again through the verified open for their text. */
-export interface Hit {
-  path: string;
-  line: number;
-}
-
-/** An engine's job: the options plus the collection cap it may stop at. */
-export interface EngineJob extends GrepOptions {
-  collectCap: number;
-}
 
 /** Beyond this many matches an engine stops collecting whatever the caller asked (memory bound). */
 const HARD_CAP = 100_000;

@@ -1,4 +1,4 @@
-import type { GrepLine, GrepMatch } from "./grep.js";
+import type { GrepLine, GrepMatch } from "./grep-job.js";
 import type { LineSink } from "./line-searcher.js";
 
 /**

@@ -8,7 +8,8 @@ import { ToolError } from "../errors.js";
 import { walk } from "../walk.js";
 import type { Root } from "../workspace.js";
 import { compileGlobs } from "./globs.js";
-import { type GrepMatch, type GrepOptions, grep } from "./grep.js";
+import { grep } from "./grep.js";
+import type { GrepMatch, GrepOptions } from "./grep-job.js";
 import { admitPattern } from "./regex-admit.js";
 
 const MAX_LINE_CHARS = 500;

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { ANY_COUNT, type ReplyBudget } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
 import { escapeName, printable } from "../../core/paths.js";
-import { type GrepMatch, grep, isFileTarget } from "../../core/search/grep.js";
+import { grep, isFileTarget } from "../../core/search/grep.js";
+import type { GrepMatch } from "../../core/search/grep-job.js";
 import { defineTool, textReply } from "../tool.js";
 import { ignoredNote, includeIgnoredParam } from "./common.js";
 
