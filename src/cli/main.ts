@@ -4,7 +4,7 @@ import "zod/compile";
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config/index.js";
-import type { Journal } from "../core/files/journal.js";
+import type { Journal } from "../core/journal/journal.js";
 import { createLogger, type LevelName, type Logger, openLogFile } from "../core/log.js";
 import { namesOf, type Root, Workspace } from "../core/workspace.js";
 import { FileWatchHub } from "../server/file-watch.js";
@@ -84,7 +84,7 @@ async function openJournal(
     );
     return undefined;
   }
-  const { Journal } = await import("../core/files/journal.js");
+  const { Journal } = await import("../core/journal/journal.js");
   const journal = new Journal({
     stateDir: config.stateDir,
     log,

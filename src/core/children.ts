@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import { isErrno, ToolError } from "./errors.js";
-import { isTempName } from "./files/safe-open.js";
+import { isTempName } from "./fs/safe-open.js";
 import { createIgnoreOracle } from "./ignore.js";
 import { namesOf, type ResolvedPath } from "./workspace.js";
 

@@ -115,7 +115,7 @@ export interface EditDetail {
   readonly overlapsWith?: number;
   /** Not found: the text would match with every backslash doubled (a file storing `\\`). */
   readonly backslashHint?: boolean;
-  /** Not found: the file's region most like the text, as a short diff (see `core/files/closest.ts`). */
+  /** Not found: the file's region most like the text, as a short diff (see `core/edit/closest.ts`). */
   readonly nearest?: string;
 }
 

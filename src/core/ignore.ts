@@ -2,7 +2,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { readRegularText, readRegularTextSync } from "./files/safe-open.js";
+import { readRegularText, readRegularTextSync } from "./fs/safe-open.js";
 import { compiledRules } from "./ignore-compiled.js";
 import { isGitDirName } from "./paths.js";
 import { namesOf, type Root } from "./root.js";

@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import path from "node:path";
-import { TEMP_NAME } from "./files/safe-open.js";
+import { TEMP_NAME } from "./fs/safe-open.js";
 import type { IgnoreLevel } from "./ignore.js";
 import { IgnoreStack } from "./walk/ignore-stack.js";
 import { cancelledError, type OnListing, type QueuedDir, scheduleReads } from "./walk/scheduler.js";

@@ -3,8 +3,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { deniedByRuleError } from "./deny.js";
 import { isErrno, ToolError } from "./errors.js";
-import type { ChangeRecorder } from "./files/change-log.js";
 import { gateCarried, gateChange, gateIgnored, gitDirWriteError, ignoredError } from "./gate.js";
+import type { ChangeRecorder } from "./journal/change-log.js";
 import {
   EXACT_NAMES,
   FOLDED_NAMES,

@@ -1,9 +1,9 @@
 import { type jsonSchemaValidator, McpServer } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import type { Config } from "../config/index.js";
-import type { Journal } from "../core/files/journal.js";
-import { ReadBudget } from "../core/files/read-memory.js";
+import type { Journal } from "../core/journal/journal.js";
 import type { Logger } from "../core/log.js";
+import { ReadBudget } from "../core/mutate/read-memory.js";
 import type { UrlOnlyReference } from "../core/references.js";
 import { type Root, Workspace } from "../core/workspace.js";
 import { instructionsFor } from "../surfaces/instructions.js";

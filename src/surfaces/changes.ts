@@ -6,8 +6,8 @@
 import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../core/errors.js";
-import type { ChangeSummary } from "../core/files/change-log.js";
-import { journaledRoots, UndoConflictError, type UndoResult, undoChange } from "../core/files/undo.js";
+import type { ChangeSummary } from "../core/journal/change-log.js";
+import { journaledRoots, UndoConflictError, type UndoResult, undoChange } from "../core/mutate/undo.js";
 import { escapeName, printable } from "../core/paths.js";
 import { lfPieces } from "../core/text/lines.js";
 import { namesOf } from "../core/workspace.js";

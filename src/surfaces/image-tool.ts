@@ -3,8 +3,8 @@
  * limit a media reply may carry, and the read that scales an image down to fit (core/images/).
  */
 import { z } from "zod";
-import { readMedia } from "../core/files/media.js";
 import { type Fitted, fitImage, fitNote, IMAGE_LIMITS } from "../core/images/fit.js";
+import { readMedia } from "../core/media/media.js";
 import type { ResolvedPath } from "../core/workspace.js";
 import type { ToolContext } from "./tool.js";
 

@@ -4,8 +4,8 @@
  * the descriptions live here once. Algorithms live in core/structured/.
  */
 import { z } from "zod";
+import { fencedDiff } from "../core/edit/diff.js";
 import { ToolError } from "../core/errors.js";
-import { fencedDiff } from "../core/files/diff.js";
 import { configFormat, editConfigText, queryConfig } from "../core/structured/config-edit.js";
 import { applyLineEdits } from "../core/structured/line-edit.js";
 import { editNotebookText } from "../core/structured/notebook.js";

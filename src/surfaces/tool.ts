@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { Config } from "../config/index.js";
 import type { AuditEntry } from "../core/audit.js";
 import type { ReplyBudget } from "../core/budget.js";
-import type { ReadMemory } from "../core/files/read-memory.js";
-import type { ChangeResult, JournalScope } from "../core/files/transaction.js";
 import type { Logger } from "../core/log.js";
+import type { ReadMemory } from "../core/mutate/read-memory.js";
+import type { ChangeResult, JournalScope } from "../core/mutate/transaction.js";
 import type { Workspace } from "../core/workspace.js";
 
 /** What a tool handler may use. A surface never touches `fs`: it calls the core with `ws`. */

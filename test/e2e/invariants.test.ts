@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sha256Of } from "../../src/core/files/hash.js";
+import { sha256Of } from "../../src/core/fs/hash.js";
 import { snapshot, tempArea } from "../helpers/fixtures.js";
 import { type Connection, startServer } from "../helpers/server.js";
 

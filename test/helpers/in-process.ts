@@ -15,7 +15,7 @@ import { parseArgs } from "../../src/cli/args.js";
 import { applyEnvironment } from "../../src/cli/environment.js";
 import { plainDirectories } from "../../src/cli/plain-args.js";
 import { resolveStartupRoots } from "../../src/cli/startup.js";
-import type { Journal } from "../../src/core/files/journal.js";
+import type { Journal } from "../../src/core/journal/journal.js";
 import { createServerFactory } from "../../src/server/factory.js";
 import { loadTools, policyFor } from "../../src/surfaces/index.js";
 import { checkRepliesOf } from "./reply-schema.js";
@@ -57,7 +57,7 @@ async function depsFor(args: string[], env: NodeJS.ProcessEnv, err: ReturnType<t
   const stateDir = config.stateDir ?? env.MCPFS_STATE_DIR;
   let journal: Journal | undefined;
   if (config.journal && startup.roots.some((r) => r.mode === "rw") && stateDir) {
-    const { Journal } = await import("../../src/core/files/journal.js");
+    const { Journal } = await import("../../src/core/journal/journal.js");
     const { journalMaxBytes: maxBytes, journalMaxDays: maxDays, journalMinAgeMs: minAgeMs } = config;
     journal = new Journal({ stateDir, log, maxBytes, maxDays, minAgeMs });
   }

@@ -6,9 +6,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { moveEntry } from "../../src/core/files/move.js";
-import { moveNoReplace } from "../../src/core/files/move-no-replace.js";
 import { isGitIgnored } from "../../src/core/ignore.js";
+import { moveEntry } from "../../src/core/mutate/move.js";
+import { moveNoReplace } from "../../src/core/mutate/move-no-replace.js";
 import { EXACT_NAMES, FOLDED_NAMES, screenWindowsPath } from "../../src/core/paths.js";
 import { walk } from "../../src/core/walk.js";
 import { makeRoot, namesOf, type Root, Workspace } from "../../src/core/workspace.js";

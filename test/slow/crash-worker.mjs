@@ -6,14 +6,14 @@
 // CRASH_NO_UNDO=1: no change is recorded, the intent keeps pre-images of its own); `partial5` does one such
 // change and kills itself after its third file (CRASH_COPY=1: pre-images copied, as across devices).
 import path from "node:path";
-import { applyEdits } from "../../src/core/files/edit.js";
-import { editFile } from "../../src/core/files/edit-file.js";
-import { Journal } from "../../src/core/files/journal.js";
-import { editFiles } from "../../src/core/files/multi-edit.js";
-import { planPatch } from "../../src/core/files/patch.js";
-import { commitChanges } from "../../src/core/files/transaction.js";
-import { writeText } from "../../src/core/files/write.js";
+import { applyEdits } from "../../src/core/edit/edit.js";
+import { editFile } from "../../src/core/edit/edit-file.js";
+import { editFiles } from "../../src/core/edit/multi-edit.js";
+import { planPatch } from "../../src/core/edit/patch.js";
+import { Journal } from "../../src/core/journal/journal.js";
 import { createLogger } from "../../src/core/log.js";
+import { commitChanges } from "../../src/core/mutate/transaction.js";
+import { writeText } from "../../src/core/mutate/write.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 
 const [dir, op, stateDir] = process.argv.slice(2);

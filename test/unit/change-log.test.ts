@@ -7,8 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { ChangeLog } from "../../src/core/files/change-log.js";
-import { RecordWriter } from "../../src/core/files/change-records.js";
+import { ChangeLog } from "../../src/core/journal/change-log.js";
+import { RecordWriter } from "../../src/core/journal/change-records.js";
 import type { Root } from "../../src/core/workspace.js";
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), "mcpfs-change-log-"));

@@ -1,7 +1,7 @@
 import { applyPatch, createTwoFilesPatch, structuredPatch } from "diff";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { gitStyleDiff, trimmedPatch, unifiedDiff } from "../../src/core/files/diff.js";
+import { gitStyleDiff, trimmedPatch, unifiedDiff } from "../../src/core/edit/diff.js";
 
 /** Texts from a few repeated lines, so ambiguous alignments are common. */
 const text = (alphabet: string[]) =>

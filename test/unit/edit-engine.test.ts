@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fencedDiff, unifiedDiff } from "../../src/core/files/diff.js";
-import { applyEdits, EditError } from "../../src/core/files/edit.js";
+import { fencedDiff, unifiedDiff } from "../../src/core/edit/diff.js";
+import { applyEdits, EditError } from "../../src/core/edit/edit.js";
 import { parseDoc, printDoc } from "../../src/core/text/document.js";
 import { clientMessage } from "../../src/surfaces/wording.js";
 

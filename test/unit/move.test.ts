@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeDirectory } from "../../src/core/files/make-directory.js";
-import { moveNoReplace as moveEntry } from "../../src/core/files/move-no-replace.js";
+import { makeDirectory } from "../../src/core/mutate/make-directory.js";
+import { moveNoReplace as moveEntry } from "../../src/core/mutate/move-no-replace.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { tempArea } from "../helpers/fixtures.js";

@@ -12,12 +12,12 @@ const SRC = path.resolve(import.meta.dirname, "../../src");
 
 /** Modules that may call open themselves, and why. */
 const ALLOWED: Record<string, string> = {
-  "core/files/safe-open.ts": "the verified open itself (and its pins, claims and rule-file reads)",
-  "core/files/atomic-write.ts": "creates its temp in a pinned directory, then checkDescriptor",
+  "core/fs/safe-open.ts": "the verified open itself (and its pins, claims and rule-file reads)",
+  "core/fs/atomic-write.ts": "creates its temp in a pinned directory, then checkDescriptor",
   "core/root.ts": "start-up probes of a root itself, before any path is resolved",
-  "core/files/journal.ts": "the undo journal, in the user's state directory outside every root",
-  "core/files/change-log.ts": "the undo journal, in the user's state directory outside every root",
-  "core/files/change-records.ts": "the undo journal, in the user's state directory outside every root",
+  "core/journal/journal.ts": "the undo journal, in the user's state directory outside every root",
+  "core/journal/change-log.ts": "the undo journal, in the user's state directory outside every root",
+  "core/journal/change-records.ts": "the undo journal, in the user's state directory outside every root",
   "core/log.ts": "the log file named by --log-file or the project's logs/ at start-up",
 };
 

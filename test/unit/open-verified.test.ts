@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type OpenTarget, openVerifiedFile, openVerifiedSync } from "../../src/core/files/safe-open.js";
+import { type OpenTarget, openVerifiedFile, openVerifiedSync } from "../../src/core/fs/safe-open.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { tempArea } from "../helpers/fixtures.js";

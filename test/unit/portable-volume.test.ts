@@ -6,10 +6,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { moveNoReplace } from "../../src/core/files/move-no-replace.js";
-import { deleteFile } from "../../src/core/files/remove.js";
-import { hardLink, isNoHardLinks, pinDirectory, TEMP_NAME } from "../../src/core/files/safe-open.js";
-import { commitChanges } from "../../src/core/files/transaction.js";
+import { hardLink, isNoHardLinks, pinDirectory, TEMP_NAME } from "../../src/core/fs/safe-open.js";
+import { moveNoReplace } from "../../src/core/mutate/move-no-replace.js";
+import { deleteFile } from "../../src/core/mutate/remove.js";
+import { commitChanges } from "../../src/core/mutate/transaction.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { tempArea } from "../helpers/fixtures.js";

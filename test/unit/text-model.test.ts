@@ -8,7 +8,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { countTextLines } from "../../src/core/checks/file-sizes.js";
-import { editKeepingEndings } from "../../src/core/files/edit.js";
+import { editKeepingEndings } from "../../src/core/edit/edit.js";
 import { parseDoc } from "../../src/core/text/document.js";
 import { type Line, LineCounter, linesOf, splitLines } from "../../src/core/text/lines.js";
 import { numberLines } from "../../src/core/text/number.js";

@@ -2,17 +2,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/core/errors.js";
-import { fileState, sha256Of } from "../../src/core/files/hash.js";
+import { fileState, sha256Of } from "../../src/core/fs/hash.js";
+import { TEMP_NAME } from "../../src/core/fs/safe-open.js";
 import {
   ConflictError,
   checkExpected,
   conflictWithDiff,
   normalizeExpected,
-} from "../../src/core/files/precondition.js";
-import { ReadBudget, ReadMemory } from "../../src/core/files/read-memory.js";
-import { TEMP_NAME } from "../../src/core/files/safe-open.js";
-import { readSnapshot } from "../../src/core/files/snapshot.js";
-import { commitChanges, sweepStaleTemps } from "../../src/core/files/transaction.js";
+} from "../../src/core/mutate/precondition.js";
+import { ReadBudget, ReadMemory } from "../../src/core/mutate/read-memory.js";
+import { readSnapshot } from "../../src/core/mutate/snapshot.js";
+import { commitChanges, sweepStaleTemps } from "../../src/core/mutate/transaction.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { snapshot, tempArea } from "../helpers/fixtures.js";

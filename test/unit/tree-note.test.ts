@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_WALK_ENTRIES } from "../../src/core/files/budgeted-tree.js";
+import { MAX_WALK_ENTRIES } from "../../src/core/listing/budgeted-tree.js";
 import { capNote } from "../../src/surfaces/filesystem/directory-tree.js";
 
 describe("directory_tree's note on what a cut tree leaves out", () => {

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { type OpenTarget, openVerifiedFile, type VerifiedHandle } from "../files/safe-open.js";
+import { type OpenTarget, openVerifiedFile, type VerifiedHandle } from "../fs/safe-open.js";
 import { isIgnoredBy, levelsForDir } from "../ignore.js";
 import { isGitDirName } from "../paths.js";
 import { TextCheck } from "../text/decode.js";

@@ -3,10 +3,11 @@
  * verified open, checked against `expectedSha256`, refused when the result parses with more syntax errors
  * than the original, and committed through the transaction (lost-update check, undo journal).
  */
+
+import { unifiedDiff } from "../edit/diff.js";
 import { ToolError } from "../errors.js";
-import { unifiedDiff } from "../files/diff.js";
-import { checkExpected } from "../files/precondition.js";
-import { type ChangeResult, commitChanges } from "../files/transaction.js";
+import { checkExpected } from "../mutate/precondition.js";
+import { type ChangeResult, commitChanges } from "../mutate/transaction.js";
 import { printable } from "../paths.js";
 import { parseDoc } from "../text/document.js";
 import { toLf } from "../text/lines.js";

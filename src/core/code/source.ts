@@ -1,6 +1,6 @@
 /** A code file read once through the verified open, and its symbols (parsed off the main thread). */
 import { ToolError } from "../errors.js";
-import { readSnapshot, type Snapshot } from "../files/snapshot.js";
+import { readSnapshot, type Snapshot } from "../mutate/snapshot.js";
 import { printable } from "../paths.js";
 import { decodeText, encodingOf } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";

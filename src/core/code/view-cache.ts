@@ -6,7 +6,7 @@
  * read afresh through the verified open. Edits never use it: they read the file themselves.
  */
 import { lstat } from "node:fs/promises";
-import { type Fingerprint, fingerprintOf, sameFingerprint } from "../files/hash.js";
+import { type Fingerprint, fingerprintOf, sameFingerprint } from "../fs/hash.js";
 import type { ResolvedPath } from "../workspace.js";
 
 /**

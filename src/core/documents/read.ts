@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import { openVerified } from "../files/safe-open.js";
+import { openVerified } from "../fs/safe-open.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { DocumentRefused, parseDocument } from "./pool.js";

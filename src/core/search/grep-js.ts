@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { openVerifiedSync } from "../files/safe-open.js";
+import { openVerifiedSync } from "../fs/safe-open.js";
 import type { Root } from "../root.js";
 import { cancelledError, STOP, type WalkEachOptions, walkEach } from "../walk.js";
 import { compileGlobs } from "./globs.js";

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import { isTempName } from "../files/safe-open.js";
+import { isTempName } from "../fs/safe-open.js";
 import { ancestorLevels, createIgnoreOracle, type IgnoreLevel } from "../ignore.js";
 import { clipped, hasGitDirSegment } from "../paths.js";
 import { namesOf } from "../root.js";

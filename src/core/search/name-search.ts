@@ -1,8 +1,9 @@
 /** search_files's engine: entries whose path below a directory matches a glob, sorted as they are shown. */
-import { comparePaths, compileExcludes } from "../files/exclude.js";
-import { describeLink } from "../files/listing.js";
+
+import { describeLink } from "../listing/listing.js";
 import { walk } from "../walk.js";
 import type { ResolvedPath, Workspace } from "../workspace.js";
+import { comparePaths, compileExcludes } from "./exclude.js";
 import { compileGlob } from "./glob-match.js";
 
 export interface NameSearchOptions {

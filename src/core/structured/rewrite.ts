@@ -3,11 +3,12 @@
  * `expectedSha256`, decode strictly as UTF-8 (a lossy decode would corrupt the rewrite), compute the new
  * text, diff it, and commit through the transaction (lost-update check, undo journal). The BOM is kept.
  */
+
+import { unifiedDiff } from "../edit/diff.js";
 import { noSuchPathError } from "../errors.js";
-import { unifiedDiff } from "../files/diff.js";
-import { checkExpected } from "../files/precondition.js";
-import { readSnapshot } from "../files/snapshot.js";
-import { type ChangeResult, commitChanges } from "../files/transaction.js";
+import { checkExpected } from "../mutate/precondition.js";
+import { readSnapshot } from "../mutate/snapshot.js";
+import { type ChangeResult, commitChanges } from "../mutate/transaction.js";
 import { type Codec, decodeForEdit, encodeText } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 

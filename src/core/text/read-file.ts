@@ -2,8 +2,8 @@
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
-import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "../files/hash.js";
-import { openVerified, openVerifiedFile, type ReadAt, type VerifiedFile } from "../files/safe-open.js";
+import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "../fs/hash.js";
+import { openVerified, openVerifiedFile, type ReadAt, type VerifiedFile } from "../fs/safe-open.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import {

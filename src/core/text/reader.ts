@@ -5,7 +5,7 @@
  */
 import type { Hash } from "node:crypto";
 import fs from "node:fs";
-import type { ReadAt } from "../files/safe-open.js";
+import type { ReadAt } from "../fs/safe-open.js";
 import { charBoundary, type Decoding, decodeText, encodingOf, type TextEncoding } from "./decode.js";
 import { type Eol, LF } from "./lines.js";
 

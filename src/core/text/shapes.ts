@@ -3,7 +3,7 @@
  * the whole text, and counting. Memory stays bounded by `maxBytes` whatever the line length.
  */
 import { createHash, type Hash } from "node:crypto";
-import type { ReadAt } from "../files/safe-open.js";
+import type { ReadAt } from "../fs/safe-open.js";
 import { charBoundary, charStart, type Decoding, decodeText, encodingOf } from "./decode.js";
 import { LF, type Line, LineCounter } from "./lines.js";
 import { Chunks, eachChunk, LineReader, type ReadLine } from "./reader.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { appendToFile } from "../../core/files/append.js";
+import { appendToFile } from "../../core/mutate/append.js";
 import { escapeName } from "../../core/paths.js";
 import { defineTool, encodingFor, encodingParam, recordChanges, textReply } from "../tool.js";
 import { expectedSha256 } from "./common.js";

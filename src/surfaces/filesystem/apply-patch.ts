@@ -1,9 +1,9 @@
 import path from "node:path";
 import { z } from "zod";
+import { fencedDiff, unifiedDiff } from "../../core/edit/diff.js";
+import { DEFAULT_FUZZ, MAX_FUZZ, planPatch } from "../../core/edit/patch.js";
 import { ToolError } from "../../core/errors.js";
-import { fencedDiff, unifiedDiff } from "../../core/files/diff.js";
-import { DEFAULT_FUZZ, MAX_FUZZ, planPatch } from "../../core/files/patch.js";
-import { commitChanges } from "../../core/files/transaction.js";
+import { commitChanges } from "../../core/mutate/transaction.js";
 import { escapeName } from "../../core/paths.js";
 import { defineTool, encodingFor, encodingParam, recordChanges, textReply } from "../tool.js";
 import { budgeted } from "./common.js";

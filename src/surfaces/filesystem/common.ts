@@ -1,7 +1,7 @@
 /** What the filesystem surface's tools share: the official server's text layouts, schemas, entry paths. */
 import path from "node:path";
 import { z } from "zod";
-import { type ListedEntry, listDirectory } from "../../core/files/listing.js";
+import { type ListedEntry, listDirectory } from "../../core/listing/listing.js";
 import { screenRequestedPath } from "../../core/paths.js";
 import type { ResolvedPath } from "../../core/workspace.js";
 import type { ToolContext } from "../tool.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { copyPath } from "../../core/files/copy.js";
+import { copyPath } from "../../core/mutate/copy.js";
 import { escapeName } from "../../core/paths.js";
 import { defineTool, recordChanges, textReply } from "../tool.js";
 import { resolveEntry } from "./common.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { makeDirectory } from "../../core/files/make-directory.js";
+import { makeDirectory } from "../../core/mutate/make-directory.js";
 import { escapeName } from "../../core/paths.js";
 import { defineTool, textReply } from "../tool.js";
 

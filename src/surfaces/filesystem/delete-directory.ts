@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { deleteDirectory } from "../../core/files/remove.js";
+import { deleteDirectory } from "../../core/mutate/remove.js";
 import { escapeName, printable } from "../../core/paths.js";
 import { defineTool, textReply } from "../tool.js";
 import { resolveEntry } from "./common.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deleteFile } from "../../core/files/remove.js";
+import { deleteFile } from "../../core/mutate/remove.js";
 import { escapeName } from "../../core/paths.js";
 import { defineTool, recordChanges, textReply } from "../tool.js";
 import { expectedSha256, resolveEntry } from "./common.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ANY_COUNT } from "../../core/budget.js";
-import { budgetedTree, MAX_WALK_ENTRIES } from "../../core/files/budgeted-tree.js";
-import { compileExcludes } from "../../core/files/exclude.js";
+import { budgetedTree, MAX_WALK_ENTRIES } from "../../core/listing/budgeted-tree.js";
+import { compileExcludes } from "../../core/search/exclude.js";
 import { defineTool, textReply } from "../tool.js";
 import { ignoredNote, includeIgnoredParam, WALK_TIME_LIMIT_MS } from "./common.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { fencedDiff } from "../../core/files/diff.js";
-import { editFile } from "../../core/files/edit-file.js";
+import { fencedDiff } from "../../core/edit/diff.js";
+import { editFile } from "../../core/edit/edit-file.js";
 import { defineTool, encodingFor, encodingParam, recordChanges, textReply } from "../tool.js";
 
 const input = z.object({

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { fencedDiff, unifiedDiff } from "../../core/edit/diff.js";
+import { type Edit, editKeepingEndings } from "../../core/edit/edit.js";
+import { editFiles } from "../../core/edit/multi-edit.js";
 import { ToolError } from "../../core/errors.js";
-import { fencedDiff, unifiedDiff } from "../../core/files/diff.js";
-import { type Edit, editKeepingEndings } from "../../core/files/edit.js";
-import { editFiles } from "../../core/files/multi-edit.js";
 import { defineTool, encodingFor, encodingParam, recordChanges, textReply } from "../tool.js";
 import { budgeted, expectedSha256 } from "./common.js";
 

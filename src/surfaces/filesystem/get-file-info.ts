@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fileInfo, symbolicMode } from "../../core/files/info.js";
+import { fileInfo, symbolicMode } from "../../core/listing/info.js";
 import { fileEncoding } from "../../core/text/read-file.js";
 import { defineTool, textReply } from "../tool.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ListedEntry } from "../../core/files/listing.js";
+import type { ListedEntry } from "../../core/listing/listing.js";
 import { escapeName } from "../../core/paths.js";
 import { defineTool, textReply } from "../tool.js";
 import { entryRecord, entrySchema, listEntries, truncationNote } from "./common.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { checkMoveSource } from "../../core/files/move.js";
-import { moveNoReplace } from "../../core/files/move-no-replace.js";
+import { checkMoveSource } from "../../core/mutate/move.js";
+import { moveNoReplace } from "../../core/mutate/move-no-replace.js";
 import { escapeName, printable } from "../../core/paths.js";
 import { namesOf } from "../../core/workspace.js";
 import { defineTool, textReply } from "../tool.js";

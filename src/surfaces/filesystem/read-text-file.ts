@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ANY_COUNT, widest } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
-import type { ReadState } from "../../core/files/hash.js";
+import type { ReadState } from "../../core/fs/hash.js";
 import { printable } from "../../core/paths.js";
 import { countLines, linesOf } from "../../core/text/lines.js";
 import { numberLines } from "../../core/text/number.js";

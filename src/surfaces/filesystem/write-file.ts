@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { writeText } from "../../core/files/write.js";
+import { writeText } from "../../core/mutate/write.js";
 import { escapeName } from "../../core/paths.js";
 import { defineTool, encodingFor, encodingParam, recordChanges, textReply } from "../tool.js";
 import { expectedSha256 } from "./common.js";

@@ -1,4 +1,4 @@
-import { appendText } from "../../core/files/append.js";
+import { appendText } from "../../core/mutate/append.js";
 import { defineTool, encodingFor, recordChanges } from "../tool.js";
 import { boolOutput, boolReply, fileInput, textWriteTarget } from "./common.js";
 

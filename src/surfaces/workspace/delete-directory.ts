@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { deleteDirectory } from "../../core/files/remove.js";
+import { deleteDirectory } from "../../core/mutate/remove.js";
 import { escapeName } from "../../core/paths.js";
 import { defineTool } from "../tool.js";
 import { gitignoreGate, listOutput, listReply, pyType, resolveEntry } from "./common.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deleteFile } from "../../core/files/remove.js";
+import { deleteFile } from "../../core/mutate/remove.js";
 import { defineTool, recordChanges } from "../tool.js";
 import {
   boolOutput,

@@ -1,9 +1,9 @@
 import { z } from "zod";
+import type { Edit, EditMatch } from "../../core/edit/edit.js";
+import { editFile } from "../../core/edit/edit-file.js";
 import { ToolError } from "../../core/errors.js";
-import type { Edit, EditMatch } from "../../core/files/edit.js";
-import { editFile } from "../../core/files/edit-file.js";
-import { KeyedMutex } from "../../core/files/file-lock.js";
-import { entryKind } from "../../core/files/remove.js";
+import { KeyedMutex } from "../../core/fs/file-lock.js";
+import { entryKind } from "../../core/mutate/remove.js";
 import { printable } from "../../core/paths.js";
 import { lfPieces } from "../../core/text/lines.js";
 import { defineTool, encodingFor, encodingParam, recordChanges, type ToolContext } from "../tool.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { filesUnder, renderTree } from "../../core/files/file-tree.js";
-import { entryKind } from "../../core/files/remove.js";
+import { filesUnder, renderTree } from "../../core/listing/file-tree.js";
+import { entryKind } from "../../core/mutate/remove.js";
 import { hasGitDirSegment, printable } from "../../core/paths.js";
 import { namesOf, type ResolvedPath } from "../../core/workspace.js";
 import { defineTool, type ToolContext } from "../tool.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { filesUnder } from "../../core/files/file-tree.js";
+import { filesUnder } from "../../core/listing/file-tree.js";
 import { defineTool } from "../tool.js";
 import { listOutput, listReply, referenceRoot } from "./common.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { checkMoveSource, moveEntry } from "../../core/files/move.js";
+import { checkMoveSource, moveEntry } from "../../core/mutate/move.js";
 import { defineTool } from "../tool.js";
 import { boolOutput, boolReply, expectedSha256, gitignoreGate, resolveEntry } from "./common.js";
 

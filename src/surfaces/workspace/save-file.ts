@@ -1,5 +1,5 @@
-import { ensureParentDirs } from "../../core/files/mkdirs.js";
-import { writeText } from "../../core/files/write.js";
+import { ensureParentDirs } from "../../core/fs/mkdirs.js";
+import { writeText } from "../../core/mutate/write.js";
 import { defineTool, encodingFor, recordChanges } from "../tool.js";
 import { boolOutput, boolReply, fileInput, textWriteTarget } from "./common.js";
 

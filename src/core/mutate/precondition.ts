@@ -1,9 +1,9 @@
 import { createTwoFilesPatch } from "diff";
 import { ToolError } from "../errors.js";
+import type { FileState } from "../fs/hash.js";
 import { printable } from "../paths.js";
 import { TextCheck } from "../text/decode.js";
 import { lfPieces, toLf } from "../text/lines.js";
-import type { FileState } from "./hash.js";
 
 /** Shortest hash prefix accepted: long enough that an accidental match is out of the question. */
 const MIN_PREFIX = 8;

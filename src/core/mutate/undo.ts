@@ -9,9 +9,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { isErrno, ToolError } from "../errors.js";
-import { printable } from "../paths.js";
-import { lfPieces } from "../text/lines.js";
-import type { ResolvedPath, Root, Workspace } from "../workspace.js";
+import { sha256Of } from "../fs/hash.js";
+import { ensureParentDirs, makeDirsPinned } from "../fs/mkdirs.js";
+import { tempPathBeside, withPinnedParent } from "../fs/safe-open.js";
 import {
   type ChangeBody,
   type ChangeEntry,
@@ -19,14 +19,14 @@ import {
   type EntryState,
   type MoveEntry,
   shapeOf,
-} from "./change-log.js";
-import { sha256Of } from "./hash.js";
-import { ensureParentDirs, makeDirsPinned } from "./mkdirs.js";
+} from "../journal/change-log.js";
+import { printable } from "../paths.js";
+import { lfPieces } from "../text/lines.js";
+import type { ResolvedPath, Root, Workspace } from "../workspace.js";
 import { moveEntry } from "./move.js";
 import { moveNoReplace } from "./move-no-replace.js";
 import { textForDiff } from "./precondition.js";
 import { deleteDirectory, deleteFile } from "./remove.js";
-import { tempPathBeside, withPinnedParent } from "./safe-open.js";
 import { commitChanges } from "./transaction.js";
 
 export interface UndoOptions {

@@ -1,12 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
+import { type PinnedDir, pinDirectory, tempPathBeside, withPinnedParent } from "../fs/safe-open.js";
 import { gitDirWriteError } from "../gate.js";
+import { shapeOf } from "../journal/change-log.js";
 import { hasGitDirSegment, printable } from "../paths.js";
 import { namesOf, type ResolvedPath } from "../workspace.js";
-import { shapeOf } from "./change-log.js";
 import { removeTree } from "./remove.js";
-import { type PinnedDir, pinDirectory, tempPathBeside, withPinnedParent } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
 import { type ChangeResult, commitChanges } from "./transaction.js";
 

@@ -32,14 +32,14 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { isErrno } from "../errors.js";
+import { stageWrite } from "../fs/atomic-write.js";
+import { sha256Of } from "../fs/hash.js";
+import { removeMadeDirs } from "../fs/mkdirs.js";
+import { isLinkRefused, syncDir, tempPathBeside, withPinnedParent } from "../fs/safe-open.js";
 import type { Logger } from "../log.js";
 import type { ResolvedPath, Root, Workspace } from "../workspace.js";
-import { stageWrite } from "./atomic-write.js";
 import { ChangeLog, type ChangeRecorder, type KeptFile } from "./change-log.js";
-import { sha256Of } from "./hash.js";
 import { idTime, intentPathOf, intentsDirOf, newChangeId, parseJournalName } from "./journal-names.js";
-import { removeMadeDirs } from "./mkdirs.js";
-import { isLinkRefused, syncDir, tempPathBeside, withPinnedParent } from "./safe-open.js";
 
 /** An intent of another host, or an empty one (killed before its bytes), is abandoned after this long. */
 const ABANDONED_MS = 15 * 60 * 1000;

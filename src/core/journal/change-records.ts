@@ -16,8 +16,8 @@
 import fsSync, { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { sha256Of } from "../fs/hash.js";
 import { lfPieces } from "../text/lines.js";
-import { sha256Of } from "./hash.js";
 import { newChangeId, parseJournalName } from "./journal-names.js";
 
 const MAGIC = "mcpfs-change 1";

@@ -1,12 +1,12 @@
 import { noSuchPathError } from "../errors.js";
+import { checkExpected } from "../mutate/precondition.js";
+import { readSnapshot } from "../mutate/snapshot.js";
+import { type ChangeResult, commitChanges } from "../mutate/transaction.js";
 import { decodeForEdit, encodeText } from "../text/decode.js";
 import type { TextFormat } from "../text/document.js";
 import type { ResolvedPath } from "../workspace.js";
 import { gitStyleDiff, unifiedDiff } from "./diff.js";
 import { type Edit, type EditMatch, type EditOptions, editKeepingEndings } from "./edit.js";
-import { checkExpected } from "./precondition.js";
-import { readSnapshot } from "./snapshot.js";
-import { type ChangeResult, commitChanges } from "./transaction.js";
 
 export interface EditFileOptions extends EditOptions {
   /** Compute the diff, write nothing. */

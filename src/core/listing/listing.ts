@@ -4,8 +4,8 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { mapLimit } from "../concurrency.js";
 import { ToolError } from "../errors.js";
+import { isTempName } from "../fs/safe-open.js";
 import { namesOf, type ResolvedPath, type Workspace } from "../workspace.js";
-import { isTempName } from "./safe-open.js";
 
 export type EntryType = "file" | "dir" | "symlink" | "other";
 

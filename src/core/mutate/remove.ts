@@ -1,9 +1,9 @@
 import fs from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
+import { type PinnedDir, withPinnedParent } from "../fs/safe-open.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
-import { type PinnedDir, withPinnedParent } from "./safe-open.js";
 import { readSnapshot } from "./snapshot.js";
 import { type ChangeResult, commitChanges } from "./transaction.js";
 

@@ -1,9 +1,9 @@
 import { ToolError } from "../errors.js";
+import { openVerified } from "../fs/safe-open.js";
 import { readBytes } from "../text/reader.js";
 import { wholeText } from "../text/shapes.js";
 import type { ResolvedPath } from "../workspace.js";
 import { contentTypeFor } from "./content-type.js";
-import { openVerified } from "./safe-open.js";
 
 export type ResourceBody =
   | { kind: "text"; text: string; mimeType: string; size: number; truncated: boolean }

@@ -31,14 +31,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError, ToolErrorGroup } from "../errors.js";
-import { printable } from "../paths.js";
-import type { ResolvedPath, Workspace } from "../workspace.js";
-import { discardStaged, type StagedWrite, stageWrite } from "./atomic-write.js";
-import type { KeptFile } from "./change-log.js";
-import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "./hash.js";
-import type { Intent, Journal, PreparedFile } from "./journal.js";
-import { ensureParentDirs, removeMadeDirs } from "./mkdirs.js";
-import { checkExpected } from "./precondition.js";
+import { discardStaged, type StagedWrite, stageWrite } from "../fs/atomic-write.js";
+import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "../fs/hash.js";
+import { ensureParentDirs, removeMadeDirs } from "../fs/mkdirs.js";
 import {
   hardLink,
   hardLinkSync,
@@ -48,7 +43,12 @@ import {
   TEMP_NAME,
   tempPathBeside,
   withPinnedParent,
-} from "./safe-open.js";
+} from "../fs/safe-open.js";
+import type { KeptFile } from "../journal/change-log.js";
+import type { Intent, Journal, PreparedFile } from "../journal/journal.js";
+import { printable } from "../paths.js";
+import type { ResolvedPath, Workspace } from "../workspace.js";
+import { checkExpected } from "./precondition.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
 
 /** Hidden temps older than this are leftovers of a killed process (a live change takes milliseconds). */

@@ -1,6 +1,6 @@
+import { fileState } from "../fs/hash.js";
 import { encodeLike } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
-import { fileState } from "./hash.js";
 import { checkExpected } from "./precondition.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
 import { type ChangeResult, commitChanges } from "./transaction.js";

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
+import { pinParent, placeNoReplace, tempPathBeside, withPinnedParent } from "../fs/safe-open.js";
 import { printable } from "../paths.js";
 import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
 import { removeTree } from "./remove.js";
-import { pinParent, placeNoReplace, tempPathBeside, withPinnedParent } from "./safe-open.js";
 
 export interface MoveNoReplaceOptions {
   /** Test hook: take the cross-device path (copy + remove) even on one device. */

@@ -30,12 +30,12 @@ import fsSync, { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
+import { sha256Of } from "../fs/hash.js";
+import { hardLink, isLinkRefused, withPinnedParent } from "../fs/safe-open.js";
 import type { Logger } from "../log.js";
 import { namesOf, type ResolvedPath, type Root } from "../root.js";
 import { type RecordSet, RecordWriter, readRecords, TAMPERED } from "./change-records.js";
-import { sha256Of } from "./hash.js";
 import { CHANGE_ID, idTime, intentsDirOf, newChangeId, parseJournalName } from "./journal-names.js";
-import { hardLink, isLinkRefused, withPinnedParent } from "./safe-open.js";
 
 const POSIX = process.platform !== "win32";
 

@@ -1,11 +1,11 @@
 import { createTwoFilesPatch } from "diff";
 import { ToolError, ToolErrorGroup } from "../errors.js";
+import { checkExpected } from "../mutate/precondition.js";
+import { readSnapshot } from "../mutate/snapshot.js";
+import { type Change, type ChangeResult, commitChanges, type JournalScope } from "../mutate/transaction.js";
 import { printable } from "../paths.js";
 import { decodeForEdit, encodeText } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
-import { checkExpected } from "./precondition.js";
-import { readSnapshot } from "./snapshot.js";
-import { type Change, type ChangeResult, commitChanges, type JournalScope } from "./transaction.js";
 
 export interface FileEdits<E> {
   target: ResolvedPath;

@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
+import { makeDirsPinned } from "../fs/mkdirs.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { makeDirsPinned } from "./mkdirs.js";
 
 /** mkdir -p below an allowed directory; an existing directory is fine, a file in the way is an error. */
 export async function makeDirectory(target: ResolvedPath): Promise<{ created: boolean }> {

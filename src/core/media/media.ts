@@ -1,10 +1,10 @@
 import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
+import { openVerified } from "../fs/safe-open.js";
 import { imageFormat } from "../images/header.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { mimeByExtension } from "./mime-types.js";
-import { openVerified } from "./safe-open.js";
 
 const ascii = (buf: Buffer, start: number, end: number) => buf.toString("latin1", start, end);
 

@@ -11,14 +11,14 @@
  */
 import { parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
 import { ToolError, ToolErrorGroup } from "../errors.js";
+import { readSnapshot, type Snapshot } from "../mutate/snapshot.js";
+import type { Change } from "../mutate/transaction.js";
 import { printable } from "../paths.js";
 import { decodeForEdit, encodeText } from "../text/decode.js";
 import { docLines, parseDoc, printLines } from "../text/document.js";
 import type { Line } from "../text/lines.js";
 import type { ResolvedPath } from "../workspace.js";
 import { clip, nearestRegion } from "./closest.js";
-import { readSnapshot, type Snapshot } from "./snapshot.js";
-import type { Change } from "./transaction.js";
 
 export const DEFAULT_FUZZ = 2;
 export const MAX_FUZZ = 3;

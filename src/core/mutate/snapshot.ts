@@ -1,8 +1,8 @@
 import { ToolError } from "../errors.js";
+import { type FileState, type Fingerprint, fingerprintOf, sha256Of } from "../fs/hash.js";
+import { openVerifiedIfExists, type VerifiedHandle } from "../fs/safe-open.js";
 import { readBytes } from "../text/reader.js";
 import type { ResolvedPath } from "../workspace.js";
-import { type FileState, type Fingerprint, fingerprintOf, sha256Of } from "./hash.js";
-import { openVerifiedIfExists, type VerifiedHandle } from "./safe-open.js";
 
 /**
  * One version of a file read whole: the bytes, their hash, and the fingerprint of the inode they came
