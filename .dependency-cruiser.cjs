@@ -3,8 +3,35 @@
  * core/ is pure operations on a Workspace (no MCP, no server, no surface); a surface is schema → core call →
  * formatter and never touches the file system itself.
  */
+
+/**
+ * The rooms of core/ that once were one folder (core/files/), each with the rooms it may import: lower ones
+ * only (ARCHITECTURE.md draws them). A room never imports one above it or beside it.
+ */
+const ROOMS = {
+  fs: [], // verified opens, atomic writes, pinned mkdir, identities of file versions
+  text: ["fs"], // the line model, the one reader and decode policy, hashes taken while reading
+  journal: ["fs", "text"], // the undo journal and crash intents
+  mutate: ["fs", "text", "journal"], // transactions and every operation that changes the tree
+  edit: ["fs", "text", "journal", "mutate"], // the edit engine, patches, diffs
+  listing: ["fs", "text"], // directory listings, trees, entry info
+  media: ["fs", "text"], // content types, media and resource reads
+};
+const roomRules = Object.entries(ROOMS).map(([room, below]) => ({
+  name: `room-${room}`,
+  comment: `core/${room}/ imports only ${below.length ? below.map((r) => `core/${r}/`).join(", ") : "no other room"} of the rooms (ROOMS above)`,
+  severity: "error",
+  from: { path: `^src/core/${room}/` },
+  to: {
+    path: `^src/core/(${Object.keys(ROOMS)
+      .filter((r) => r !== room && !below.includes(r))
+      .join("|")})/`,
+  },
+}));
+
 module.exports = {
   forbidden: [
+    ...roomRules,
     {
       name: "no-circular",
       comment: "no module reaches itself through its imports (madge --circular reports the same)",

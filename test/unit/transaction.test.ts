@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/core/errors.js";
-import { fileState, sha256Of } from "../../src/core/fs/hash.js";
+import { sha256Of } from "../../src/core/fs/hash.js";
 import { TEMP_NAME } from "../../src/core/fs/safe-open.js";
 import {
   ConflictError,
@@ -13,6 +13,7 @@ import {
 import { ReadBudget, ReadMemory } from "../../src/core/mutate/read-memory.js";
 import { readSnapshot } from "../../src/core/mutate/snapshot.js";
 import { commitChanges, sweepStaleTemps } from "../../src/core/mutate/transaction.js";
+import { fileState } from "../../src/core/text/file-hash.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
 import { snapshot, tempArea } from "../helpers/fixtures.js";

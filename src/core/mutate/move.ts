@@ -1,11 +1,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import { type FileState, fileState } from "../fs/hash.js";
 import { ensureParentDirs } from "../fs/mkdirs.js";
 import { type GitRepository, openRepository } from "../git/repository-gate.js";
 import { runGit } from "../git/runner.js";
 import { printable } from "../paths.js";
+import { type FileState, fileState } from "../text/file-hash.js";
 import type { Root } from "../workspace.js";
 import { isRespelling, moveNoReplace, recordMove, respell } from "./move-no-replace.js";
 import { checkExpected, DIFF_TEXT_LIMIT } from "./precondition.js";

@@ -1,8 +1,8 @@
 import { createTwoFilesPatch } from "diff";
 import { ToolError } from "../errors.js";
-import type { FileState } from "../fs/hash.js";
 import { printable } from "../paths.js";
 import { TextCheck } from "../text/decode.js";
+import type { FileState } from "../text/file-hash.js";
 import { lfPieces, toLf } from "../text/lines.js";
 
 /** Shortest hash prefix accepted: long enough that an accidental match is out of the question. */

@@ -1,6 +1,7 @@
 import { ToolError } from "../errors.js";
-import { type FileState, type Fingerprint, fingerprintOf, sha256Of } from "../fs/hash.js";
-import { openVerifiedIfExists, type VerifiedHandle } from "../fs/safe-open.js";
+import { type Fingerprint, fingerprintOf, sha256Of } from "../fs/hash.js";
+import { openVerifiedIfExists } from "../fs/safe-open.js";
+import type { FileState } from "../text/file-hash.js";
 import { readBytes } from "../text/reader.js";
 import type { ResolvedPath } from "../workspace.js";
 

@@ -1,5 +1,5 @@
-import { fileState } from "../fs/hash.js";
 import { encodeLike } from "../text/decode.js";
+import { fileState } from "../text/file-hash.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";

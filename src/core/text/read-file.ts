@@ -2,7 +2,6 @@
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
-import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "../fs/hash.js";
 import { openVerified, openVerifiedFile, type ReadAt, type VerifiedFile } from "../fs/safe-open.js";
 import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
@@ -15,6 +14,7 @@ import {
   guessEncodings,
   TextCheck,
 } from "./decode.js";
+import { CHEAP_HASH_LIMIT, type ReadState, stateOfHandle } from "./file-hash.js";
 import { type Line, linesOf } from "./lines.js";
 import { countLinesFrom, headLines, type RangeRead, rangeLines, tailLines, wholeText } from "./shapes.js";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ANY_COUNT, widest } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
-import type { ReadState } from "../../core/fs/hash.js";
 import { printable } from "../../core/paths.js";
+import type { ReadState } from "../../core/text/file-hash.js";
 import { countLines, linesOf } from "../../core/text/lines.js";
 import { numberLines } from "../../core/text/number.js";
 import { readLineRange, readTextFile, textsOf } from "../../core/text/read-file.js";
