@@ -173,7 +173,6 @@ async function runTool(
 ): Promise<ToolReply> {
   const started = performance.now();
   const mutations: MutationRecord[] = [];
-  const progressToken = req.meta?.progressToken;
   // One change per call of a mutating tool: every path the call resolves carries it, and the core's
   // mutators note in it what they do (undo journal).
   const change = tool.mutating ? deps.journal?.changes.recorder(tool.name) : undefined;
@@ -195,20 +194,7 @@ async function runTool(
     recordMutation: (m) => {
       mutations.push(m);
     },
-    progress: async (done, total, message) => {
-      if (progressToken === undefined) return;
-      await req
-        .notify({
-          method: "notifications/progress",
-          params: {
-            progressToken,
-            progress: done,
-            ...(total !== undefined ? { total } : {}),
-            ...(message ? { message } : {}),
-          },
-        })
-        .catch(() => {});
-    },
+    progress: progressOf(req),
   };
   let reply: ToolReply;
   let failure: unknown;
@@ -236,32 +222,63 @@ async function runTool(
   reply = withinBudget(reply, deps.config.maxOutputBytes - byteLength(line), tool.name, deps.log);
   if (recorded) reply = withChangeId(reply, recorded, line);
   const ms = Math.round(performance.now() - started);
-  const failed = reply.isError === true;
   if (tool.mutating) {
     const entries = auditEntries(tool.name, mutations, ms, failure, requestedPath(args), reply);
     await audit.write(recorded ? entries.map((e) => ({ ...e, changeId: recorded.id })) : entries);
   }
+  await logCall(tool.name, args, reply, ms, req, deps);
+  return reply;
+}
+
+/** The call's progress reporter: notifications when the client sent a progress token, else nothing. */
+function progressOf(req: CallRequest): ToolContext["progress"] {
+  const progressToken = req.meta?.progressToken;
+  return async (done, total, message) => {
+    if (progressToken === undefined) return;
+    await req
+      .notify({
+        method: "notifications/progress",
+        params: {
+          progressToken,
+          progress: done,
+          ...(total !== undefined ? { total } : {}),
+          ...(message ? { message } : {}),
+        },
+      })
+      .catch(() => {});
+  };
+}
+
+/** The call's log line (server log, and the client's when it asked for one). */
+async function logCall(
+  name: string,
+  args: Record<string, unknown>,
+  reply: ToolReply,
+  ms: number,
+  req: CallRequest,
+  deps: RegisterDeps,
+): Promise<void> {
+  const failed = reply.isError === true;
   // The surface's level for a call that succeeded. The line is only built when someone will read it: this
   // is the hot path.
   const level = failed ? "info" : deps.policy.callLogLevel;
   const clientLevel = failed ? "warning" : "info";
   const toClient = deps.clientLog?.wants(clientLevel) === true;
-  if (!toClient && !deps.log.isLevelEnabled(level)) return reply;
+  if (!toClient && !deps.log.isLevelEnabled(level)) return;
   const entry = {
-    tool: tool.name,
+    tool: name,
     params: summarizeParams(args),
     ms,
     ok: !failed,
     outcome: failed ? "error" : "success",
     ...(failed ? { error: firstText(reply) } : {}),
   };
-  deps.log[level](entry, `tool ${tool.name} ${failed ? "failed" : "ok"} (${ms}ms)`);
+  deps.log[level](entry, `tool ${name} ${failed ? "failed" : "ok"} (${ms}ms)`);
   if (toClient)
     await deps.clientLog?.send(req, clientLevel, {
-      message: `tool ${tool.name} ${failed ? "failed" : "ok"}`,
+      message: `tool ${name} ${failed ? "failed" : "ok"}`,
       ...entry,
     });
-  return reply;
 }
 
 /** The path a call named (for error wording and the audit line): the first path-like argument. */

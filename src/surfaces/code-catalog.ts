@@ -120,35 +120,35 @@ function editTools(s: CodeSurface): AnyToolDef[] {
   ];
 }
 
+/** outline: the symbols of a file, or of every code file under a directory. */
+function outlineTool(s: CodeSurface): AnyToolDef {
+  return codeTool(s, {
+    name: "outline",
+    title: "Outline",
+    description:
+      "Symbols of a code file, one line each ('L12-40 class Parser', nested), or of every code file under a directory (paged with offset). 12 languages + Markdown headings. Read one symbol with read_symbol.",
+    shape: {
+      path: s.outlinePath,
+      depth: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe("Levels shown (1 = top level; directory default 2)"),
+      signatures: z.boolean().optional().describe("Signatures instead of 'kind name' (file default true)"),
+      offset: z.number().int().min(0).optional().describe("Directory: files to skip (from a previous reply)"),
+    },
+    output: codeFields.outline,
+    annotations: readOnly,
+    run: (a, ctx) => outlineCode(ctx, s, a),
+  });
+}
+
 /** The code tools of a surface, in catalog order. */
 export function codeToolsFor(s: CodeSurface): AnyToolDef[] {
   const [replaceSymbol, insertSymbol] = editTools(s);
   return [
-    codeTool(s, {
-      name: "outline",
-      title: "Outline",
-      description:
-        "Symbols of a code file, one line each ('L12-40 class Parser', nested), or of every code file under a directory (paged with offset). 12 languages + Markdown headings. Read one symbol with read_symbol.",
-      shape: {
-        path: s.outlinePath,
-        depth: z
-          .number()
-          .int()
-          .positive()
-          .optional()
-          .describe("Levels shown (1 = top level; directory default 2)"),
-        signatures: z.boolean().optional().describe("Signatures instead of 'kind name' (file default true)"),
-        offset: z
-          .number()
-          .int()
-          .min(0)
-          .optional()
-          .describe("Directory: files to skip (from a previous reply)"),
-      },
-      output: codeFields.outline,
-      annotations: readOnly,
-      run: (a, ctx) => outlineCode(ctx, s, a),
-    }),
+    outlineTool(s),
     codeTool(s, {
       name: "find_symbol",
       title: "Find Symbol",

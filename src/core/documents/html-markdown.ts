@@ -22,9 +22,6 @@ export function htmlToMarkdown(html: string): string[] {
     if (t !== "") out.push(lead + t);
     line = "";
   };
-  const blank = () => {
-    if (out.length > 0 && out[out.length - 1] !== "") out.push("");
-  };
   for (const m of html.matchAll(/<(\/?)([a-zA-Z0-9]+)([^>]*)>|([^<]+)/g)) {
     if (m[4] !== undefined) {
       emit(decodeXml(m[4]));
@@ -36,20 +33,20 @@ export function htmlToMarkdown(html: string): string[] {
     if (heading) {
       if (close) {
         flush(`${"#".repeat(Number(heading[1]))} `);
-        blank();
+        blankLine(out);
       } else flush();
     } else if (tag === "p") {
       if (cell !== undefined) {
         if (close) cell += " ";
       } else if (lists.length === 0) {
         flush();
-        if (close) blank();
+        if (close) blankLine(out);
       }
     } else if (tag === "ul" || tag === "ol") {
       flush();
       if (close) {
         lists.pop();
-        if (lists.length === 0) blank();
+        if (lists.length === 0) blankLine(out);
       } else lists.push({ ordered: tag === "ol", n: 0 });
       prefix = lists.length > 0 ? "  ".repeat(lists.length) : "";
     } else if (tag === "li") {
@@ -64,7 +61,7 @@ export function htmlToMarkdown(html: string): string[] {
     } else if (tag === "table" && table) {
       out.push(...markdownTable(table));
       table = undefined;
-      blank();
+      blankLine(out);
     } else if (tag === "tr") {
       if (!close) row = [];
       else if (row) table?.push(row);
@@ -86,6 +83,11 @@ export function htmlToMarkdown(html: string): string[] {
   flush();
   while (out[out.length - 1] === "") out.pop();
   return out;
+}
+
+/** One empty line between blocks (none at the start, never two). */
+function blankLine(out: string[]): void {
+  if (out.length > 0 && out[out.length - 1] !== "") out.push("");
 }
 
 function markdownTable(rows: string[][]): string[] {

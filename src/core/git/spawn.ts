@@ -88,6 +88,14 @@ export function safeArgv(
   return ["--no-pager", ...settings.flatMap(([k, v]) => ["-c", `${k}=${v}`]), ...args];
 }
 
+/** Why git did not start, for the client. */
+function notStarted(e: NodeJS.ErrnoException): ToolError {
+  return new ToolError(
+    e.code === "ENOENT" ? "git is not installed or not on PATH" : `Could not run git: ${e.message}`,
+    "io",
+  );
+}
+
 export function spawnGit(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
@@ -144,13 +152,7 @@ export function spawnGit(
     child.on("error", (err) => {
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
-      const e = err as NodeJS.ErrnoException;
-      reject(
-        new ToolError(
-          e.code === "ENOENT" ? "git is not installed or not on PATH" : `Could not run git: ${e.message}`,
-          "io",
-        ),
-      );
+      reject(notStarted(err as NodeJS.ErrnoException));
     });
     child.on("close", (code) => {
       clearTimeout(timer);

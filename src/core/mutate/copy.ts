@@ -1,3 +1,4 @@
+import type { Stats } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
@@ -63,24 +64,7 @@ export async function copyPath(
   });
   const destSt = await fs.lstat(dest.real).catch(() => undefined);
   const result: CopyResult = { files: 0, dirs: 0, links: 0, bytes: 0, written: [] };
-  if (st.isFile()) {
-    if (destSt?.isDirectory())
-      throw new ToolError("exists", { reason: "destination_dir", path: dest.requested });
-    if (destSt && !opts.overwrite)
-      throw new ToolError(
-        `Destination already exists: ${printable(dest.requested)} (pass overwrite: true to replace it)`,
-        "exists",
-      );
-    const snap = await readSnapshot(source, { maxBytes: opts.maxFileBytes });
-    if (!snap) throw new ToolError("not_found", { reason: "file", path: source.requested });
-    const [r] = await commitChanges([
-      { kind: "write", target: dest, data: snap.data, base: destSt ? undefined : null, mode: snap.mode },
-    ]);
-    result.files = 1;
-    result.bytes = snap.size;
-    result.written.push(r!);
-    return result;
-  }
+  if (st.isFile()) return copyFile(source, dest, destSt, opts, result);
   if (!st.isDirectory())
     throw new ToolError("not_file", { reason: "not_regular_or_dir", path: source.requested });
   if (namesOf(source.root).isAtOrBelow(dest.real, source.real))
@@ -138,6 +122,32 @@ export async function copyPath(
     return result;
   }
   await fillTree(source, dest.real, items, dest, result, opts);
+  return result;
+}
+
+/** `copyPath` of a regular file: one atomic write of its bytes and mode bits. */
+async function copyFile(
+  source: ResolvedPath,
+  dest: ResolvedPath,
+  destSt: Stats | undefined,
+  opts: CopyOptions,
+  result: CopyResult,
+): Promise<CopyResult> {
+  if (destSt?.isDirectory())
+    throw new ToolError("exists", { reason: "destination_dir", path: dest.requested });
+  if (destSt && !opts.overwrite)
+    throw new ToolError(
+      `Destination already exists: ${printable(dest.requested)} (pass overwrite: true to replace it)`,
+      "exists",
+    );
+  const snap = await readSnapshot(source, { maxBytes: opts.maxFileBytes });
+  if (!snap) throw new ToolError("not_found", { reason: "file", path: source.requested });
+  const [r] = await commitChanges([
+    { kind: "write", target: dest, data: snap.data, base: destSt ? undefined : null, mode: snap.mode },
+  ]);
+  result.files = 1;
+  result.bytes = snap.size;
+  result.written.push(r!);
   return result;
 }
 
