@@ -6,7 +6,7 @@
 // CRASH_NO_UNDO=1: no change is recorded, the intent keeps pre-images of its own); `partial5` does one such
 // change and kills itself after its third file (CRASH_COPY=1: pre-images copied, as across devices).
 import path from "node:path";
-import { applyEdits } from "../../src/core/edit/edit.js";
+import { editKeepingEndings } from "../../src/core/edit/edit.js";
 import { editFile } from "../../src/core/edit/edit-file.js";
 import { editFiles } from "../../src/core/edit/multi-edit.js";
 import { planPatch } from "../../src/core/edit/patch.js";
@@ -99,7 +99,7 @@ for (let first = true; ; first = false) {
           target: await w(name),
           edits: [{ oldText: `v${current(name)}\n`, newText: `v${current(name) + 1}\n` }],
         });
-      await editFiles(files, (text, edits) => applyEdits(text, edits).text, { journal });
+      await editFiles(files, (text, edits) => editKeepingEndings(text, edits).text, { journal });
     });
   } else {
     await recorded("apply_patch", async () => {

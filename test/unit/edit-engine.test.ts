@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { fencedDiff, unifiedDiff } from "../../src/core/edit/diff.js";
-import { applyEdits, EditError } from "../../src/core/edit/edit.js";
+import { type Edit, EditError, type EditOptions, editKeepingEndings } from "../../src/core/edit/edit.js";
 import { parseDoc, printDoc } from "../../src/core/text/document.js";
 import { clientMessage } from "../../src/surfaces/wording.js";
+
+/** The engine through its public entry (an LF text without BOM is edited as it is). */
+const applyEdits = (text: string, edits: readonly Edit[], opts?: EditOptions) =>
+  editKeepingEndings(text, edits, opts).result;
 
 const detectFormat = (text: string) => {
   const { eol, bom, mixed } = parseDoc(text);

@@ -4,12 +4,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/core/errors.js";
 import { sha256Of } from "../../src/core/fs/hash.js";
 import { TEMP_NAME } from "../../src/core/fs/safe-open.js";
-import {
-  ConflictError,
-  checkExpected,
-  conflictWithDiff,
-  normalizeExpected,
-} from "../../src/core/mutate/precondition.js";
+import { ConflictError, checkExpected, conflictWithDiff } from "../../src/core/mutate/precondition.js";
 import { ReadBudget, ReadMemory } from "../../src/core/mutate/read-memory.js";
 import { readSnapshot } from "../../src/core/mutate/snapshot.js";
 import { commitChanges, sweepStaleTemps } from "../../src/core/mutate/transaction.js";
@@ -46,10 +41,13 @@ describe("hash and precondition", () => {
 
   it("accepts the full hash, a prefix of 8+ digits, upper case and a sha256: prefix", () => {
     const h = sha256Of("x");
-    expect(normalizeExpected(`sha256:${h.toUpperCase()}`, "p")).toBe(h);
-    expect(normalizeExpected(h.slice(0, 8), "p")).toBe(h.slice(0, 8));
-    expect(() => normalizeExpected("abc", "p")).toThrow(/at least the first 8/);
-    expect(() => normalizeExpected("zz".repeat(10), "p")).toThrow(ToolError);
+    const current = { sha256: h, size: 1, mtime: new Date(0).toISOString() };
+    const check = (expected: string) => checkExpected({ requested: "p", expected, current });
+    expect(() => check(`sha256:${h.toUpperCase()}`)).not.toThrow();
+    expect(() => check(h.slice(0, 8))).not.toThrow();
+    expect(() => check(sha256Of("y").slice(0, 8))).toThrow(/changed since it was read/);
+    expect(() => check("abc")).toThrow(/at least the first 8/);
+    expect(() => check("zz".repeat(10))).toThrow(ToolError);
   });
 
   it("refuses a changed file with hash, size, mtime and a short diff of what changed", () => {

@@ -89,7 +89,7 @@ interface Located {
 
 const TAB_WIDTH = 4;
 
-export function applyEdits(text: string, edits: readonly Edit[], opts: EditOptions = {}): EditResult {
+function applyEdits(text: string, edits: readonly Edit[], opts: EditOptions = {}): EditResult {
   const sequential = opts.sequential ?? true;
   const matches: EditMatch[] = [];
   let current = text;

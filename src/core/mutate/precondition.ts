@@ -35,7 +35,7 @@ export function textForDiff(data: Uint8Array | undefined): string | undefined {
 }
 
 /** Lower-cases a client's expected hash and drops an optional `sha256:` prefix; refuses anything else. */
-export function normalizeExpected(expected: string, requested: string): string {
+function normalizeExpected(expected: string, requested: string): string {
   const h = expected
     .trim()
     .toLowerCase()
