@@ -132,6 +132,32 @@ function stripCount(p: StructuredPatch, opts: PatchPlanOptions): number {
   return prefixed(o, "a/") && prefixed(n, "b/") ? 1 : 0;
 }
 
+/** A file the patch creates: its hunks applied to nothing; refused when the file already exists. */
+async function planCreate(
+  p: StructuredPatch,
+  name: string,
+  fuzz: number,
+  opts: PatchPlanOptions,
+  plan: PatchPlan,
+  errors: ToolError[],
+): Promise<void> {
+  const target = await opts.resolve(name);
+  const r = applyHunks("", p.hunks, fuzz, name);
+  if (r.errors.length) return void errors.push(...r.errors.map(hunkError));
+  if (await readSnapshot(target).catch(() => undefined))
+    throw new ToolError(`${printable(name)}: the patch creates it, but it already exists`, "exists");
+  plan.changes.push({
+    kind: "write",
+    target,
+    data: r.text,
+    base: null,
+    createParents: true,
+    mode: modeOf(p.newMode),
+  });
+  plan.files.push(fileResult("create", name, r));
+  plan.texts.push({ path: name, before: "", after: r.text });
+}
+
 async function planFile(
   p: StructuredPatch,
   fuzz: number,
@@ -149,24 +175,7 @@ async function planFile(
   const isRename = !isCreate && !isDelete && p.isRename === true && oldName !== newName;
   if (!oldName && !newName) throw new ToolError("A file in the patch names no path");
 
-  if (isCreate) {
-    const target = await opts.resolve(newName!);
-    const r = applyHunks("", p.hunks, fuzz, newName!);
-    if (r.errors.length) return void errors.push(...r.errors.map(hunkError));
-    if (await readSnapshot(target).catch(() => undefined))
-      throw new ToolError(`${shown}: the patch creates it, but it already exists`, "exists");
-    plan.changes.push({
-      kind: "write",
-      target,
-      data: r.text,
-      base: null,
-      createParents: true,
-      mode: modeOf(p.newMode),
-    });
-    plan.files.push(fileResult("create", newName!, r));
-    plan.texts.push({ path: newName!, before: "", after: r.text });
-    return;
-  }
+  if (isCreate) return planCreate(p, newName!, fuzz, opts, plan, errors);
 
   const source = await opts.resolve(oldName ?? newName!);
   const snap = await readSnapshot(source, { maxBytes: opts.maxBytes });
