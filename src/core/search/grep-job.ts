@@ -31,6 +31,12 @@ export interface GrepOptions {
   /** Default auto: ripgrep from @vscode/ripgrep, else pure TS (`Config.grepEngine`, env MCPFS_GREP_ENGINE). */
   engine?: "auto" | "rg" | "js";
   /**
+   * The reads' decode policy for files that are not UTF-8 (an iconv-lite name, from the call or
+   * `--default-encoding`): such a file is decoded from it and searched; a UTF-16/32 BOM always decides. When
+   * set, the in-process engine searches: ripgrep's `-E` would read the tree's UTF-8 files in it too.
+   */
+  encoding?: string;
+  /**
    * How a returned line (match or context) is shortened; `col` is the match start (0 for context lines).
    * Default `cutLine`: a 400-character window around the match.
    */

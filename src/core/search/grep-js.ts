@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { openVerifiedSync } from "../fs/safe-open.js";
 import type { Root } from "../root.js";
+import { bomOf, decodeFile, TextCheck } from "../text/decode.js";
+import { SyncChunks } from "../text/reader.js";
 import { cancelledError, STOP, type WalkEachOptions, walkEach } from "../walk.js";
 import { compileGlobs } from "./globs.js";
 import type { EngineJob, GrepMatch, GrepTarget, RawGrep } from "./grep-job.js";
@@ -76,8 +78,8 @@ export async function grepWithJs(
   const cut = job.formatLine ?? cutLine;
   for (const t of targets) {
     await pace();
-    const sink = new HitSink(t.rel, ctx, cut, job.filesOnly === true);
-    const hits = await scanFile(job.root, t, matcher, sink, pace, explicit);
+    const sink = () => new HitSink(t.rel, ctx, cut, job.filesOnly === true);
+    const hits = await scanFile(job.root, t, matcher, { sink, pace, explicit, encoding: job.encoding });
     if (!hits || hits.length === 0) continue;
     files.push(t.rel);
     matches.push(...hits);
@@ -104,23 +106,28 @@ function pacer(signal: AbortSignal | undefined): () => Promise<void> {
   };
 }
 
+interface Scan {
+  /** A new sink for the file's hits (a file read again in its encoding starts from none). */
+  sink: () => HitSink;
+  pace: () => Promise<void>;
+  explicit: boolean;
+  /** The decode policy's encoding for a file that is not UTF-8 (GrepOptions.encoding). */
+  encoding: string | undefined;
+}
+
 /**
  * Searches one file, opened through the reads' verified open, into a sink of its hits. Undefined for an
- * unreadable file or a binary one (a NUL byte in the first chunk), unless `explicit`.
+ * unreadable file or a binary one (a NUL byte in the first chunk), unless `explicit`. A file with a UTF-16/32
+ * BOM, or not UTF-8 when an encoding is given, is decoded as the reads decode it and searched as that text.
  */
-async function scanFile(
-  root: Root,
-  { real, rel }: GrepTarget,
-  m: Matcher,
-  sink: HitSink,
-  pace: () => Promise<void>,
-  explicit: boolean,
-): Promise<GrepMatch[] | undefined> {
+async function scanFile(root: Root, { real, rel }: GrepTarget, m: Matcher, scan: Scan) {
   let fd: number;
+  let size: number;
   try {
     // A folder on the way swapped for a symlink since the walk is refused.
     const opened = openVerifiedSync({ requested: rel, real, root });
     fd = opened.fd;
+    size = Number(opened.st.size);
     if (!opened.st.isFile()) {
       fs.closeSync(fd);
       return undefined;
@@ -129,10 +136,48 @@ async function scanFile(
     return undefined;
   }
   try {
+    if (scan.encoding !== undefined && size <= DECODE_LIMIT) return await scanWhole(fd, rel, m, scan);
+    const sink = scan.sink();
     // Binary: skipped when seen at once; otherwise what was searched before stands (as ripgrep does).
-    const end = await searchFd(fd, new LineSearcher(m, sink), explicit, pace);
+    const end = await searchFd(fd, new LineSearcher(m, sink), scan.explicit, scan.pace);
+    if (end === "wide") return size <= DECODE_LIMIT ? await scanWhole(fd, rel, m, scan) : undefined;
     return end === "binary-at-once" ? undefined : sink.hits;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Above this a file in another encoding is not decoded whole to be searched (the reads' own limit). */
+const DECODE_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * The whole file, as the reads decode it: UTF-8 when it is, else decoded from its BOM or `scan.encoding`,
+ * and searched as that text. Undefined when it is binary or cannot be decoded (not searched, as a read
+ * would refuse it).
+ */
+async function scanWhole(fd: number, rel: string, m: Matcher, scan: Scan) {
+  const parts: Buffer[] = [];
+  let total = 0;
+  const chunks = new SyncChunks(fd, 64 * 1024, 0);
+  for (let b = chunks.next(); b !== undefined; b = chunks.next()) {
+    total += b.length;
+    if (total > DECODE_LIMIT) return undefined;
+    parts.push(Buffer.from(b));
+    await scan.pace();
+  }
+  const data = Buffer.concat(parts);
+  const bom = bomOf(data.subarray(0, 4));
+  const wide = bom !== undefined && bom.name !== "utf-8";
+  if (!wide && !scan.explicit && data.subarray(0, 64 * 1024).indexOf(0) !== -1) return undefined;
+  let text = data;
+  if (wide || !new TextCheck().push(data).ok(true)) {
+    try {
+      text = Buffer.from((await decodeFile(data, rel, scan.encoding)).text, "utf8");
+    } catch {
+      return undefined;
+    }
+  }
+  const sink = scan.sink();
+  new LineSearcher(m, sink).block(text, true);
+  return sink.hits;
 }

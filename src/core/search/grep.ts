@@ -15,7 +15,7 @@ export async function grep(opts: GrepOptions): Promise<GrepResult> {
   if (opts.globs) (await import("./globs.js")).compileGlobs(opts.globs);
   // Engines load on first use: they pull in re2js, picomatch and child_process, which cold start need not pay.
   const { findRipgrep, grepWithRipgrep } = await import("./grep-rg.js");
-  const engine = await pickEngine(opts.engine, findRipgrep);
+  const engine = await pickEngine(opts.encoding ? "js" : opts.engine, findRipgrep);
   const want = opts.maxResults ?? Number.POSITIVE_INFINITY;
   if (!(want >= 1)) throw new ToolError("maxResults must be at least 1");
   // Every match up to the hard cap is collected and then sorted, so a page is the true first maxResults

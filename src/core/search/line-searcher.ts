@@ -1,5 +1,5 @@
 import { ToolError } from "../errors.js";
-import { charBoundary, charStart, decodeText } from "../text/decode.js";
+import { bomOf, charBoundary, charStart, decodeText } from "../text/decode.js";
 import { LF, lineEnd, splitLines } from "../text/lines.js";
 import { SyncChunks } from "../text/reader.js";
 import type { Matcher } from "./matcher.js";
@@ -93,20 +93,21 @@ export class LineSearcher {
 /**
  * Reads an open file chunk by chunk into the searcher (memory stays flat whatever its size), calling `pace`
  * between chunks: blocks of whole lines, or windows of a line too long to hold. "binary" when a NUL byte
- * shows up (unless `explicit`: a file asked for by name is searched whole), "stopped" when the sink said so.
+ * shows up (unless `explicit`: a file asked for by name is searched whole), "stopped" when the sink said so,
+ * "wide" for a UTF-16/32 BOM and "not-utf8" at bytes that are not UTF-8 (the caller decides what to decode).
  */
 export async function searchFd(
   fd: number,
   searcher: LineSearcher,
   explicit: boolean,
   pace: () => Promise<void>,
-): Promise<"done" | "stopped" | "binary" | "binary-at-once"> {
+): Promise<"done" | "stopped" | "binary" | "binary-at-once" | "not-utf8" | "wide"> {
   try {
     return await searchChunks(fd, searcher, explicit, pace);
   } catch (err) {
-    // Bytes that are not UTF-8 text are never shown (the reads' decode policy): the file is binary from
-    // there on, as at a NUL byte, and what was searched before stands.
-    if (err instanceof ToolError && err.kind === "not_utf8") return "binary";
+    // Bytes that are not UTF-8 text are never shown as such (the reads' decode policy): without an encoding
+    // to read them in, the file is binary from there on, as at a NUL byte, and what was searched before stands.
+    if (err instanceof ToolError && err.kind === "not_utf8") return "not-utf8";
     throw err;
   }
 }
@@ -116,7 +117,7 @@ async function searchChunks(
   searcher: LineSearcher,
   explicit: boolean,
   pace: () => Promise<void>,
-): Promise<"done" | "stopped" | "binary" | "binary-at-once"> {
+): Promise<"done" | "stopped" | "binary" | "binary-at-once" | "wide"> {
   // One read buffer per file, and the unfinished line kept in one buffer that grows to a window at most:
   // a buffer per read of a 1 GiB file was 1 GiB of garbage, and its collection lagged by tens of MiB.
   const chunks = new SyncChunks(fd, CHUNK);
@@ -135,6 +136,8 @@ async function searchChunks(
     await pace();
     const chunk = chunks.next();
     if (chunk === undefined) break;
+    // UTF-16/32 with a BOM is text in another form (its NUL bytes do not make it binary): the caller decodes it.
+    if (first && isWide(chunk)) return "wide";
     if (!explicit && chunk.indexOf(0) !== -1) return first ? "binary-at-once" : "binary";
     const nl = chunk.lastIndexOf(LF);
     if (nl === -1) {
@@ -165,6 +168,11 @@ async function searchChunks(
   }
   if (carried > 0 && searcher.block(held.subarray(0, carried), true)) return "stopped";
   return "done";
+}
+
+function isWide(head: Buffer): boolean {
+  const bom = bomOf(head);
+  return bom !== undefined && bom.name !== "utf-8";
 }
 
 /** Byte offset where the last `k` lines of a block start. */

@@ -60,6 +60,7 @@ export interface ContentSearchOptions {
   maxChars: number;
   signal: AbortSignal;
   engine?: GrepOptions["engine"];
+  encoding?: GrepOptions["encoding"];
 }
 
 export interface ContentSearchResult {
@@ -93,6 +94,7 @@ export async function searchContents(root: Root, opts: ContentSearchOptions): Pr
       signal: opts.signal,
       formatLine: cutLine,
       engine: opts.engine,
+      encoding: opts.encoding,
     });
   let result: Awaited<ReturnType<typeof grep>>;
   try {

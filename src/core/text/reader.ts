@@ -71,16 +71,19 @@ export class Chunks {
 export class SyncChunks {
   readonly #buf: Buffer;
 
+  /** `from`: read from this offset on (the descriptor's position untouched); default its position. */
   constructor(
     private readonly fd: number,
     size = CHUNK,
+    private from: number | null = null,
   ) {
     this.#buf = Buffer.allocUnsafe(size);
   }
 
   /** The next chunk (a view valid until the next call), or undefined at the end. */
   next(): Buffer | undefined {
-    const n = fs.readSync(this.fd, this.#buf, 0, this.#buf.length, null);
+    const n = fs.readSync(this.fd, this.#buf, 0, this.#buf.length, this.from);
+    if (this.from !== null) this.from += n;
     return n === 0 ? undefined : n < this.#buf.length ? this.#buf.subarray(0, n) : this.#buf;
   }
 }

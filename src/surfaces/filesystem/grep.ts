@@ -5,7 +5,7 @@ import { ToolError } from "../../core/errors.js";
 import { escapeName, printable } from "../../core/paths.js";
 import { grep, isFileTarget } from "../../core/search/grep.js";
 import type { GrepMatch } from "../../core/search/grep-job.js";
-import { defineTool, textReply } from "../tool.js";
+import { defineTool, encodingFor, encodingParam, textReply } from "../tool.js";
 import { ignoredNote, includeIgnoredParam } from "./common.js";
 
 const DEFAULT_MAX_RESULTS = 500;
@@ -31,6 +31,7 @@ const input = z.object({
   offset: z.number().int().min(0).optional().default(0).describe("Skip this many results (the next page)"),
   filesOnly: z.boolean().optional().describe("List matching files only"),
   includeIgnored: includeIgnoredParam,
+  encoding: encodingParam,
 });
 
 const line = z.object({ line: z.number(), text: z.string() });
@@ -174,6 +175,7 @@ export const grepTool = defineTool({
         signal: ctx.signal,
         budgetBytes: budget.remaining,
         engine: ctx.config.grepEngine,
+        encoding: encodingFor(ctx, args.encoding),
       });
     } finally {
       clearInterval(timer);

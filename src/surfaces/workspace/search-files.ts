@@ -85,6 +85,8 @@ async function contentSearch(
     maxChars: (args.max_result_lines ?? 200) * 120,
     signal: ctx.signal,
     engine: ctx.config.grepEngine,
+    // The reads' decode policy: a file that is not UTF-8 is searched in --default-encoding when set.
+    encoding: ctx.config.defaultEncoding,
   });
   const out: Record<string, unknown> = {
     mode: "content_search",
