@@ -2,6 +2,8 @@
  * Random trees for differential tests, and the plain ways of computing what mcpfs computes fast: a recursive
  * `fs.readdirSync` walk with the `ignore` package (git's rules, written out here), and the shipped `rg` binary.
  */
+
+import { isUtf8 } from "node:buffer";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -383,6 +385,13 @@ export function rgReference(rgPath: string, tree: string, o: RgOptions): LineSet
   };
   const matchLines = new Set<string>();
   const context: string[] = [];
+  // mcpfs shows no line of a file that is not UTF-8 (the reads' decode policy: never U+FFFD), where ripgrep
+  // prints it lossily; such a file here is one read (under 64 KiB, or valid up to its late NUL), so none.
+  const utf8 = new Map<string, boolean>();
+  const isText = (p: string) => {
+    if (!utf8.has(p)) utf8.set(p, isUtf8(fs.readFileSync(path.resolve(cwd, p))));
+    return utf8.get(p)!;
+  };
   for (const raw of r.stdout.split("\n")) {
     if (raw === "") continue;
     const msg = JSON.parse(raw) as {
@@ -392,6 +401,7 @@ export function rgReference(rgPath: string, tree: string, o: RgOptions): LineSet
     if (msg.type !== "match" && msg.type !== "context") continue;
     const p = msg.data.path?.text ?? "";
     if (allowed && !allowed.has(p)) continue;
+    if (!isText(p)) continue;
     const key = `${strip(p)}\t${msg.data.line_number}`;
     if (msg.type === "match") {
       matchLines.add(key);

@@ -98,8 +98,34 @@ describe("grep: every engine choice against the shipped rg binary", () => {
       }),
       {
         numRuns: 60,
-        // Found by this property: a file named `src` matched the glob `src/**` in the in-process engine.
+        // Found by this property: a file named `src` matched the glob `src/**` in the in-process engine;
+        // a file named by the search whose NUL splits a character (not UTF-8: no line of it is shown).
         examples: [
+          [
+            {
+              shape: "files",
+              entries: [
+                {
+                  path: ["a"],
+                  node: {
+                    t: "file",
+                    file: { kind: "binary", lines: ["needle Straße", "needle ÉCOLE needle foo"], nulAt: 23 },
+                  },
+                },
+              ],
+              ignores: [],
+              exclude: null,
+              nested: null,
+              bulk: 0,
+            },
+            {
+              pat: { pattern: "needle", literal: true, caseSensitive: true },
+              contextLines: 0,
+              globs: [],
+              filesOnly: false,
+              start: 0,
+            },
+          ],
           [
             {
               shape: "files",
