@@ -103,7 +103,7 @@ function notebookRead(s: StructuredSurface): AnyToolDef {
     mutating: false,
     handler: async (a: Args, ctx) => {
       const target = await s.file(ctx, a[s.names.path] as string, "read");
-      const { text, sha256 } = await readUtf8(target);
+      const { text, sha256 } = await readUtf8(target, encodingFor(ctx, a.encoding as string | undefined));
       const mode = (a.outputs as "none" | "text" | "all" | undefined) ?? "text";
       const cells = viewCells(text, mode, a.cells as (number | string)[] | undefined);
       const lines = cells.flatMap((c) => c.lines);
@@ -174,6 +174,7 @@ function readStructured(s: StructuredSurface): AnyToolDef {
     input: z.object({
       [s.names.path]: z.string(),
       query: z.string().optional().describe("Default: the whole document"),
+      encoding: encodingParam,
     }),
     output: s.out({ sha256: z.string(), truncated: z.boolean().optional() }),
     annotations: readOnly,
@@ -182,7 +183,7 @@ function readStructured(s: StructuredSurface): AnyToolDef {
       const requested = a[s.names.path] as string;
       const target = await s.file(ctx, requested, "read");
       const format = configFormat(target.real, requested);
-      const { text, sha256 } = await readUtf8(target);
+      const { text, sha256 } = await readUtf8(target, encodingFor(ctx, a.encoding as string | undefined));
       const value = await queryConfig(format, text, a.query as string | undefined);
       const json = JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) ?? "null";
       const fit = ctx.budget.fit(json, "\n[mcpfs: value truncated. Give a deeper query.]", true);
@@ -202,7 +203,7 @@ function editStructured(s: StructuredSurface): AnyToolDef {
     title: "Edit Structured",
     description:
       "Set, delete or merge values by path (a.b[2].c) in a JSON, JSONC, YAML or TOML file, in order; comments, key order and the rest of the file are kept. Returns the diff.",
-    input: z.object({ ...common(s, false), edits: z.array(edit).min(1) }),
+    input: z.object({ ...common(s, false), edits: z.array(edit).min(1), encoding: encodingParam }),
     output: s.out(editFields),
     annotations: editing,
     mutating: true,

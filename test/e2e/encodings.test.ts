@@ -281,3 +281,34 @@ describe("encodings: head, tail, get_file_info and --default-encoding (filesyste
     expect(r.text).toContain("latin1.txt");
   });
 });
+
+describe("encodings: read_structured and edit_structured (both surfaces)", () => {
+  for (const surface of ["filesystem", "workspace"] as const) {
+    it(`${surface}: a Latin-1 YAML file is read and edited in latin1, the rest of its bytes kept`, async () => {
+      const root = area.tree(`structured/${surface}`, {
+        "conf.yaml": toBytes("# réglages\nname: café\nsize: 2\n", "ISO-8859-1"),
+      });
+      const conn = await startServer(surface === "filesystem" ? [root] : ["--project-dir", root], {
+        env: { MCPFS_STATE_DIR: path.join(root, "..", `state-${surface}`) },
+      });
+      try {
+        const file = surface === "filesystem" ? path.join(root, "conf.yaml") : "conf.yaml";
+        const pathKey = surface === "filesystem" ? "path" : "file_path";
+        const r = await conn.call("read_structured", { [pathKey]: file, query: "name", encoding: "latin1" });
+        expect(r.isError, r.text).toBe(false);
+        expect(r.text).toBe('"café"');
+        const e = await conn.call("edit_structured", {
+          [pathKey]: file,
+          edits: [{ set: "name", value: "crème brûlée" }],
+          encoding: "latin1",
+        });
+        expect(e.isError, e.text).toBe(false);
+        const after = fs.readFileSync(path.join(root, "conf.yaml"));
+        expect(after).toEqual(toBytes("# réglages\nname: crème brûlée\nsize: 2\n", "ISO-8859-1"));
+        expect(toText(after, "ISO-8859-1")).toContain("réglages");
+      } finally {
+        await conn.close();
+      }
+    });
+  }
+});
