@@ -53,6 +53,7 @@ export async function scopeOf(
     isFile,
     gitignore,
     engine: ctx.config.grepEngine,
+    encoding: ctx.config.defaultEncoding,
     signal: ctx.signal,
     admit,
   };
@@ -156,7 +157,7 @@ export async function outlineCode(ctx: ToolContext, paths: CodePaths, a: Outline
   const opts = { depth: a.depth, signatures: a.signatures };
   if (scope.isFile) {
     const target = await paths.file(ctx, a.path, "read");
-    const file = await viewCode(target);
+    const file = await viewCode(target, ctx.config.defaultEncoding);
     const parsed = (await symbolsOf(file, ctx.signal)) ?? byIndentation(file.text);
     if (parsed.symbols.length === 0 && file.language === undefined)
       return { text: noGrammarNote(a.path), fields: { symbols: [] } };
@@ -296,7 +297,7 @@ export async function readSymbolCode(
   a: ReadSymbolArgs,
 ): Promise<CodeReply> {
   const target = await paths.file(ctx, a.path, "read");
-  const file = await viewCode(target);
+  const file = await viewCode(target, ctx.config.defaultEncoding);
   const found = await oneSymbol(file, a.path, a.name, ctx.signal);
   const s = found.symbol;
   const all = lfPieces(file.text);
@@ -374,6 +375,7 @@ export async function editSymbolCode(
     expectedSha256: a.expectedSha256,
     diffName: a.path,
     signal: ctx.signal,
+    encoding: ctx.config.defaultEncoding,
   });
   if (r.change) recordChanges(ctx, [r.change]);
   const done = r.written ? "written" : "nothing written";

@@ -312,3 +312,31 @@ describe("encodings: read_structured and edit_structured (both surfaces)", () =>
     });
   }
 });
+
+describe("encodings: the code tools under --default-encoding", () => {
+  it("outline and read_symbol read a Latin-1 file as text; replace_symbol writes it back in Latin-1", async () => {
+    const source = '# réglages\ndef greet():\n    return "café"\n\n\ndef other():\n    return "crème"\n';
+    const root = area.tree("code/latin1", { "m.py": toBytes(source, "ISO-8859-1") });
+    const conn = await startServer(["--default-encoding", "latin1", root], {
+      env: { MCPFS_STATE_DIR: path.join(root, "..", "state") },
+    });
+    try {
+      const file = path.join(root, "m.py");
+      const o = await conn.call("outline", { path: file });
+      expect(o.isError, o.text).toBe(false);
+      expect(o.text).toContain("greet");
+      const r = await conn.call("read_symbol", { path: file, name: "greet" });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toContain('return "café"');
+      const e = await conn.call("replace_symbol", {
+        path: file,
+        name: "greet",
+        newText: 'def greet():\n    return "déjà vu"',
+      });
+      expect(e.isError, e.text).toBe(false);
+      expect(fs.readFileSync(file)).toEqual(toBytes(source.replace('"café"', '"déjà vu"'), "ISO-8859-1"));
+    } finally {
+      await conn.close();
+    }
+  });
+});

@@ -9,6 +9,7 @@ import { ToolError } from "../errors.js";
 import { checkExpected } from "../mutate/precondition.js";
 import { type ChangeResult, commitChanges } from "../mutate/transaction.js";
 import { printable } from "../paths.js";
+import { encodeText } from "../text/decode.js";
 import { parseDoc } from "../text/document.js";
 import { toLf } from "../text/lines.js";
 import type { ResolvedPath } from "../workspace.js";
@@ -25,6 +26,8 @@ export interface SymbolEditOptions {
   /** Name in the diff headers. */
   diffName: string;
   signal?: AbortSignal;
+  /** `--default-encoding` for a file that is not UTF-8: read in it and written back in it. */
+  encoding?: string;
 }
 
 export interface SymbolEditResult {
@@ -83,7 +86,7 @@ export async function editSymbol(
   placement: Placement,
   opts: SymbolEditOptions,
 ): Promise<SymbolEditResult> {
-  const file = await readCode(target);
+  const file = await readCode(target, opts.encoding, true);
   checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: file.snapshot });
   const found = await oneSymbol(file, target.requested, name, opts.signal);
   const out = applyPlacement(file.text, found.symbol, placement);
@@ -101,7 +104,7 @@ export async function editSymbol(
   }
   const diff = unifiedDiff(opts.diffName, toLf(file.text), toLf(out));
   if (opts.dryRun || out === file.text) return { diff, written: false, sha256: file.sha256, symbol: found };
-  const data = (file.bom ? "\uFEFF" : "") + out;
+  const data = encodeText((file.bom ? "\uFEFF" : "") + out, file.codec, target.requested);
   const [change] = await commitChanges([{ kind: "write", target, data, base: file.snapshot }]);
   return { diff, written: true, sha256: change!.after!, symbol: found, change };
 }

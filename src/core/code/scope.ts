@@ -18,6 +18,8 @@ export interface CodeScope {
   isFile: boolean;
   gitignore: boolean;
   engine?: "auto" | "rg" | "js";
+  /** `--default-encoding`: the reads' decode policy for a file that is not UTF-8. */
+  encoding?: string;
   signal?: AbortSignal;
   /** The surface's gate for one file found below `start` (its real path); `undefined` = skip it. */
   admit(real: string): Promise<ResolvedPath | undefined>;
@@ -60,7 +62,7 @@ export async function readInScope(scope: CodeScope, rel: string): Promise<CodeTe
   const real = scope.isFile ? scope.start : path.join(scope.start, ...rel.split("/"));
   try {
     const target = await scope.admit(real);
-    return target ? await viewCode(target) : undefined;
+    return target ? await viewCode(target, scope.encoding) : undefined;
   } catch (err) {
     if (err instanceof ToolError && err.kind === "cancelled") throw err;
     return undefined;

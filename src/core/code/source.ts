@@ -2,7 +2,7 @@
 import { ToolError } from "../errors.js";
 import { readSnapshot, type Snapshot } from "../mutate/snapshot.js";
 import { printable } from "../paths.js";
-import { decodeText, encodingOf } from "../text/decode.js";
+import { type Codec, decodeFile, decodeForEdit } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 import type { Occurrence, SymbolNode } from "./extract.js";
 import { type Language, languageOf } from "./languages.js";
@@ -25,19 +25,26 @@ export interface CodeText {
 export interface CodeFile extends CodeText {
   target: ResolvedPath;
   bom: boolean;
+  /** The file's encoding (the reads' decode policy), which an edit writes back in. */
+  codec: Codec;
   snapshot: Snapshot;
 }
 
-export async function readCode(target: ResolvedPath): Promise<CodeFile> {
+/**
+ * The file decoded by the reads' policy (UTF-8, a BOM's encoding, else `encoding`); `forEdit`: its bytes must
+ * come back unchanged from that text (decode.ts's `decodeForEdit`), so an edit keeps every other line's bytes.
+ */
+export async function readCode(target: ResolvedPath, encoding?: string, forEdit = false): Promise<CodeFile> {
   const snap = await readSnapshot(target, { maxBytes: MAX_CODE_BYTES });
   if (!snap) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
-  const text = decodeText(snap.data, encodingOf(snap.data), target.requested);
+  const { text, codec } = await (forEdit ? decodeForEdit : decodeFile)(snap.data, target.requested, encoding);
   const bom = text.startsWith("\uFEFF");
   return {
     target,
     language: languageOf(target.real),
     text: bom ? text.slice(1) : text,
     bom,
+    codec,
     sha256: snap.sha256,
     snapshot: snap,
   };
@@ -46,9 +53,9 @@ export async function readCode(target: ResolvedPath): Promise<CodeFile> {
 const views = new ViewCache<CodeText>();
 
 /** A file for the read-only tools: kept while unchanged (view-cache.ts), so a second look reads nothing. */
-export function viewCode(target: ResolvedPath): Promise<CodeText> {
+export function viewCode(target: ResolvedPath, encoding?: string): Promise<CodeText> {
   return views.get(target, async () => {
-    const f = await readCode(target);
+    const f = await readCode(target, encoding);
     return {
       value: { language: f.language, text: f.text, sha256: f.sha256 },
       fingerprint: f.snapshot.fingerprint,
