@@ -68,6 +68,28 @@ function checkCount(name: string, n: number | undefined, requested: string): voi
     );
 }
 
+/**
+ * Runs `read` under the decode policy: with the file's decoding found first (`named`: the caller's encoding,
+ * or undefined for none; `false`: try UTF-8 first), else read as UTF-8 and, on the first bytes that are not
+ * UTF-8, found then (a UTF-16/32 BOM, or the refusal naming the likely encodings) and read again.
+ */
+async function withDecoding<T>(
+  fh: ReadAt,
+  requested: string,
+  named: string | undefined | false,
+  read: (decoding: Decoding | undefined) => Promise<T>,
+): Promise<T> {
+  if (named !== false) return read(await decodingOf(fh, requested, named));
+  try {
+    return await read(undefined);
+  } catch (err) {
+    if (!(err instanceof ToolError) || err.kind !== "not_utf8") throw err;
+    const decoding = await decodingOf(fh, requested, undefined);
+    if (decoding.codec.bytewise) throw err;
+    return read(decoding);
+  }
+}
+
 /** Reads a text file whole or its first/last lines, never returning more than `budget` bytes. */
 export async function readTextFile(target: ResolvedPath, opts: TextReadOptions): Promise<TextRead> {
   if (opts.head !== undefined && opts.tail !== undefined)
@@ -82,20 +104,12 @@ export async function readTextFile(target: ResolvedPath, opts: TextReadOptions):
     if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
     // A read from line 1 needs no sniff of the BOM first: a UTF-16/32 BOM is never valid UTF-8, so such a
     // file fails its first line, and is then read as its BOM says (a UTF-8 read skips a pread: ~10 µs).
-    let decoding =
-      opts.encoding !== undefined || opts.tail !== undefined
-        ? await decodingOf(fh, target.requested, opts.encoding)
-        : undefined;
-    for (;;)
-      try {
-        if (decoding && !decoding.codec.bytewise)
-          return await wideRead(fh, target.requested, decoding, Number(st.size), Number(st.mtimeMs), opts);
-        return await readShapes(fh, st, target.requested, opts, decoding?.plain ? undefined : decoding);
-      } catch (err) {
-        if (decoding !== undefined || !(err instanceof ToolError) || err.kind !== "not_utf8") throw err;
-        decoding = await decodingOf(fh, target.requested, undefined);
-        if (decoding.codec.bytewise) throw err;
-      }
+    const sniff = opts.encoding !== undefined || opts.tail !== undefined;
+    return await withDecoding(fh, target.requested, sniff ? opts.encoding : false, (decoding) =>
+      decoding && !decoding.codec.bytewise
+        ? wideRead(fh, target.requested, decoding, Number(st.size), Number(st.mtimeMs), opts)
+        : readShapes(fh, st, target.requested, opts, decoding?.plain ? undefined : decoding),
+    );
   } catch (err) {
     throw await explainedBy(fh, err, target.requested);
   } finally {
@@ -287,19 +301,11 @@ export async function readLineRange(
   try {
     // From line 1 no BOM sniff first (see readTextFile): a UTF-16/32 file fails its first line as UTF-8.
     const sniff = opts.encoding !== undefined || opts.start > 1;
-    let decoding = sniff ? await decodingOf(fh, target.requested, opts.encoding) : undefined;
-    for (;;)
-      try {
-        if (decoding && !decoding.codec.bytewise) {
-          const since = await fh.stat({ bigint: true });
-          return await wideRange(fh, target.requested, decoding, since, opts);
-        }
-        return await rangeWithState(fh, target.requested, opts, decoding?.plain ? undefined : decoding);
-      } catch (err) {
-        if (decoding !== undefined || !(err instanceof ToolError) || err.kind !== "not_utf8") throw err;
-        decoding = await decodingOf(fh, target.requested, undefined);
-        if (decoding.codec.bytewise) throw err;
-      }
+    return await withDecoding(fh, target.requested, sniff ? opts.encoding : false, async (decoding) =>
+      decoding && !decoding.codec.bytewise
+        ? wideRange(fh, target.requested, decoding, await fh.stat({ bigint: true }), opts)
+        : rangeWithState(fh, target.requested, opts, decoding?.plain ? undefined : decoding),
+    );
   } catch (err) {
     throw await explainedBy(fh, err, target.requested);
   } finally {
