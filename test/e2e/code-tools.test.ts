@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempArea } from "../helpers/fixtures.js";
-import { type Connection, startServer } from "../helpers/server.js";
+import { type Connection, ROOT, startServer } from "../helpers/server.js";
 
 const area = tempArea();
 afterAll(() => area.cleanup());
@@ -353,5 +353,25 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     const r = await conn.call("read_symbol", { ...args, name: "leaked" });
     expect(r.isError).toBe(true);
     expect(r.text).not.toContain("leaked()");
+  });
+});
+
+// The compiled modules without the bundle (`node dist/cli/main.js DIR`, how a contributor runs a build):
+// plain Node ESM loads the parser worker, whose parser package is CommonJS without named exports Node can
+// see (a named import of it failed the first code tool there, while the bundle worked).
+describe("code tools from the unbundled build", () => {
+  const root = area.tree("unbundled/root", { "src/parser.ts": PARSER_TS });
+  it("outline answers", async () => {
+    const conn = await startServer([root], {
+      bin: path.join(ROOT, "dist/cli/main.js"),
+      env: { MCPFS_STATE_DIR: path.join(root, "..", "state") },
+    });
+    try {
+      const r = await conn.call("outline", { path: path.join(root, "src/parser.ts") });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toContain("L4-11 export class Parser");
+    } finally {
+      await conn.close();
+    }
   });
 });

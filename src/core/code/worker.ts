@@ -7,10 +7,16 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import { Language, type Node, Parser, type Tree } from "@vscode/tree-sitter-wasm";
+import treeSitter, { type Node, type Tree } from "@vscode/tree-sitter-wasm";
 import { errorCount, extractOccurrences, extractSymbols, extractUses } from "./extract.js";
 import type { GrammarId } from "./languages.js";
 import type { ParseRequest, ParseResponse } from "./protocol.js";
+
+// The package is CommonJS whose exports Node's ESM loader cannot list (a UMD factory's return value): only its
+// default export (module.exports) is importable by name under plain Node; the bundle takes it the same way.
+const { Language, Parser } = treeSitter;
+type Language = InstanceType<typeof Language>;
+type Parser = InstanceType<typeof Parser>;
 
 const grammarDir: string = (workerData as { grammarDir: string }).grammarDir;
 
