@@ -160,6 +160,16 @@ describe("both engines agree", () => {
     if (c.pattern === "needle" && !c.filesOnly) expect(a.matches.length).toBeGreaterThan(0);
   });
 
+  it.each(Object.entries(cases).filter(([, c]) => !c.contextLines))(
+    "candidates (ripgrep's list, not read again) name the files the checked search names: %s",
+    async (_name, c) => {
+      const checked = await run("js", { ...c, filesOnly: true });
+      const listed = await run("rg", { ...c, filesOnly: true, candidates: true });
+      expect(listed.engine).toBe("rg");
+      expect(listed.files).toEqual(checked.files);
+    },
+  );
+
   it("on a gitignored file a positive glob names (ripgrep's -g would override .gitignore)", async () => {
     const [a, b] = await Promise.all([
       run("rg", { pattern: "needle", globs: ["generated.ts", "*.log"] }),

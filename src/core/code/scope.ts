@@ -34,6 +34,7 @@ export async function filesWithWord(scope: CodeScope, word: string, caseSensitiv
     literal: true,
     caseSensitive,
     filesOnly: true,
+    candidates: true, // each file is read through the surface's gate below (readInScope)
     maxResults: 100_000,
     gitignore: scope.gitignore,
     signal: scope.signal,

@@ -20,6 +20,11 @@ export interface GrepOptions {
   /** Cap on matches (files when filesOnly). */
   maxResults?: number;
   filesOnly?: boolean;
+  /**
+   * With `filesOnly`: the files only pick what the caller then reads itself through the path gate (the code
+   * tools), so ripgrep's list is returned as it is: not read again here, and no count of what was ignored.
+   */
+  candidates?: boolean;
   gitignore: boolean;
   /** With `gitignore`: search what the rules ignore too (`.git/` stays skipped). */
   includeIgnored?: boolean;

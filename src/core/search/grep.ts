@@ -31,6 +31,10 @@ export async function grep(opts: GrepOptions): Promise<GrepResult> {
     const raw = await js.grepWithJs(job, small?.targets);
     return fitBudget(page(raw, opts), opts, "js", small ? small.ignored : raw.ignored);
   }
+  // The caller reads each file through the gate itself: re-reading all of them here (a tree-wide word can be
+  // in 25,000 files) only churned memory for an answer that is read again anyway.
+  if (opts.filesOnly && opts.candidates)
+    return fitBudget({ ...page(await grepWithRipgrep(job, engine.rg), opts), matches: [] }, opts, "rg", 0);
   // ripgrep does not say what it left out: the walker counts it meanwhile (a listing of the kept folders).
   const [rgRaw, ignored] = await Promise.all([grepWithRipgrep(job, engine.rg), js.countIgnored(job)]);
   const found = mayFit(page(rgRaw, opts), opts);
