@@ -375,3 +375,25 @@ describe("code tools from the unbundled build", () => {
     }
   });
 });
+
+// A tree-wide tool sends many files to the parser under one call's signal: each request's abort listener
+// must go when the request is answered (they piled up on the signal, and Node warned of a leak at 11).
+describe("a tree-wide code tool over many files", () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 30; i++)
+    files[`m${i}.ts`] = `export function f${i}(x: number) {\n  return helper(x);\n}\n`;
+  const root = area.tree("many/root", files);
+  it("leaves no listener behind per file (no leak warning)", async () => {
+    const conn = await startServer([root], { env: { MCPFS_STATE_DIR: path.join(root, "..", "state") } });
+    try {
+      const r = await conn.call("find_references", { path: root, name: "helper" });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.structured!.total).toBe(30);
+      const s = await conn.call("find_symbol", { path: root, name: "f", exact: false });
+      expect(s.isError, s.text).toBe(false);
+      expect(conn.stderr()).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      await conn.close();
+    }
+  });
+});

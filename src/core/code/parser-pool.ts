@@ -76,16 +76,24 @@ class ParserPool {
     const w = this.worker;
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      // Removed when the answer comes: a tree-wide call sends every file under one signal.
+      const onAbort = () => {
+        if (this.pending.delete(id)) reject(new ToolError("Cancelled", "cancelled"));
+      };
+      const settled = () => signal?.removeEventListener("abort", onAbort);
+      this.pending.set(id, {
+        resolve: (v) => {
+          settled();
+          resolve(v as T);
+        },
+        reject: (e) => {
+          settled();
+          reject(e);
+        },
+      });
       w.ref();
       w.postMessage({ ...req, id } satisfies ParseRequest);
-      signal?.addEventListener(
-        "abort",
-        () => {
-          if (this.pending.delete(id)) reject(new ToolError("Cancelled", "cancelled"));
-        },
-        { once: true },
-      );
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 }
