@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // No export exists only for tests: an export of src/ that production code never imports (knip --production,
-// with exports used inside their own file counted as unused) must not be imported by test/ or bench/ either.
+// with exports used inside their own file counted as unused) must not be imported by a test either (the unit
+// tests beside their modules, src/**/*.test.ts, and test/, bench/).
 // Such an export ships in the bundle and tests a private step instead of the public function; make the test
 // call the public function, or drop the export. KNOWN would list the ones that still need doing, each with
 // why (it is empty); a stale entry fails too.
