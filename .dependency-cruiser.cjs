@@ -17,11 +17,18 @@ const ROOMS = {
   listing: ["fs", "text"], // directory listings, trees, entry info
   media: ["fs", "text"], // content types, media and resource reads
 };
+/**
+ * A unit test beside its module (`x.test.ts` beside `x.ts`) is not part of its layer or room: it may import
+ * what it needs to set its module up (a surface's path rules, the test helpers). Only the rules below that
+ * name TEST apply to it.
+ */
+const TEST = "\\.test\\.ts$";
+
 const roomRules = Object.entries(ROOMS).map(([room, below]) => ({
   name: `room-${room}`,
   comment: `core/${room}/ imports only ${below.length ? below.map((r) => `core/${r}/`).join(", ") : "no other room"} of the rooms (ROOMS above)`,
   severity: "error",
-  from: { path: `^src/core/${room}/` },
+  from: { path: `^src/core/${room}/`, pathNot: TEST },
   to: {
     path: `^src/core/(${Object.keys(ROOMS)
       .filter((r) => r !== room && !below.includes(r))
@@ -33,6 +40,14 @@ module.exports = {
   forbidden: [
     ...roomRules,
     {
+      name: "no-test-imports",
+      comment:
+        "the server's code never imports a unit test, nor the test helpers (a test imports its module)",
+      severity: "error",
+      from: { path: "^src/", pathNot: TEST },
+      to: { path: ["\\.test\\.ts$", "^test/"] },
+    },
+    {
       name: "no-circular",
       comment: "no module reaches itself through its imports (madge --circular reports the same)",
       severity: "error",
@@ -43,7 +58,7 @@ module.exports = {
       name: "core-not-upward",
       comment: "core/ never imports server/ or surfaces/",
       severity: "error",
-      from: { path: "^src/core/" },
+      from: { path: "^src/core/", pathNot: TEST },
       to: { path: "^src/(server|surfaces)/" },
     },
     {
@@ -51,42 +66,42 @@ module.exports = {
       comment:
         "core/ never sees which surface it serves: not even the configuration (its Surface name); a surface hands it data (PathRules, error kinds)",
       severity: "error",
-      from: { path: "^src/core/" },
+      from: { path: "^src/core/", pathNot: TEST },
       to: { path: "^src/config/" },
     },
     {
       name: "core-no-mcp",
       comment: "core/ never imports the MCP SDK",
       severity: "error",
-      from: { path: "^src/core/" },
+      from: { path: "^src/core/", pathNot: TEST },
       to: { path: "@modelcontextprotocol/" },
     },
     {
       name: "surfaces-no-fs",
       comment: "a surface never touches the file system directly: it calls into core/",
       severity: "error",
-      from: { path: "^src/surfaces/" },
+      from: { path: "^src/surfaces/", pathNot: TEST },
       to: { path: "^(node:)?fs(/promises)?$", dependencyTypes: ["core"] },
     },
     {
       name: "no-circular-layers",
       comment: "server/ is above surfaces/: a surface never imports the server",
       severity: "error",
-      from: { path: "^src/surfaces/" },
+      from: { path: "^src/surfaces/", pathNot: TEST },
       to: { path: "^src/server/" },
     },
     {
       name: "cli-on-top",
       comment: "cli/ produces the Config (src/config/) and starts the server; nothing below it imports cli/",
       severity: "error",
-      from: { path: "^src/", pathNot: "^src/cli/" },
+      from: { path: "^src/", pathNot: ["^src/cli/", TEST] },
       to: { path: "^src/cli/" },
     },
     {
       name: "config-is-plain",
       comment: "src/config/ holds the configuration's types and defaults, below server/ and surfaces/",
       severity: "error",
-      from: { path: "^src/config/" },
+      from: { path: "^src/config/", pathNot: TEST },
       to: { path: "^src/(cli|server|surfaces)/" },
     },
   ],

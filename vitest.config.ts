@@ -4,8 +4,9 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /**
- * Four tiers, one folder each (CONTRIBUTING.md, "Test"):
- * - test/unit: the sources' modules called directly; no build, no server, no network, no npm.
+ * Four tiers (CONTRIBUTING.md, "Test"):
+ * - unit: the sources' modules called directly, each test beside its module (`src/.../x.test.ts` tests
+ *   `src/.../x.ts`), and in test/unit the checks of the whole source tree; no build, server, network or npm.
  * - test/mcp: the server factory of src/ in this process, reached by the MCP SDK client over an in-memory
  *   transport (test/helpers/in-process.ts); no build, no spawn; every reply checked against its outputSchema.
  * - test/e2e: the INSTALLED package (packed, installed with --omit=dev outside the repository) as users run
@@ -54,7 +55,14 @@ export default defineConfig({
   test: {
     reporters: ["default"],
     projects: [
-      { test: { ...shared, ...inProcess, name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      {
+        test: {
+          ...shared,
+          ...inProcess,
+          name: "unit",
+          include: ["src/**/*.test.ts", "test/unit/**/*.test.ts"],
+        },
+      },
       { test: { ...shared, ...inProcess, name: "mcp", include: ["test/mcp/**/*.test.ts"] } },
       {
         resolve: { alias: [{ find: inProcessHarness, replacement: installedHarness }] },

@@ -28,11 +28,9 @@ const startupDiet = {
  */
 async function catalogs() {
   const { catalogOf } = await import("../dist/surfaces/catalog.js");
-  const { surfaceTools } = await import("../dist/surfaces/index.js");
-  return {
-    filesystem: catalogOf(await surfaceTools({ surface: "filesystem" })),
-    workspace: catalogOf(await surfaceTools({ surface: "workspace" })),
-  };
+  const { filesystemTools } = await import("../dist/surfaces/filesystem/index.js");
+  const { workspaceTools } = await import("../dist/surfaces/workspace/index.js");
+  return { filesystem: catalogOf(filesystemTools), workspace: catalogOf(workspaceTools) };
 }
 
 /**

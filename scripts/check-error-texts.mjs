@@ -15,7 +15,7 @@ const TABLES = new Set(["src/surfaces/wording.ts"]);
 /** The kinds, read from the one list (src/core/errors.ts), so the check needs no build. */
 function kinds() {
   const text = fs.readFileSync(path.join(SRC, "core", "errors.ts"), "utf8");
-  const list = /export const ERROR_KINDS = \[([\s\S]*?)\] as const/.exec(text);
+  const list = /(?:export )?const ERROR_KINDS = \[([\s\S]*?)\] as const/.exec(text);
   if (!list) throw new Error("ERROR_KINDS not found in src/core/errors.ts");
   return [...list[1].matchAll(/^\s*"([a-z_]+)",/gm)].map((m) => m[1]);
 }

@@ -158,7 +158,7 @@ export class ReplyBudget {
 }
 
 /** What the last line of a reply the final cut had to shorten says. */
-export const FINAL_CUT_NOTE = (maxBytes: number) =>
+const FINAL_CUT_NOTE = (maxBytes: number) =>
   `\n[mcpfs: reply cut at the ${maxBytes}-byte budget; ask for less to see the rest: a line range, a sub-path, a narrower pattern or fewer results.]`;
 
 /**

@@ -80,7 +80,7 @@ function matchers(globs: readonly string[], folds: boolean, any: typeof compileG
  * `--deny-preset secrets`: credential and key files by their usual names (docs/security.md lists them). A
  * starting point, not a guarantee: a secret under another name needs its own `--deny`.
  */
-export const SECRETS_PRESET: readonly string[] = [
+const SECRETS_PRESET: readonly string[] = [
   ".env*",
   "*.pem",
   "*.key",

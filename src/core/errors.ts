@@ -40,7 +40,7 @@ function diagnostic(kind: ErrorKind, d: ErrorDetail): string {
  * Every kind of error the core throws, closed: a surface's wording table has an entry for each (a unit test
  * fails when a kind is added without one). Decided on by kind, never by matching message text.
  */
-export const ERROR_KINDS = [
+const ERROR_KINDS = [
   /** A parameter or input the call cannot use (a bad pattern, an empty old text, a malformed diff). */
   "invalid",
   /** The path leaves the allowed directories: on its face, through a symlink, or by `..` where refused. */
@@ -123,7 +123,7 @@ export interface EditDetail {
  * The cases of each kind the core tells apart, closed: each surface's table words every one (a unit test
  * checks the official table). A kind not listed has its plain case only.
  */
-export const ERROR_REASONS = {
+const ERROR_REASONS = {
   invalid: [
     "edit_empty",
     "path_type",

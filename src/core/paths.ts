@@ -82,9 +82,13 @@ function overPathLimit(p: string): boolean {
 /**
  * Rejects strings no client path may be: empty, NUL bytes, Windows drive / UNC / alternate-data-stream
  * forms on POSIX (they would otherwise become odd literal names inside a root). Turns a `file://` URL into
- * its path. Returns the string to resolve.
+ * its path. Returns the string to resolve. `platform` is whose rules apply: the host's (Windows' are pure
+ * string checks, so a test checks them on any host).
  */
-export function screenRequestedPath(requested: unknown): string {
+export function screenRequestedPath(
+  requested: unknown,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (typeof requested !== "string") throw new ToolError("invalid", { reason: "path_type" });
   // First, before any work that grows with the length (resolving a huge path took seconds per call).
   if (overPathLimit(requested))
@@ -100,7 +104,7 @@ export function screenRequestedPath(requested: unknown): string {
     }
     if (p.includes("\0")) throw new ToolError("invalid", { reason: "path_nul", path: requested });
   }
-  if (process.platform === "win32") p = screenWindowsPath(p, requested);
+  if (platform === "win32") p = screenWindowsPath(p, requested);
   else {
     if (WINDOWS_DRIVE.test(p)) throw new ToolError("denied", { reason: "windows_path", path: requested });
     if (p.startsWith("\\\\")) throw new ToolError("denied", { reason: "unc_path", path: requested });
@@ -119,7 +123,7 @@ const RESERVED_DEVICE =
  * the device namespace `\\.\` is refused, and so is any segment that is an alternate data stream (`a.txt:s`),
  * a reserved device name, or ends in a dot or space (Windows drops those, so `.git.` would be `.git`).
  */
-export function screenWindowsPath(p: string, requested: string): string {
+function screenWindowsPath(p: string, requested: string): string {
   let q = p;
   if (/^[\\/]{2}\?[\\/]unc[\\/]/i.test(q)) q = `\\\\${q.slice(8)}`;
   else if (/^[\\/]{2}\?[\\/][a-z]:/i.test(q)) q = q.slice(4);

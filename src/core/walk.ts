@@ -72,15 +72,13 @@ export interface WalkStats {
 
 /** A visitor's answer that ends the walk at once (the walk then reports `stopped`). */
 export const STOP: unique symbol = Symbol("stop");
-/** A visitor's answer that keeps the walk out of a folder (the folder itself was visited). */
-export const SKIP: unique symbol = Symbol("skip");
 
 /**
  * Called for every entry the ignore rules and `exclude` keep, in no particular order. `dirAbs` is the
  * absolute path of the entry's directory (`start` for direct children). For a directory the walk will
  * list, what the visitor returns comes back as `parent` for that directory's own entries, so a caller
- * can build a tree without keeping paths. It returns SKIP to keep the walk out of a directory, STOP to
- * end the walk.
+ * can build a tree without keeping paths. It returns STOP to end the walk (`exclude` keeps the walk out
+ * of a directory).
  */
 export type Visitor<T> = (
   name: string,
@@ -89,7 +87,7 @@ export type Visitor<T> = (
   depth: number,
   dirAbs: string,
   parent: T | undefined,
-) => T | undefined | typeof STOP | typeof SKIP;
+) => T | undefined | typeof STOP;
 
 interface DirTask<T> extends QueuedDir {
   rel: string;
@@ -132,8 +130,8 @@ export async function walkEach<T>(opts: WalkEachOptions, visit: Visitor<T>): Pro
 
 /**
  * One directory's listing through the walk's filters in order: the walk's own names (`.git`, staged
- * temp files), the ignore rules, `exclude`, then the visitor; kept folders within `maxDepth` are queued
- * unless the visitor skips them. True when the visitor said STOP.
+ * temp files), the ignore rules, `exclude`, then the visitor; kept folders within `maxDepth` are queued.
+ * True when the visitor said STOP.
  */
 function visitListing<T>(
   opts: WalkEachOptions,
@@ -166,7 +164,7 @@ function visitListing<T>(
       if (exclude?.(rel, isDir)) continue;
       const tag = visit(name, rel, type, depth, task.abs, task.tag);
       if (tag === STOP) return true;
-      if (isDir && descend && tag !== SKIP) {
+      if (isDir && descend) {
         const abs = task.abs === start ? path.join(start, name) : `${task.abs}/${name}`;
         queue.push({ abs, rel, depth, levels, tag });
       }

@@ -39,7 +39,7 @@ const BACKSTOP_FIRED = "final cut fired";
 const PATH_KEYS = ["path", "file_path", "dir_path", "source", "source_path", "destination_path"];
 
 /** Which tools a configuration lists: `--disable-tools` hides some, `--read-only` hides the mutating ones. */
-export function exposedTools(tools: readonly AnyToolDef[], config: Config): AnyToolDef[] {
+function exposedTools(tools: readonly AnyToolDef[], config: Config): AnyToolDef[] {
   return tools.filter((t) => !config.disableTools.includes(t.name) && !(config.readOnly && t.mutating));
 }
 

@@ -37,7 +37,7 @@ function jsonOf(schema: unknown, io: "input" | "output"): Record<string, unknown
  * 2020-12) and the ±2^53-1 bounds zod puts on every integer. Arguments are still validated by the zod
  * schema itself. About 15 tokens a tool.
  */
-export function leanSchema(node: unknown): unknown {
+function leanSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(leanSchema);
   if (node === null || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};

@@ -24,7 +24,7 @@ export async function loadTools(config: Config): Promise<readonly AnyToolDef[]> 
 }
 
 /** The surface's real tool definitions. */
-export async function surfaceTools(config: Pick<Config, "surface">): Promise<readonly AnyToolDef[]> {
+async function surfaceTools(config: Pick<Config, "surface">): Promise<readonly AnyToolDef[]> {
   if (config.surface === "workspace") return (await import("./workspace/index.js")).workspaceTools;
   return (await import("./filesystem/index.js")).filesystemTools;
 }

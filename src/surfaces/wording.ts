@@ -34,7 +34,7 @@ const shown = (v: number | string | undefined) => printable(String(v ?? ""));
  * client can do something about it, what to do; `test/parity` checks the official ones byte for byte. The
  * filesystem surface's table is this one; the workspace surface's falls back to it.
  */
-export const OFFICIAL_WORDS: CaseTable = {
+const OFFICIAL_WORDS: CaseTable = {
   invalid: {
     plain: (e) => `Invalid argument${e.detail.parameter ? ` ${e.detail.parameter}` : ""}: ${e.path}`,
     edit_empty: (e) =>

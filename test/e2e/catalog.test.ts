@@ -5,7 +5,7 @@
  *   annotation or schema fails here until the golden file is updated on purpose
  *   (`npx vitest run test/e2e/catalog.test.ts -u`, CONTRIBUTING.md), so the change shows in review;
  * - the MCP SDK's own conversion of the real zod schemas of src/: each tool definition registered on an
- *   McpServer of its own and listed through the SDK client (less what the catalog strips, `leanSchema`).
+ *   McpServer of its own and listed through the SDK client (less what the catalog strips on purpose, `lean`).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -13,8 +13,8 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { afterAll, describe, expect, it } from "vitest";
-import { leanSchema } from "../../src/surfaces/catalog.js";
-import { surfaceTools } from "../../src/surfaces/index.js";
+import { filesystemTools } from "../../src/surfaces/filesystem/index.js";
+import { workspaceTools } from "../../src/surfaces/workspace/index.js";
 import { startServer } from "../helpers/server.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcpfs-catalog-"));
@@ -56,10 +56,31 @@ async function shipped(args: readonly string[]) {
   }
 }
 
+/**
+ * What the catalog leaves out of a schema on purpose (docs/differences.md): the `$schema` dialect (MCP's
+ * default) and the ±(2^53-1) bounds zod puts on every integer. Written here, not taken from src/, so that
+ * stripping anything else shows as a difference.
+ */
+function lean(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(lean);
+  if (node === null || typeof node !== "object") return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(
+        ([k, v]) =>
+          k !== "$schema" &&
+          !(/^(maximum|minimum)$/.test(k) && Math.abs(v as number) === Number.MAX_SAFE_INTEGER),
+      )
+      .map(([k, v]) => [k, lean(v)]),
+  );
+}
+
+const TOOLS = { filesystem: filesystemTools, workspace: workspaceTools } as const;
+
 /** The real tool definitions of src/ registered on a bare McpServer: the SDK converts their zod schemas. */
 async function sdkConversion(surface: keyof typeof SURFACES) {
   const server = new McpServer({ name: "catalog", version: "0" }, { capabilities: { tools: {} } });
-  for (const t of await surfaceTools({ surface }))
+  for (const t of TOOLS[surface])
     server.registerTool(
       t.name,
       {
@@ -81,8 +102,8 @@ async function sdkConversion(surface: keyof typeof SURFACES) {
   return (tools as Listed[]).map((t) =>
     entry({
       ...t,
-      inputSchema: leanSchema(t.inputSchema) as object,
-      ...(t.outputSchema ? { outputSchema: leanSchema(t.outputSchema) as object } : {}),
+      inputSchema: lean(t.inputSchema) as object,
+      ...(t.outputSchema ? { outputSchema: lean(t.outputSchema) as object } : {}),
     }),
   );
 }

@@ -9,8 +9,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadGitHubSettings } from "../../src/core/github/settings.js";
-import { apiEndpointFor } from "../../src/core/github/target.js";
+import { resolveTarget } from "../../src/core/github/target.js";
 import { expectFakeClean, FakeGitHub } from "../helpers/fake-github.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { commit, git, initRepo } from "../helpers/git-repo.js";
@@ -134,21 +133,35 @@ describe("where the token goes (the rule itself)", () => {
     '[github]\ntoken = "file-token"\nenterprise_hosts = ["GHE.example.com", { host = "other.example:8443", token = "t2" }, 7]\n',
   );
   const env = { HOME: path.dirname(home), GITHUB_TOKEN: "" };
-  const at = (host: string, extra: Record<string, string> = {}) =>
-    apiEndpointFor({ host, owner: "o", repo: "r" }, loadGitHubSettings({ ...env, ...extra }), "a test");
+  /** Where the client for a URL-only reference project on `host` sends its requests, and with which token. */
+  const at = async (host: string, extra: Record<string, string> = {}) => {
+    const t = await resolveTarget({
+      roots: [],
+      urlOnlyReferences: [{ name: "ref", url: `https://${host}/o/r` }],
+      referenceName: "ref",
+      env: { ...env, ...extra },
+    });
+    return { apiBase: t.apiBase, token: ((await t.gh.auth()) as { token?: string }).token };
+  };
 
-  it("github.com, listed Enterprise hosts (any case, with their own token or the main one), GITHUB_API_URL", () => {
-    expect(at("github.com")).toEqual({ apiBase: "https://api.github.com", token: "file-token" });
-    expect(at("ghe.example.com")).toEqual({ apiBase: "https://ghe.example.com/api/v3", token: "file-token" });
-    expect(at("other.example:8443")).toEqual({ apiBase: "https://other.example:8443/api/v3", token: "t2" });
-    expect(at("anything.example", { GITHUB_API_URL: "https://api.corp/" })).toEqual({
+  it("github.com, listed Enterprise hosts (any case, with their own token or the main one), GITHUB_API_URL", async () => {
+    expect(await at("github.com")).toEqual({ apiBase: "https://api.github.com", token: "file-token" });
+    expect(await at("ghe.example.com")).toEqual({
+      apiBase: "https://ghe.example.com/api/v3",
+      token: "file-token",
+    });
+    expect(await at("other.example:8443")).toEqual({
+      apiBase: "https://other.example:8443/api/v3",
+      token: "t2",
+    });
+    expect(await at("anything.example", { GITHUB_API_URL: "https://api.corp/" })).toEqual({
       apiBase: "https://api.corp",
       token: "file-token",
     });
   });
 
-  it("any other host, including an unlisted GHE Cloud or another port of a listed host, is refused", () => {
+  it("any other host, including an unlisted GHE Cloud or another port of a listed host, is refused", async () => {
     for (const host of ["attacker.example", "acme.ghe.com", "ghe.example.com:444", "other.example"])
-      expect(() => at(host)).toThrow(`GitHub host '${host}' (from a test)`);
+      await expect(at(host)).rejects.toThrow(`GitHub host '${host}' (from reference project 'ref')`);
   });
 });

@@ -3,11 +3,7 @@
  * is deterministic (the surface's own order); --disable-tools and --read-only hide what they should.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defaultConfig } from "../../src/config/index.js";
-import { exposedTools } from "../../src/server/register-tools.js";
 import { filesystemTools } from "../../src/surfaces/filesystem/index.js";
-import { defineTool, textReply } from "../../src/surfaces/tool.js";
 import { workspaceTools } from "../../src/surfaces/workspace/index.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { startServer } from "../helpers/server.js";
@@ -141,24 +137,13 @@ describe("hiding tools", () => {
     expect(names).toEqual(expected);
   });
 
-  it("exposedTools applies both rules, keeping the surface's order", () => {
-    const fake = (name: string, mutating: boolean) =>
-      defineTool({
-        name,
-        title: name,
-        description: name,
-        input: z.object({}),
-        output: z.object({ content: z.string() }),
-        annotations: { readOnlyHint: !mutating, openWorldHint: false },
-        mutating,
-        handler: async () => textReply(""),
-      });
-    const tools = [fake("a", false), fake("w", true), fake("b", false), fake("x", true)];
-    const config = defaultConfig();
-    expect(exposedTools(tools, config).map((t) => t.name)).toEqual(["a", "w", "b", "x"]);
-    config.readOnly = true;
-    expect(exposedTools(tools, config).map((t) => t.name)).toEqual(["a", "b"]);
-    config.disableTools = ["b"];
-    expect(exposedTools(tools, config).map((t) => t.name)).toEqual(["a"]);
+  it("--read-only and --disable-tools together: both rules, in the surface's order", async () => {
+    const names = (await listed([dir, "--read-only", "--disable-tools", "read_text_file"])).map(
+      (t) => t.name,
+    );
+    const expected = filesystemTools
+      .filter((t) => !t.mutating && t.name !== "read_text_file")
+      .map((t) => t.name);
+    expect(names).toEqual(expected);
   });
 });

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isGitIgnored } from "../../src/core/ignore.js";
 import { moveEntry } from "../../src/core/mutate/move.js";
 import { moveNoReplace } from "../../src/core/mutate/move-no-replace.js";
-import { EXACT_NAMES, FOLDED_NAMES, screenWindowsPath } from "../../src/core/paths.js";
+import { EXACT_NAMES, FOLDED_NAMES, screenRequestedPath } from "../../src/core/paths.js";
 import { walk } from "../../src/core/walk.js";
 import { makeRoot, namesOf, type Root, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
@@ -148,18 +148,19 @@ describe("forced case folding", () => {
 });
 
 describe("Windows path screening (pure, so tested on every host)", () => {
+  const windows = (p: string) => screenRequestedPath(p, "win32");
   it("refuses streams, device names and trailing dots; reads \\\\?\\ forms as plain paths", () => {
-    expect(wordedThrow(() => screenWindowsPath("C:\\p\\a.txt:s", "x"))).toMatch(/alternate data stream/);
-    expect(wordedThrow(() => screenWindowsPath("C:\\p\\a.txt::$DATA", "x"))).toMatch(/alternate data stream/);
-    expect(wordedThrow(() => screenWindowsPath("C:\\p\\NUL", "x"))).toMatch(/reserved device name/);
-    expect(wordedThrow(() => screenWindowsPath("c:/p/com1.txt", "x"))).toMatch(/reserved device name/);
-    expect(wordedThrow(() => screenWindowsPath("C:\\p\\Aux .log", "x"))).toMatch(/reserved device name/);
-    expect(wordedThrow(() => screenWindowsPath("C:\\p\\.git.", "x"))).toMatch(/trailing dots and spaces/);
-    expect(wordedThrow(() => screenWindowsPath("C:\\p\\a.txt ", "x"))).toMatch(/trailing dots and spaces/);
-    expect(wordedThrow(() => screenWindowsPath("\\\\.\\pipe\\x", "x"))).toMatch(/device namespace/);
-    expect(screenWindowsPath("\\\\?\\C:\\p\\a.txt", "x")).toBe("C:\\p\\a.txt");
-    expect(screenWindowsPath("\\\\?\\UNC\\host\\share\\a", "x")).toBe("\\\\host\\share\\a");
-    expect(screenWindowsPath("C:\\p\\..\\q\\nulx.txt", "x")).toBe("C:\\p\\..\\q\\nulx.txt");
+    expect(wordedThrow(() => windows("C:\\p\\a.txt:s"))).toMatch(/alternate data stream/);
+    expect(wordedThrow(() => windows("C:\\p\\a.txt::$DATA"))).toMatch(/alternate data stream/);
+    expect(wordedThrow(() => windows("C:\\p\\NUL"))).toMatch(/reserved device name/);
+    expect(wordedThrow(() => windows("c:/p/com1.txt"))).toMatch(/reserved device name/);
+    expect(wordedThrow(() => windows("C:\\p\\Aux .log"))).toMatch(/reserved device name/);
+    expect(wordedThrow(() => windows("C:\\p\\.git."))).toMatch(/trailing dots and spaces/);
+    expect(wordedThrow(() => windows("C:\\p\\a.txt "))).toMatch(/trailing dots and spaces/);
+    expect(wordedThrow(() => windows("\\\\.\\pipe\\x"))).toMatch(/device namespace/);
+    expect(windows("\\\\?\\C:\\p\\a.txt")).toBe("C:\\p\\a.txt");
+    expect(windows("\\\\?\\UNC\\host\\share\\a")).toBe("\\\\host\\share\\a");
+    expect(windows("C:\\p\\..\\q\\nulx.txt")).toBe("C:\\p\\..\\q\\nulx.txt");
   });
 });
 

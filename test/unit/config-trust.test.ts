@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  type ConfigEntry,
-  guardFromConfig,
-  namesProgram,
-  parseConfigList,
-} from "../../src/core/git/config-trust.js";
+import { type ConfigEntry, guardFromConfig, parseConfigList } from "../../src/core/git/config-trust.js";
 
 const entry = (scope: string, key: string, value: string | null = "x"): ConfigEntry => ({
   scope,
@@ -12,7 +7,10 @@ const entry = (scope: string, key: string, value: string | null = "x"): ConfigEn
   value,
 });
 
-describe("which keys can name a program", () => {
+/** Whether the guard keeps git from acting on `key` when the repository's own config sets it. */
+const namesProgram = (key: string) => guardFromConfig([entry("local", key)]).neutralised.includes(key);
+
+describe("which keys can name a program (the guard neutralises them when the repository sets them)", () => {
   it("covers the known vectors and keys of the same kind git may add later", () => {
     for (const key of [
       "filter.lfs.clean",

@@ -12,13 +12,14 @@ import { workspacePolicy } from "../../src/surfaces/workspace/policy.js";
 
 const SRC = path.resolve(import.meta.dirname, "../../src");
 
+/** The sources below `dir`, less the unit tests beside them (not the core's code: they may name a surface). */
 function sources(dir: string): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
     .flatMap((d) =>
       d.isDirectory()
         ? sources(path.join(dir, d.name))
-        : d.name.endsWith(".ts")
+        : d.name.endsWith(".ts") && !d.name.endsWith(".test.ts")
           ? [path.join(dir, d.name)]
           : [],
     );

@@ -4,7 +4,7 @@
  * memory of ignore rules (core/rule-memory.ts): first look wins, a place created since start had none.
  */
 import { describe, expect, it } from "vitest";
-import { DenyRules, SECRETS_PRESET } from "../../src/core/deny.js";
+import { DENY_PRESETS, DenyRules } from "../../src/core/deny.js";
 import { RuleMemory } from "../../src/core/rule-memory.js";
 
 const rules = async (...globs: string[]) => {
@@ -47,7 +47,7 @@ describe("DenyRules", () => {
 
   it("keeps no rule from blank globs; the preset covers the usual secrets", async () => {
     expect(await DenyRules.compile(["", "  "])).toBeUndefined();
-    const preset = await rules(...SECRETS_PRESET);
+    const preset = await rules(...DENY_PRESETS.secrets!);
     for (const p of [".env", ".env.production", "k/server.pem", ".ssh/id_rsa", "id_ed25519.pub", ".npmrc"])
       expect(preset.denies(p, false), p).toBe(true);
     for (const p of [".aws/credentials", ".docker/config.json", ".config/gcloud/credentials.db", "a.p12"])

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fencedDiff, unifiedDiff } from "../../src/core/edit/diff.js";
-import { type Edit, EditError, type EditOptions, editKeepingEndings } from "../../src/core/edit/edit.js";
+import { type Edit, type EditOptions, editKeepingEndings } from "../../src/core/edit/edit.js";
+import { ToolError } from "../../src/core/errors.js";
 import { parseDoc, printDoc } from "../../src/core/text/document.js";
 import { clientMessage } from "../../src/surfaces/wording.js";
 
@@ -13,14 +14,15 @@ const detectFormat = (text: string) => {
   return { eol, bom, mixed };
 };
 
-function failure(fn: () => unknown): EditError {
+/** The edit that cannot be made, as the engine reports it: a data error with an `edit_*` reason. */
+function failure(fn: () => unknown): ToolError {
   try {
     fn();
   } catch (err) {
-    if (err instanceof EditError) return err;
+    if (err instanceof ToolError && err.detail.reason?.startsWith("edit_")) return err;
     throw err;
   }
-  throw new Error("expected an EditError");
+  throw new Error("expected an edit error");
 }
 
 describe("text format", () => {
@@ -75,13 +77,15 @@ describe("edit engine", () => {
     const e = failure(() =>
       applyEdits("x = 1\ny = 2\nx = 1\n\nx = 1\n", [{ oldText: "x = 1", newText: "z" }]),
     );
-    expect(e.reason).toBe("ambiguous");
+    expect(e.detail.reason).toBe("edit_ambiguous");
     expect(e.detail.edit?.lines).toEqual([1, 3, 5]);
     expect(clientMessage(e)).toContain("matches 3 times, at lines 1, 3, 5");
   });
 
   it("counts overlapping occurrences as ambiguous", () => {
-    expect(failure(() => applyEdits("aaa", [{ oldText: "aa", newText: "b" }])).reason).toBe("ambiguous");
+    expect(failure(() => applyEdits("aaa", [{ oldText: "aa", newText: "b" }])).detail.reason).toBe(
+      "edit_ambiguous",
+    );
   });
 
   it("replaces every occurrence with replaceAll", () => {
@@ -92,7 +96,7 @@ describe("edit engine", () => {
 
   it("refuses an empty oldText", () => {
     const e = failure(() => applyEdits("abc", [{ oldText: "", newText: "x" }]));
-    expect(e.reason).toBe("empty");
+    expect(e.detail.reason).toBe("edit_empty");
     expect(clientMessage(e)).toContain("oldText is empty");
   });
 
@@ -108,7 +112,7 @@ describe("edit engine", () => {
 
   it("reports no match with the official message", () => {
     const e = failure(() => applyEdits("abc\n", [{ oldText: "zzz", newText: "y" }]));
-    expect(e.reason).toBe("not_found");
+    expect(e.detail.reason).toBe("edit_not_found");
     expect(clientMessage(e)).toBe("Could not find exact match for edit:\nzzz");
   });
 
@@ -147,7 +151,7 @@ describe("edit engine", () => {
   it("refuses an ambiguous whitespace-tolerant match", () => {
     const file = "  a\n  b\n\n    a\n    b\n";
     const e = failure(() => applyEdits(file, [{ oldText: "a\nb", newText: "c" }]));
-    expect(e.reason).toBe("ambiguous");
+    expect(e.detail.reason).toBe("edit_ambiguous");
     expect(e.detail.edit?.lines).toEqual([1, 4]);
   });
 
@@ -155,8 +159,8 @@ describe("edit engine", () => {
     const file = "    if (x) {\n        y();\n    }\n";
     expect(
       failure(() => applyEdits(file, [{ oldText: "if (x) {\n    y();\n}", newText: "" }], { match: "exact" }))
-        .reason,
-    ).toBe("not_found");
+        .detail.reason,
+    ).toBe("edit_not_found");
   });
 
   it("deletes whole lines in the tolerant match", () => {
@@ -179,7 +183,7 @@ describe("edit engine", () => {
         { oldText: "missing", newText: "x" },
       ]),
     );
-    expect(e.editIndex).toBe(1);
+    expect(e.detail.edit?.index).toBe(1);
     expect(clientMessage(e)).toContain("edit 2 of 2; no edit was applied");
   });
 
@@ -203,7 +207,7 @@ describe("edit engine", () => {
         { sequential: false },
       ),
     );
-    expect(e.reason).toBe("overlap");
+    expect(e.detail.reason).toBe("edit_overlap");
   });
 
   it("an empty edit list changes nothing", () => {

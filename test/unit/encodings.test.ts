@@ -5,13 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { ToolError } from "../../src/core/errors.js";
-import {
-  decodeFile,
-  decodeForEdit,
-  decodingFor,
-  encodeText,
-  notUtf8Error,
-} from "../../src/core/text/decode.js";
+import { decodeFile, decodeForEdit, decodingFor, encodeText } from "../../src/core/text/decode.js";
+import { wordedRejection } from "../helpers/worded.js";
 
 const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]); // "café\n"
 /** Enough Latin-1 text for chardet to guess from. */
@@ -51,8 +46,12 @@ describe("decodeFile", () => {
   });
 
   it("says a file with NUL bytes looks binary instead of guessing", async () => {
-    expect((await notUtf8Error("b.bin", Buffer.from([0, 0xff, 1]))).message).toContain("It looks binary.");
-    expect((await notUtf8Error("c.txt", latin1)).message).toMatch(/(Likely encodings|could not be guessed)/);
+    expect(await wordedRejection(decodeFile(Buffer.from([0, 0xff, 1]), "b.bin"))).toContain(
+      "It looks binary.",
+    );
+    expect(await wordedRejection(decodeFile(latin1, "c.txt"))).toMatch(
+      /(Likely encodings|could not be guessed)/,
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createIgnoreOracle, isGitIgnored } from "../../src/core/ignore.js";
-import { SKIP, STOP, walk, walkEach } from "../../src/core/walk.js";
+import { STOP, walk, walkEach } from "../../src/core/walk.js";
 import type { Root } from "../../src/core/workspace.js";
 import { tempArea } from "../helpers/fixtures.js";
 
@@ -233,14 +233,14 @@ describe("walk", () => {
     expect(r.timedOut).toBe(true);
   });
 
-  it("lets the visitor skip a folder (visited, not entered) and stop the walk", async () => {
+  it("keeps out of an excluded folder, and lets the visitor stop the walk", async () => {
     const seen: string[] = [];
-    const stats = await walkEach({ root, start: rootDir, gitignore: false }, (_name, rel) => {
+    const exclude = (rel: string, isDir: boolean) => isDir && rel === "src";
+    const stats = await walkEach({ root, start: rootDir, gitignore: false, exclude }, (_name, rel) => {
       seen.push(rel);
-      return rel === "src" ? SKIP : undefined;
+      return undefined;
     });
-    expect(seen).toContain("src");
-    expect(seen.filter((r) => r.startsWith("src/"))).toEqual([]);
+    expect(seen.filter((r) => r === "src" || r.startsWith("src/"))).toEqual([]);
     expect(seen).toContain("vendor/sub/kept.txt");
     expect(stats.stopped).toBe(false);
     let calls = 0;

@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { parsePatch } from "diff";
 import { afterAll, describe, expect, it } from "vitest";
-import { applyHunks, planPatch } from "../../src/core/edit/patch.js";
+import { planPatch } from "../../src/core/edit/patch.js";
 import type { ToolError } from "../../src/core/errors.js";
 import { commitChanges } from "../../src/core/mutate/transaction.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
@@ -29,48 +28,52 @@ async function setup(files: Record<string, string | Buffer>) {
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" });
 
-const hunks = (p: string) => parsePatch(p)[0]!.hunks;
+/** A file `f` holding `text`, planned through `patch` (nothing written): its new text and the notes. */
+async function patched(text: string, patch: string, fuzz = 0) {
+  const dir = area.tree(`h${n++}`, { f: text });
+  const ws = new Workspace([await makeRoot(dir, "rw", "directory")], filesystemPolicy.pathRules({}));
+  const plan = await planPatch(patch, { resolve: (p) => ws.resolve(p, { intent: "write" }), fuzz });
+  return { text: plan.texts[0]!.after, notes: plan.files[0]!.notes };
+}
 
-describe("applyHunks", () => {
+describe("hunks applied to a file", () => {
   const text = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n";
-  it("applies at an offset when lines were added above, and says so", () => {
+  it("applies at an offset when lines were added above, and says so", async () => {
     const p = "--- a/f\n+++ b/f\n@@ -4,3 +4,3 @@\n l4\n-l5\n+L5\n l6\n";
-    const r = applyHunks(`new0\nnew1\n${text}`, hunks(p), 0, "f");
-    expect(r.errors).toEqual([]);
+    const r = await patched(`new0\nnew1\n${text}`, p);
     expect(r.text).toBe(`new0\nnew1\n${text.replace("l5", "L5")}`);
     expect(r.notes[0]).toMatch(/offset 2/);
   });
 
-  it("applies with fuzz when an outer context line differs, but not with fuzz 0", () => {
+  it("applies with fuzz when an outer context line differs, but not with fuzz 0", async () => {
     const p = "--- a/f\n+++ b/f\n@@ -3,5 +3,5 @@\n l3\n l4\n-l5\n+L5\n l6\n XX\n";
-    expect(applyHunks(text, hunks(p), 0, "f").errors).toHaveLength(1);
-    const r = applyHunks(text, hunks(p), 1, "f");
-    expect(r.errors).toEqual([]);
+    expect(await wordedRejection(patched(text, p, 0))).toMatch(/^- f hunk #1 /m);
+    const r = await patched(text, p, 1);
     expect(r.text).toBe(text.replace("l5", "L5"));
     expect(r.notes[0]).toMatch(/fuzz 1/);
   });
 
-  it("keeps CRLF endings and the BOM when an LF patch applies to a CRLF file", () => {
+  it("keeps CRLF endings and the BOM when an LF patch applies to a CRLF file", async () => {
     const crlf = "\uFEFFa\r\nb\r\nc\r\n";
-    const r = applyHunks(crlf, hunks("--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n+B2\n c\n"), 0, "f");
+    const r = await patched(crlf, "--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n+B2\n c\n");
     expect(r.text).toBe("\uFEFFa\r\nB\r\nB2\r\nc\r\n");
   });
 
-  it("honours 'No newline at end of file' on either side", () => {
+  it("honours 'No newline at end of file' on either side", async () => {
     const drop = "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n\\ No newline at end of file\n";
-    expect(applyHunks("a\nb\n", hunks(drop), 0, "f").text).toBe("a\nB");
+    expect((await patched("a\nb\n", drop)).text).toBe("a\nB");
     const add = "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n";
-    expect(applyHunks("a\nb", hunks(add), 0, "f").text).toBe("a\nb\n");
+    expect((await patched("a\nb", add)).text).toBe("a\nb\n");
   });
 
-  it("reports each failing hunk with where it looked and the closest near-miss", () => {
+  it("reports each failing hunk with where it looked and the closest near-miss", async () => {
     const p = "--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n l2\n-l3x\n+L3\n l4\n@@ -6,2 +6,2 @@\n-l6\n+L6\n l7\n";
-    const r = applyHunks(text, hunks(p), 2, "f");
-    expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]).toMatch(
-      /^f hunk #1 \(@@ -2,3 \+2,3 @@\): its 3 context\/removed line\(s\) were not found/,
+    const refusal = await wordedRejection(patched(text, p, 2));
+    expect(refusal.match(/^- /gm)).toHaveLength(1);
+    expect(refusal).toMatch(
+      /^- f hunk #1 \(@@ -2,3 \+2,3 @@\): its 3 context\/removed line\(s\) were not found/m,
     );
-    expect(r.errors[0]).toContain('the patch expects "l3x" but the file has "l3"');
+    expect(refusal).toContain('the patch expects "l3x" but the file has "l3"');
   });
 });
 

@@ -39,7 +39,7 @@ export function parseAllowlist(text: string): Set<string> {
  * Lines of a UTF-8 text file as every read counts them (text/lines.ts: "a\nb" and "a\nb\n" are both 2; a
  * lone CR is content), streamed. Undefined for a file that is not valid UTF-8 or cannot be read.
  */
-export async function countTextLines(target: OpenTarget): Promise<number | undefined> {
+async function countTextLines(target: OpenTarget): Promise<number | undefined> {
   let fh: VerifiedHandle;
   try {
     const opened = await openVerifiedFile(target);

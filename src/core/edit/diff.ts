@@ -37,7 +37,7 @@ function commonSuffix(a: string, b: string, max: number): number {
  * it changes nothing; trimming the common tail (whole lines) can move a change among equal lines (`a b` →
  * `b b` shows as `-a +b`, not `-a … +b`): the same lines change, a valid diff of the same size.
  */
-export function trimmedPatch(
+function trimmedPatch(
   name: string,
   a: string,
   b: string,

@@ -62,7 +62,7 @@ export interface EditResult {
 export type EditFailure = "empty" | "not_found" | "ambiguous" | "overlap";
 
 /** An edit that cannot be made, as data: which edit, why, and what the file holds (worded by the surfaces). */
-export class EditError extends ToolError {
+class EditError extends ToolError {
   constructor(
     readonly reason: EditFailure,
     readonly editIndex: number,

@@ -251,7 +251,7 @@ export interface HunksApplied {
  * Applies the hunks of one file to its text. Hunks that do not apply are reported in `errors` (all of
  * them, each with where it was looked for and the closest near-miss) and the text is then meaningless.
  */
-export function applyHunks(
+function applyHunks(
   text: string,
   hunks: readonly StructuredPatchHunk[],
   fuzz: number,

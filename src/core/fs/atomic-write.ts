@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import type { ResolvedPath } from "../workspace.js";
-import { checkDescriptor, pinParent, tempPathBeside } from "./safe-open.js";
+import { checkDescriptor, pinParent, TEMP_NAME, tempPathBeside } from "./safe-open.js";
 
 export interface WriteOptions {
   /** Fail if the target exists (new files are created exclusively). */
@@ -87,4 +87,34 @@ export async function stageWrite(
 /** Removes a staged temp file that will not be committed. */
 export async function discardStaged(staged: StagedWrite): Promise<void> {
   await fs.unlink(staged.temp).catch(() => {});
+}
+
+/** Hidden temps older than this are leftovers of a killed process (a live change takes milliseconds). */
+const STALE_TEMP_MS = 15 * 60 * 1000;
+
+/**
+ * Removes hidden `.mcpfs-*.tmp` files in one directory that no live change can still own: regular files
+ * whose status changed more than `olderThanMs` ago (a backup link's ctime moves when it is made, so a
+ * running change's backups always look young). Returns how many were removed. The transaction calls it on
+ * the directories a change touches (mutate/transaction.ts); `olderThanMs` and `now` let a test make a
+ * temp old without waiting.
+ */
+export async function sweepStaleTemps(
+  dir: string,
+  olderThanMs: number = STALE_TEMP_MS,
+  now: number = Date.now(),
+): Promise<number> {
+  let removed = 0;
+  const dh = await fs.opendir(dir);
+  for await (const e of dh) {
+    if (!TEMP_NAME.test(e.name) || !e.isFile()) continue;
+    const p = path.join(dir, e.name);
+    const st = await fs.lstat(p).catch(() => undefined);
+    if (!st?.isFile() || now - Math.max(st.ctimeMs, st.mtimeMs) < olderThanMs) continue;
+    await fs.unlink(p).then(
+      () => removed++,
+      () => {},
+    );
+  }
+  return removed;
 }

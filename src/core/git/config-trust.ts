@@ -89,7 +89,7 @@ function parts(key: string): { section: string; subsection?: string; variable: s
 }
 
 /** True when a key (as git lists it) can name a program git would run, or a file it would touch. */
-export function namesProgram(key: string): boolean {
+function namesProgram(key: string): boolean {
   const { section, subsection, variable } = parts(key);
   if (PROGRAM_SECTIONS.has(section)) return true;
   if (DRIVER_SECTIONS.has(section) && subsection !== undefined) return true;

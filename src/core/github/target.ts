@@ -37,7 +37,7 @@ export interface TargetOptions {
  * file. Any other host — a remote is the repository's say, and a reference project is someone else's
  * checkout — is refused before anything is sent.
  */
-export function apiEndpointFor(
+function apiEndpointFor(
   id: RepoId,
   settings: GitHubSettings,
   whose: string,

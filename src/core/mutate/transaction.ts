@@ -21,8 +21,8 @@
  * one unless `--no-journal`): then a change of several files first records its intent and pre-images
  * durably (journal.ts), and the prefix a kill left new is rolled back at the next start. What a kill
  * leaves behind is hidden `.mcpfs-<16 hex>.tmp` files (new contents not yet renamed, backups of old ones);
- * listings and walks hide that name, and `sweepStaleTemps` removes them once they are older than
- * STALE_TEMP_MS when a later change touches the same directory.
+ * listings and walks hide that name, and `sweepStaleTemps` (fs/atomic-write.ts) removes them once they are
+ * old when a later change touches the same directory.
  *
  * The check in step 3 narrows a concurrent writer's window to the moment between the check and the rename;
  * POSIX has no compare-and-rename, so a writer outside mcpfs that replaces the file in that instant can
@@ -31,7 +31,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError, ToolErrorGroup } from "../errors.js";
-import { discardStaged, type StagedWrite, stageWrite } from "../fs/atomic-write.js";
+import { discardStaged, type StagedWrite, stageWrite, sweepStaleTemps } from "../fs/atomic-write.js";
 import { type Fingerprint, fingerprintOf, sameFingerprint, sha256Of } from "../fs/hash.js";
 import { ensureParentDirs, removeMadeDirs } from "../fs/mkdirs.js";
 import {
@@ -40,7 +40,6 @@ import {
   isNoHardLinks,
   placeNoReplace,
   syncDir,
-  TEMP_NAME,
   tempPathBeside,
   withPinnedParent,
 } from "../fs/safe-open.js";
@@ -50,9 +49,6 @@ import { printable } from "../paths.js";
 import type { ResolvedPath, Workspace } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
 import { readSnapshot, type Snapshot } from "./snapshot.js";
-
-/** Hidden temps older than this are leftovers of a killed process (a live change takes milliseconds). */
-export const STALE_TEMP_MS = 15 * 60 * 1000;
 
 export interface WriteChange {
   kind: "write";
@@ -150,8 +146,8 @@ export async function commitChanges(
   // Every target comes from the same call: the first that carries the call's recorder names it.
   const change = changes.find((c) => c.target.change)?.target.change;
   const mark = change?.mark() ?? 0;
-  // Leftovers of killed processes are swept while this change is staged (it only removes temps older than
-  // STALE_TEMP_MS, never this change's own): the listing then costs the reply no time.
+  // Leftovers of killed processes are swept while this change is staged (it only removes temps old enough
+  // to be a killed process's, never this change's own): the listing then costs the reply no time.
   const dirs = new Set(changes.map((c) => path.dirname(c.target.real)));
   const swept = Promise.all([...dirs].map((d) => sweepStaleTemps(d).catch(() => 0)));
   try {
@@ -395,29 +391,4 @@ async function cleanUp(staged: Staged[]): Promise<void> {
     if (s.temp && !s.committed) await discardStaged(s.temp);
     if (s.backup) await fs.unlink(s.backup).catch(() => {});
   }
-}
-
-/**
- * Removes hidden `.mcpfs-*.tmp` files in one directory that no live change can still own: regular files
- * whose status changed more than `olderThanMs` ago (a backup link's ctime moves when it is made, so a
- * running change's backups always look young). Returns how many were removed.
- */
-export async function sweepStaleTemps(
-  dir: string,
-  olderThanMs: number = STALE_TEMP_MS,
-  now: number = Date.now(),
-): Promise<number> {
-  let removed = 0;
-  const dh = await fs.opendir(dir);
-  for await (const e of dh) {
-    if (!TEMP_NAME.test(e.name) || !e.isFile()) continue;
-    const p = path.join(dir, e.name);
-    const st = await fs.lstat(p).catch(() => undefined);
-    if (!st?.isFile() || now - Math.max(st.ctimeMs, st.mtimeMs) < olderThanMs) continue;
-    await fs.unlink(p).then(
-      () => removed++,
-      () => {},
-    );
-  }
-  return removed;
 }

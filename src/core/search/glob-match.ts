@@ -3,7 +3,7 @@ import { RE2JS } from "re2js";
 import { ToolError } from "../errors.js";
 
 /** Longest glob accepted; matching costs O(path length × pattern length), so the pattern is bounded. */
-export const MAX_GLOB_LENGTH = 1024;
+const MAX_GLOB_LENGTH = 1024;
 /** Most globs one call may give (excludePatterns, grep globs): each is tried against every path. */
 export const MAX_GLOBS = 256;
 

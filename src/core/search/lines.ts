@@ -1,5 +1,5 @@
 /** Lines longer than this are cut around the match, so one minified file cannot flood a reply. */
-export const MAX_LINE_CHARS = 400;
+const MAX_LINE_CHARS = 400;
 const LEAD = 100;
 
 /** Cuts a long line to a window around `col` (the match start), marking what was left out. */

@@ -357,7 +357,7 @@ export async function explained(err: unknown, sample: Uint8Array, requested: str
 }
 
 /** The refusal of a file that is not UTF-8, with chardet's guess of its encoding from `sample`. */
-export async function notUtf8Error(requested: string, sample: Uint8Array): Promise<ToolError> {
+async function notUtf8Error(requested: string, sample: Uint8Array): Promise<ToolError> {
   const guesses = await guessEncodings(sample);
   const what =
     guesses.length > 0

@@ -6,7 +6,7 @@ import { defineTool, textReply } from "../tool.js";
 import { ignoredNote, includeIgnoredParam, WALK_TIME_LIMIT_MS } from "./common.js";
 
 /** What a cut tree leaves out and how to see the rest, or undefined when the tree is whole. */
-export function capNote(
+function capNote(
   shown: number,
   total: number,
   stats: { stopped: boolean; timedOut: boolean; visited: number },

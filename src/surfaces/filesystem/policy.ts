@@ -5,7 +5,7 @@ import { asIs, type ErrorWording, type SurfacePolicy, wordError } from "../polic
  * names the requested path, never the allowed directories: the official server's " not in <dirs>" tail
  * is left out on purpose), so most kinds keep it; `test/parity` checks the official wording byte for byte.
  */
-export const filesystemWording: ErrorWording = {
+const filesystemWording: ErrorWording = {
   invalid: asIs,
   outside_roots: (e) => `Access denied - path outside allowed directories: ${e.path}`,
   denied: asIs,

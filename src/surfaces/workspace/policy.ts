@@ -61,7 +61,7 @@ const editOr =
   };
 
 /** mcp-workspace's words for every kind of error (each then framed by FastMCP's prefix, `errorText`). */
-export const workspaceWording: ErrorWording = {
+const workspaceWording: ErrorWording = {
   // A parameter's own error keeps its words; move_file's seed says the rest in two.
   invalid: editOr((e) =>
     e.tool === "move_file" && e.detail.parameter === undefined ? "Invalid operation" : e.text,
