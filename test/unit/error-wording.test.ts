@@ -71,7 +71,66 @@ const PATHLESS = new Set([
   "not_found/edit_not_found",
   "conflict/edit_ambiguous",
   "conflict/edit_overlap",
+  // git, mutate, edit, fs, journal: about the call's arguments, a change of the journal or the server.
+  "invalid/below_minimum",
+  "invalid/out_of_range",
+  "invalid/no_files",
+  "invalid/patch_parse",
+  "invalid/patch_empty",
+  "invalid/patch_no_path",
+  "invalid/journal_off",
+  "invalid/git_command",
+  "invalid/git_flag",
+  "invalid/git_flag_value",
+  "invalid/git_no_dashes",
+  "invalid/git_double_dash",
+  "invalid/git_pathspec_twice",
+  "invalid/git_format_gpg",
+  "invalid/git_arg_nul",
+  "invalid/git_arg_outside",
+  "invalid/git_refspec",
+  "invalid/git_remote",
+  "invalid/git_prune_tags",
+  "invalid/git_fetch_all",
+  "invalid/git_branch_read",
+  "invalid/git_show_current",
+  "invalid/git_check_ignore",
+  "invalid/git_search",
+  "invalid/git_failed",
+  "denied/journal_hash",
+  "denied/journal_record",
+  "denied/change_root_gone",
+  "denied/git_option",
+  "ignored/git_deny_follow",
+  "ignored/git_deny_show",
+  "ignored/git_deny_ls_tree",
+  "not_found/change",
+  "conflict/not_undoable",
+  "conflict/already_undone",
+  "conflict/undo_changed",
+  "no_roots/client_gave_none",
+  "no_roots/client_cannot_give",
+  "journal_full/min_age",
+  "io/journal_write",
+  "io/git_timeout",
+  "io/git_missing",
+  "io/git_spawn",
+  "io/git_config_read",
 ]);
+/** The other values a case's words may use (git, mutate, edit, fs, journal). */
+const MORE = {
+  command: "log",
+  parameter: "max_lines",
+  change: "c-1",
+  undoneBy: "c-2",
+  cause: "why",
+  entry: "sub/l\u0007",
+  destination: "d/x",
+  steps: [{ path: "p\u0007", action: "restore", changed: "x" }],
+  hunk: { index: 1, oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: 2, near: 0, fileLines: 3 },
+};
+/** Where a case reads a value as a number (a duration in ms). */
+const NUMBERS: Record<string, object> = { "journal_full/min_age": { actual: 5_000, limit: 60_000 } };
 /** The edit engine's detail of an edit that cannot be made (edit_* cases). */
 const EDIT = {
   index: 1,
@@ -100,9 +159,13 @@ describe("errors as data: every case of every kind worded once, in the official 
           actual: "seg",
           limit: 9,
           edit: EDIT,
+          ...MORE,
+          ...NUMBERS[`${kind}/${reason}`],
         };
         const text = clientMessage(new ToolError(kind, detail as never));
-        expect(text, `${kind}/${reason}`).not.toMatch(/undefined|\[object/);
+        expect(text, `${kind}/${reason}`).not.toMatch(/undefined|\[object|NaN/);
+        // A name from the client or a repository is shown escaped, never raw.
+        expect(text, `${kind}/${reason}`).not.toMatch(/\u0007/);
         if (!PATHLESS.has(`${kind}/${reason}`)) expect(text, `${kind}/${reason}`).toContain("dir/a\\x07.txt");
       }
   });
