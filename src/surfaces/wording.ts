@@ -185,7 +185,7 @@ export const OFFICIAL_WORDS: CaseTable = {
     move_too_many: (e) =>
       `Refused: ${e.path} holds more than ${e.detail.limit} entries, too many to check the links it would carry; move its parts instead. Nothing was moved`,
     changed_while_deleting: (e) =>
-      `Access denied - a directory changed while it was being deleted: ${e.path}`,
+      `Access denied - a directory changed while it was being deleted${e.path ? `: ${e.path}` : ""}`,
     delete_root: (e) => `Refusing to delete a root directory: ${e.path}`,
     journal_hash: (e) =>
       `Refused: the journal record of change ${shown(e.detail.change)} does not match its hash (damaged or edited on disk); nothing was changed`,
