@@ -7,8 +7,9 @@ import { printable } from "./echo.js";
  * the filesystem surface's table), so no tool re-words an error and the core writes no reply text:
  * `message` is then only a diagnostic for the server's log.
  *
- * The older form `new ToolError(message, kind, detail)` still carries the core's own text (the official
- * wording); `scripts/check-error-texts.mjs` (npm run lint) counts what is left of it and fails when it grows.
+ * The older form, a ToolError built from a message of the core's own with an optional kind, still carries
+ * the core's text (the official wording); `scripts/check-error-texts.mjs` (npm run lint) counts what is left
+ * of it and fails when it grows.
  */
 export class ToolError extends Error {
   readonly kind: ErrorKind;
@@ -95,6 +96,53 @@ export interface ErrorDetail {
   readonly expected?: number | string;
   /** An edit that cannot be made (`edit_*` cases): which one, and what the file holds. */
   readonly edit?: EditDetail;
+  // git, mutate, edit, fs, journal
+  /** The git command or subcommand the error is about; the tool of a recorded change (`journal_full`). */
+  readonly command?: string;
+  /** A change of the undo journal (its id), and the change that undid it. */
+  readonly change?: string;
+  readonly undoneBy?: string;
+  /** What a parser, git or the system said, with no absolute path in it: quoted, never parsed. */
+  readonly cause?: string;
+  /** An entry inside the requested directory (relative to it, `/`-separated). */
+  readonly entry?: string;
+  /** The other path of a call that names two (a move's destination), as the client spelled it. */
+  readonly destination?: string;
+  /** An undo refused for paths changed since the change: its steps, paths as the surface shows them. */
+  readonly steps?: readonly UndoStepDetail[];
+  /** A hunk of a patch that does not apply: where it was looked for and the closest region. */
+  readonly hunk?: HunkMissDetail;
+}
+
+// git, mutate, edit, fs, journal
+/** One step of an undo, as its reply and its refusal show it. */
+export interface UndoStepDetail {
+  /** The path as the surface shows it. */
+  readonly path: string;
+  /** What the undo does there (restore, delete, move back, …). */
+  readonly action: string;
+  /** What changed there since the change (with a diff where it is text). */
+  readonly changed?: string;
+}
+
+/** A hunk of a patch that was not found in its file. */
+export interface HunkMissDetail {
+  /** Which hunk (1-based), and its header's numbers as the patch gave them. */
+  readonly index: number;
+  readonly oldStart: number;
+  readonly oldLines: number;
+  readonly newStart: number;
+  readonly newLines: number;
+  /** Its context/removed lines, where (0-based) it was looked for, the file's lines. */
+  readonly lines: number;
+  readonly near: number;
+  readonly fileLines: number;
+  /** The closest region: its first line (0-based), how many lines match, the first that differs (clipped). */
+  readonly closest?: {
+    readonly at: number;
+    readonly equal: number;
+    readonly differs?: { readonly line: number; readonly expected: string; readonly found: string };
+  };
 }
 
 /** An edit of a call that cannot be made, as the edit engine found it. */
@@ -137,6 +185,38 @@ const ERROR_REASONS = {
     "ambiguous_component",
     "twice_in_change",
     "copy_into_itself",
+    // git, mutate, edit, fs, journal
+    "below_minimum",
+    "out_of_range",
+    "expected_hash",
+    "hash_not_file",
+    "move_root",
+    "move_into_itself",
+    "no_files",
+    "patch_parse",
+    "patch_empty",
+    "patch_binary",
+    "patch_no_path",
+    "journal_off",
+    "git_command",
+    "git_flag",
+    "git_flag_value",
+    "git_no_dashes",
+    "git_double_dash",
+    "git_pathspec_twice",
+    "git_format_gpg",
+    "git_arg_nul",
+    "git_arg_outside",
+    "git_refspec",
+    "git_remote",
+    "git_prune_tags",
+    "git_fetch_all",
+    "git_branch_read",
+    "git_show_current",
+    "git_check_ignore",
+    "git_search",
+    "git_not_repo",
+    "git_failed",
   ],
   outside_roots: ["parent_segment"],
   denied: [
@@ -149,15 +229,95 @@ const ERROR_REASONS = {
     "alias",
     "git_dir_write",
     "changed_while_opening",
+    // git, mutate, edit, fs, journal
+    "moved_link_outside",
+    "moved_link_read_only",
+    "copied_link_outside",
+    "move_too_many",
+    "changed_while_deleting",
+    "delete_root",
+    "journal_hash",
+    "journal_record",
+    "change_root_gone",
+    "git_outside",
+    "git_config_first_wins",
+    "git_config_unsayable",
+    "git_config_too_many",
+    "git_config_include",
+    "git_option",
+    "git_remote_outside",
   ],
-  ignored: ["holds_hidden", "deny_rule"],
+  ignored: [
+    "holds_hidden",
+    "deny_rule",
+    // git, mutate, edit, fs, journal
+    "git_deny_follow",
+    "git_deny_show",
+    "git_deny_ls_tree",
+  ],
+  // git, mutate, edit, fs, journal
+  read_only: ["git_writes"],
   not_directory: ["parent_is_file"],
-  not_found: ["edit_not_found", "file", "parent"],
-  exists: ["destination", "destination_dir", "destination_not_dir", "destination_not_file"],
-  not_file: ["not_regular", "not_regular_or_dir"],
-  conflict: ["edit_ambiguous", "edit_overlap", "changed_while_reading"],
-  too_large: ["change_whole", "resource_blob"],
-  io: ["resolve"],
+  not_found: [
+    "edit_not_found",
+    "file",
+    "parent",
+    // git, mutate, edit, fs, journal
+    "directory",
+    "change",
+    "patch_file",
+  ],
+  exists: [
+    "destination",
+    "destination_dir",
+    "destination_not_dir",
+    "destination_not_file",
+    // git, mutate, edit, fs, journal
+    "destination_merge",
+    "destination_replace",
+    "not_dir",
+    "patch_creates",
+  ],
+  not_file: [
+    "not_regular",
+    "not_regular_or_dir",
+    // git, mutate, edit, fs, journal
+    "copy_special",
+  ],
+  conflict: [
+    "edit_ambiguous",
+    "edit_overlap",
+    "changed_while_reading",
+    // git, mutate, edit, fs, journal
+    "created_meanwhile",
+    "appeared_meanwhile",
+    "not_undoable",
+    "already_undone",
+    "undo_changed",
+    "patch_delete_content",
+    "patch_hunk",
+  ],
+  too_large: [
+    "change_whole",
+    "resource_blob",
+    // git, mutate, edit, fs, journal
+    "media",
+    "copy_entries",
+  ],
+  // git, mutate, edit, fs, journal
+  no_roots: ["client_gave_none", "client_cannot_give"],
+  journal_full: ["min_age"],
+  io: [
+    "resolve",
+    // git, mutate, edit, fs, journal
+    "journal_write",
+    "commit_failed",
+    "git_timeout",
+    "git_missing",
+    "git_spawn",
+    "git_config_read",
+    "git_remotes_read",
+  ],
 } as const satisfies Partial<Record<ErrorKind, readonly string[]>>;
 
 type Reasons = typeof ERROR_REASONS;

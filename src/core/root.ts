@@ -131,7 +131,7 @@ export async function makeRoot(
   const abs = path.resolve(dir);
   const real = await fs.realpath(abs);
   const st = await fs.stat(real);
-  if (!st.isDirectory()) throw new ToolError(`not a directory: ${dir}`, "not_directory");
+  if (!st.isDirectory()) throw new ToolError("not_directory", { path: dir });
   const folds = overrides?.foldCase ?? (await probeFoldsCase(real, st, mode));
   const volume: Volume = {
     names: folds ? FOLDED_NAMES : EXACT_NAMES,

@@ -148,15 +148,7 @@ async function validRoots(
   return out;
 }
 
+/** No directory to serve: a 2026-era client cannot give any (it has no MCP roots), an older one gave none. */
 export function noRootsError(era: "legacy" | "modern"): ToolError {
-  const msg =
-    era === "modern"
-      ? "Server cannot operate: No allowed directories available. Server was started without command-line " +
-        "directories, and on protocol version 2026-07-28 the client cannot provide them through MCP Roots. " +
-        "Restart the server with the directories it may access as command-line arguments: mcpfs DIR [DIR...]"
-      : "Server cannot operate: No allowed directories available. Server was started without command-line " +
-        "directories and the client either does not support MCP roots or provided no valid root directories. " +
-        "Please either: 1) start the server with directory arguments (mcpfs DIR [DIR...]), or 2) use a client " +
-        "that supports MCP roots and provides at least one valid root directory.";
-  return new ToolError(msg, "no_roots");
+  return new ToolError("no_roots", { reason: era === "modern" ? "client_cannot_give" : "client_gave_none" });
 }

@@ -7,11 +7,11 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolError } from "../core/errors.js";
 import type { ChangeSummary } from "../core/journal/change-log.js";
-import { journaledRoots, UndoConflictError, type UndoResult, undoChange } from "../core/mutate/undo.js";
+import { journaledRoots, type UndoResult, undoChange } from "../core/mutate/undo.js";
 import { escapeName, printable } from "../core/paths.js";
-import { lfPieces } from "../core/text/lines.js";
 import { namesOf } from "../core/workspace.js";
 import type { ToolContext } from "./tool.js";
+import { undoStepLine } from "./wording.js";
 
 export const DEFAULT_CHANGES_SHOWN = 20;
 export const MAX_CHANGES_SHOWN = 200;
@@ -34,11 +34,7 @@ export interface ListedChange {
 
 function journalOf(ctx: ToolContext) {
   const journal = ctx.journal?.journal;
-  if (!journal)
-    throw new ToolError(
-      "The change journal is off (mcpfs was started with --no-journal, or no state directory is known): changes are not recorded and cannot be undone",
-      "invalid",
-    );
+  if (!journal) throw new ToolError("invalid", { reason: "journal_off" });
   return journal.changes;
 }
 
@@ -101,10 +97,7 @@ export async function listChanges(
 }
 
 function stepLines(ctx: ToolContext, result: UndoResult, show: ShowPath): string[] {
-  return result.steps.map((s) => {
-    const changed = s.changed ? `\n  changed since: ${lfPieces(s.changed).join("\n  ")}` : "";
-    return `- ${escapeName(show(ctx, s.root, s.rel))}: ${s.action}${changed}`;
-  });
+  return result.steps.map((s) => undoStepLine({ ...s, path: show(ctx, s.root, s.rel) }));
 }
 
 export async function undo(
@@ -113,15 +106,12 @@ export async function undo(
   show: ShowPath,
 ): Promise<{ text: string; result: UndoResult }> {
   const log = journalOf(ctx);
-  const result = await undoChange(ctx.ws, log, args.id, { dryRun: args.dryRun, force: args.force }).catch(
-    (err) => {
-      if (!(err instanceof UndoConflictError)) throw err;
-      throw new ToolError(
-        `${err.message}:\n${stepLines(ctx, err.result, show).join("\n")}\nPass force: true to undo anyway (what is there now is kept in the journal: the undo is a change itself and can be undone).`,
-        "conflict",
-      );
-    },
-  );
+  // A refusal for paths changed since lists them as this surface shows paths (worded in surfaces/wording.ts).
+  const result = await undoChange(ctx.ws, log, args.id, {
+    dryRun: args.dryRun,
+    force: args.force,
+    show: (root, rel) => show(ctx, root, rel),
+  });
   if (result.applied)
     for (const s of result.steps)
       ctx.recordMutation({ op: "undo", path: show(ctx, s.root, s.rel), bytes: 0 });

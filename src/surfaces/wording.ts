@@ -5,8 +5,10 @@ import {
   ToolError,
   ToolErrorGroup,
   toClientMessage,
+  type UndoStepDetail,
 } from "../core/errors.js";
-import { printable } from "../core/paths.js";
+import { escapeName, printable } from "../core/paths.js";
+import { lfPieces } from "../core/text/lines.js";
 
 /** What a case's words may use: the path (made printable; "" when none is known) and the error's detail. */
 export interface CaseInput {
@@ -27,6 +29,61 @@ function editOf(e: CaseInput, before: string, after: string): string {
 
 /** A value from the client (a segment, a name) as it may be shown. */
 const shown = (v: number | string | undefined) => printable(String(v ?? ""));
+
+// git, mutate, edit, fs, journal
+/** An entry inside the requested directory, or the requested path itself. */
+const entryIn = (e: CaseInput) => (e.detail.entry ? `${shown(e.detail.entry)} in ${e.path}` : e.path);
+
+/** A git argument's name as its refusal says it. */
+const gitWord = (e: CaseInput) => (e.detail.parameter === "pathspec" ? "Path" : "Argument");
+
+/** "git was not run in <repository>: " (the repository as the tool names it, never a real path). */
+const notRunIn = (e: CaseInput) => `git was not run in ${e.path}: `;
+
+/** What of a repository lies outside the allowed directories (`repository-gate.ts`). */
+const GIT_PARTS: Readonly<Record<string, string>> = {
+  git_dir: "its git directory (a .git file points there)",
+  common_dir: "its common git directory (commondir points there)",
+  work_tree: "its work tree (core.worktree points there)",
+  refs: "its refs",
+  objects: "its object store",
+  alternates_chain: "a chain of alternates",
+  alternate: "an object store that objects/info/alternates names",
+};
+
+/** A non-file where an expected hash was given. */
+const KIND_WORDS: Readonly<Record<string, string>> = { dir: "a directory", symlink: "a symbolic link" };
+
+/** A duration (ms) for people: 45s, 12m, 1h30m. */
+function span(ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.ceil(s / 60);
+  if (m < 60) return `${m}m`;
+  return `${Math.floor(m / 60)}h${m % 60 ? `${m % 60}m` : ""}`;
+}
+
+/** One step of an undo (its reply and its refusal): the path, what is done there, what changed since. */
+export function undoStepLine(s: UndoStepDetail): string {
+  const changed = s.changed ? `\n  changed since: ${lfPieces(s.changed).join("\n  ")}` : "";
+  return `- ${escapeName(s.path)}: ${s.action}${changed}`;
+}
+
+/** Where a patch's hunk was looked for and the file's closest region. */
+function hunkMiss(e: CaseInput): string {
+  const h = e.detail.hunk;
+  if (h === undefined) return `${e.path}: a hunk of the patch does not apply`;
+  let msg = `${e.path} hunk #${h.index} (@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@): `;
+  msg += `its ${h.lines} context/removed line(s) were not found (looked near line ${h.near + 1}`;
+  msg += h.fileLines === 0 ? "; the file is empty)" : `; the file has ${h.fileLines} lines)`;
+  const c = h.closest;
+  if (c) {
+    msg += `. Closest: line ${c.at + 1} matches ${c.equal} of ${h.lines}`;
+    if (c.differs)
+      msg += `; at line ${c.differs.line + 1} the patch expects ${JSON.stringify(c.differs.expected)} but the file has ${JSON.stringify(c.differs.found)}`;
+  }
+  return msg;
+}
 
 /**
  * The official filesystem server's words for every case the core tells apart, with mcpfs's own where the
@@ -53,6 +110,50 @@ const OFFICIAL_WORDS: CaseTable = {
     copy_into_itself: (e) => `Cannot copy a directory into itself: ${e.path}`,
     ambiguous_component: (e) =>
       `Ambiguous path component: ${shown(e.detail.actual)}${e.path ? ` (in ${e.path})` : ""}; name it with its exact case`,
+    // git, mutate, edit, fs, journal
+    below_minimum: (e) => `${e.detail.parameter} must be >= ${e.detail.limit}`,
+    out_of_range: (e) =>
+      `${e.detail.parameter} must be a whole number from 0 to ${e.detail.limit} (got ${shown(e.detail.actual)})`,
+    expected_hash: (e) =>
+      `Invalid expected hash for ${e.path}: give the sha256 (64 hex digits, or at least the first ${e.detail.limit}) that a read of the file returned`,
+    hash_not_file: (e) =>
+      `An expected hash applies to regular files only; ${e.path} is ${KIND_WORDS[String(e.detail.actual)] ?? "a special file"}`,
+    move_root: (e) => `Cannot move a root directory: ${e.path}`,
+    move_into_itself: (e) =>
+      `Cannot move a directory into itself: ${e.path} -> ${shown(e.detail.destination)}`,
+    no_files: () => "No files to edit",
+    patch_parse: (e) => `Not a valid unified diff: ${e.detail.cause}`,
+    patch_empty: () =>
+      "The patch has no file changes (expected a unified diff with ---/+++ headers and @@ hunks)",
+    patch_binary: (e) => `${e.path}: binary patches are not supported`,
+    patch_no_path: () => "A file in the patch names no path",
+    journal_off: () =>
+      "The change journal is off (mcpfs was started with --no-journal, or no state directory is known): changes are not recorded and cannot be undone",
+    git_command: (e) => `Unknown git command: '${shown(e.detail.actual)}'`,
+    git_flag: (e) =>
+      `Flag '${shown(e.detail.actual)}' is not in the security allowlist for git_${shown(e.detail.command)}.`,
+    git_flag_value: (e) => `Flag '${shown(e.detail.actual)}' needs a value`,
+    git_no_dashes: (e) => `git ${shown(e.detail.command)} does not accept '--'`,
+    git_double_dash: () => "Multiple '--' tokens in args are not allowed.",
+    git_pathspec_twice: () => "Specify paths via either '--' in args or the 'pathspec' parameter, not both.",
+    git_format_gpg: (e) =>
+      `Format '${shown(e.detail.actual)}' is refused: %G placeholders verify signatures by running gpg, which this server does not run`,
+    git_arg_nul: (e) => `${gitWord(e)} contains a NUL byte`,
+    git_arg_outside: (e) =>
+      `${gitWord(e)} '${shown(e.detail.actual)}' is not allowed for git ${shown(e.detail.command)}: paths outside the repository are refused`,
+    git_refspec: (e) =>
+      `Refspec '${shown(e.detail.actual)}' is not allowed: git fetch here only updates remote-tracking refs, so a refspec may name a source branch but not a destination ('<src>:<dst>'), force ('+') or pattern`,
+    git_remote: (e) =>
+      `'${shown(e.detail.actual)}' is not a configured remote; git ${shown(e.detail.command)} only contacts the repository's configured remotes (URLs and paths are refused)`,
+    git_prune_tags: () =>
+      "git fetch --prune --tags is refused: it deletes local tags that the remote does not have",
+    git_fetch_all: () => "git fetch --all takes no remote or refspec",
+    git_branch_read: () => "git branch requires a read-only flag (e.g. --list, -a, --show-current)",
+    git_show_current: () => "git branch --show-current takes no other arguments",
+    git_check_ignore: () => "git check_ignore requires at least one path in 'pathspec'",
+    git_search: (e) => `Invalid search pattern: ${e.detail.cause}`,
+    git_not_repo: (e) => `Directory is not a git repository: ${e.path}`,
+    git_failed: (e) => `git ${shown(e.detail.command)} failed: ${e.detail.cause}`,
   },
   outside_roots: {
     plain: (e) => `Access denied - path outside allowed directories: ${e.path}`,
@@ -74,6 +175,42 @@ const OFFICIAL_WORDS: CaseTable = {
       `Access denied - writes inside .git directories are refused: ${e.path}. ` +
       "Start the server with --allow-git-dir-writes to allow them.",
     changed_while_opening: (e) => `Access denied - the path changed while it was being opened: ${e.path}`,
+    // git, mutate, edit, fs, journal
+    moved_link_outside: (e) =>
+      `Refused: the symlink ${entryIn(e)} would point outside the allowed directories once moved; nothing was moved`,
+    moved_link_read_only: (e) =>
+      `Refused: the symlink ${entryIn(e)} would point into a read-only directory once moved; nothing was moved`,
+    copied_link_outside: (e) =>
+      `Refused: the symlink ${entryIn(e)} would point outside the allowed directories once copied; nothing was copied`,
+    move_too_many: (e) =>
+      `Refused: ${e.path} holds more than ${e.detail.limit} entries, too many to check the links it would carry; move its parts instead. Nothing was moved`,
+    changed_while_deleting: (e) =>
+      `Access denied - a directory changed while it was being deleted${e.path ? `: ${e.path}` : ""}`,
+    delete_root: (e) => `Refusing to delete a root directory: ${e.path}`,
+    journal_hash: (e) =>
+      `Refused: the journal record of change ${shown(e.detail.change)} does not match its hash (damaged or edited on disk); nothing was changed`,
+    journal_record: (e) =>
+      `Refused: change ${shown(e.detail.change)} in the journal does not match what was recorded (damaged or edited on disk); nothing was changed`,
+    change_root_gone: (e) =>
+      `Change ${shown(e.detail.change)} was made in a directory that is not a writable allowed directory now; nothing was changed`,
+    git_outside: (e) =>
+      `${notRunIn(e)}${GIT_PARTS[String(e.detail.actual)] ?? "a part of it"} lies outside the allowed directories. Point it inside, or add that repository as its own root.`,
+    git_config_first_wins: (e) => {
+      const key = shown(e.detail.actual);
+      return (
+        `${notRunIn(e)}The repository's git configuration sets ${key}, a program git would run; git reads that key first-wins, so it cannot be overruled. ` +
+        `This server does not run programs named by repository configuration: remove it (git config --unset-all ${key}) or set it in your global configuration.`
+      );
+    },
+    git_config_unsayable: (e) =>
+      `${notRunIn(e)}The repository's git configuration sets '${shown(e.detail.actual)}', which names a program and cannot be overruled on git's command line; remove it to use git here.`,
+    git_config_too_many: (e) =>
+      `${notRunIn(e)}The repository's git configuration sets ${e.detail.actual} keys that name programs; that is too many to overrule, so git is not run here.`,
+    git_config_include: (e) =>
+      `${notRunIn(e)}its configuration includes a file outside the allowed directories (include.path or includeIf). Remove that include to use git here.`,
+    git_option: (e) => `git option '${shown(e.detail.actual)}' is not run by this server`,
+    git_remote_outside: (e) =>
+      `git ${shown(e.detail.command)} was not run in ${e.path}: remote '${shown(e.detail.actual)}' is a local repository outside the allowed directories.`,
   },
   os_denied: { plain: (e) => `Permission denied: ${e.path}` },
   ignored: {
@@ -82,12 +219,29 @@ const OFFICIAL_WORDS: CaseTable = {
     holds_hidden: (e) =>
       `Refused: '${e.path}' holds entries that cannot be accessed (excluded by .gitignore or the server's rules), so it cannot be moved or deleted whole. Move or delete its other entries one by one.`,
     deny_rule: (e) => `Access denied - the server's --deny rules exclude this path: ${e.path}`,
+    // git, mutate, edit, fs, journal
+    git_deny_follow: () =>
+      "git log --follow is refused while the server's --deny rules are set: it takes one pathspec only, so denied paths could not be excluded.",
+    git_deny_show: (e) =>
+      `git show '${shown(e.detail.actual)}' was refused: with the server's --deny rules set, show a file as <rev>:<path> (a path the rules allow) and list trees with ls_tree.`,
+    git_deny_ls_tree: (e) =>
+      `git ls_tree '${shown(e.detail.actual)}' was refused: with the server's --deny rules set, name the tree as <rev>:<path> without '.' or '..' segments.`,
   },
-  read_only: { plain: (e) => `Access denied - read-only location: ${e.path}` },
+  read_only: {
+    plain: (e) => `Access denied - read-only location: ${e.path}`,
+    // git, mutate, edit, fs, journal
+    git_writes: (e) =>
+      `git ${shown(e.detail.command)} was not run in ${e.path}: it writes into the repository, and ${e.path} is read-only. Run it in a writable clone.`,
+  },
   not_found: {
     plain: (e) => `No such file or directory: ${e.path}`,
     file: (e) => `No such file: ${e.path}`,
     parent: (e) => `Parent directory does not exist: ${e.path}`,
+    // git, mutate, edit, fs, journal
+    directory: (e) => `No such directory: ${e.path}`,
+    change: (e) =>
+      `No change ${shown(e.detail.change)} in the journal of the allowed directories (list_changes shows the changes that can be undone)`,
+    patch_file: (e) => `${e.path}: no such file to patch`,
     // The official server's words, then which edit and the file's closest region.
     edit_not_found: (e) => {
       const d = e.detail.edit;
@@ -101,11 +255,19 @@ const OFFICIAL_WORDS: CaseTable = {
     destination_dir: (e) => `Destination is a directory: ${e.path}`,
     destination_not_dir: (e) => `Destination exists and is not a directory: ${e.path}`,
     destination_not_file: (e) => `Destination exists and is not a file: ${e.path}`,
+    // git, mutate, edit, fs, journal
+    destination_merge: (e) => `Destination already exists: ${e.path} (pass overwrite: true to copy into it)`,
+    destination_replace: (e) => `Destination already exists: ${e.path} (pass overwrite: true to replace it)`,
+    not_dir: (e) => `Already exists and is not a directory: ${e.path}`,
+    patch_creates: (e) => `${e.path}: the patch creates it, but it already exists`,
   },
   not_file: {
     plain: (e) => `Is a directory, not a file: ${e.path}`,
     not_regular: (e) => `Not a regular file: ${e.path}`,
     not_regular_or_dir: (e) => `Not a regular file or directory: ${e.path}`,
+    // git, mutate, edit, fs, journal
+    copy_special: (e) =>
+      `Refused: ${entryIn(e)} is not a regular file, directory or symlink; nothing was copied`,
   },
   not_directory: {
     plain: (e) => `Not a directory: ${e.path}`,
@@ -119,6 +281,10 @@ const OFFICIAL_WORDS: CaseTable = {
       `File too large to change in one piece (${e.detail.actual} bytes, limit ${e.detail.limit}): ${e.path}`,
     resource_blob: (e) =>
       `File too large to return as a resource (${e.detail.actual} bytes; the limit is ${e.detail.limit} bytes): ${e.path}`,
+    // git, mutate, edit, fs, journal
+    media: (e) =>
+      `File too large to return as media: ${e.path} is ${e.detail.actual} bytes; the limit is ${e.detail.limit} bytes (raise it with --max-output-bytes, or use get_file_info)`,
+    copy_entries: (e) => `Too many entries to copy (more than ${e.detail.limit}): ${e.path}`,
   },
   not_utf8: { plain: (e) => `Not a UTF-8 text file: ${e.path}` },
   conflict: {
@@ -142,16 +308,65 @@ const OFFICIAL_WORDS: CaseTable = {
         "combine them into one edit. No edit was applied."
       );
     },
+    // git, mutate, edit, fs, journal
+    created_meanwhile: (e) =>
+      `Refused: ${e.path} was created by someone else meanwhile. Nothing was changed.`,
+    appeared_meanwhile: (e) => `Refused: ${e.path} appeared meanwhile; nothing was replaced`,
+    not_undoable: (e) =>
+      `Change ${shown(e.detail.change)} is not undoable: it was larger than the journal's size cap, so its previous versions were not kept`,
+    already_undone: (e) =>
+      `Change ${shown(e.detail.change)} was already undone by change ${shown(e.detail.undoneBy)} (undo that one to redo it, or pass force to undo again)`,
+    undo_changed: (e) =>
+      `Refused: ${e.detail.actual} path(s) changed since change ${shown(e.detail.change)}; nothing was undone:\n` +
+      `${(e.detail.steps ?? []).map(undoStepLine).join("\n")}\n` +
+      "Pass force: true to undo anyway (what is there now is kept in the journal: the undo is a change itself and can be undone).",
+    patch_delete_content: (e) =>
+      `${e.path}: the patch deletes it, but the file has content the patch does not remove`,
+    patch_hunk: hunkMiss,
   },
-  no_roots: { plain: () => "No allowed directories are configured" },
+  no_roots: {
+    plain: () => "No allowed directories are configured",
+    // git, mutate, edit, fs, journal
+    client_gave_none: () =>
+      "Server cannot operate: No allowed directories available. Server was started without command-line " +
+      "directories and the client either does not support MCP roots or provided no valid root directories. " +
+      "Please either: 1) start the server with directory arguments (mcpfs DIR [DIR...]), or 2) use a client " +
+      "that supports MCP roots and provides at least one valid root directory.",
+    client_cannot_give: () =>
+      "Server cannot operate: No allowed directories available. Server was started without command-line " +
+      "directories, and on protocol version 2026-07-28 the client cannot provide them through MCP Roots. " +
+      "Restart the server with the directories it may access as command-line arguments: mcpfs DIR [DIR...]",
+  },
   journal_full: {
     plain: (e) =>
       `Refused: the undo journal has no room without dropping a recent change; nothing was changed: ${e.path}`,
+    // git, mutate, edit, fs, journal
+    min_age: (e) => {
+      const age = Number(e.detail.actual);
+      const min = Number(e.detail.limit);
+      return (
+        `Refused: the undo journal is full, and making room would drop change ${shown(e.detail.change)} (${shown(e.detail.command)}, ${span(age)} old), ` +
+        `younger than --journal-min-age (${span(min)}); nothing was changed. Retry in ${span(min - age)}, ` +
+        "or restart mcpfs with a larger --journal-max-bytes or a shorter --journal-min-age."
+      );
+    },
   },
-  cancelled: { plain: (e) => `Cancelled: ${e.path}` },
+  // Named when the call names a path (a system cancellation is worded the same way).
+  cancelled: { plain: (e) => (e.path ? `Cancelled: ${e.path}` : "Cancelled") },
   io: {
     plain: (e) => `Operation failed: ${e.path}`,
     resolve: (e) => `Cannot resolve path: ${e.path}`,
+    // git, mutate, edit, fs, journal
+    journal_write: (e) =>
+      `Nothing was changed: the change journal could not record this change (${e.detail.cause ?? "unexpected error"}). Retry, or start mcpfs with --no-journal.`,
+    commit_failed: (e) =>
+      `Operation failed${e.path ? `: ${e.path}` : ""} (${e.detail.cause ?? "unexpected error"})`,
+    git_timeout: (e) => `git ${shown(e.detail.command)} timed out`,
+    git_missing: () => "git is not installed or not on PATH",
+    git_spawn: (e) => `Could not run git: ${e.detail.cause}`,
+    git_config_read: (e) =>
+      `Could not read the repository's git configuration (${e.detail.cause}), so git is not run`,
+    git_remotes_read: (e) => `${notRunIn(e)}its remotes could not be read (${e.detail.cause})`,
   },
 };
 

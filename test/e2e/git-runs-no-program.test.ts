@@ -369,7 +369,10 @@ describe("a repository that sets remote.<r>.uploadpack (read first-wins, so it c
       ] as const) {
         const r = await c.call("git", { command, args, ...where });
         expect(r.isError).toBe(true);
-        expect(r.text).toContain("remote.origin.uploadpack");
+        // Worded from the refusal's data: the repository as the tool names it, the key, what to do.
+        expect(r.text).toMatch(
+          /git was not run in .+: The repository's git configuration sets remote\.origin\.uploadpack, a program git would run; .*git config --unset-all remote\.origin\.uploadpack/,
+        );
       }
       expect(fs.existsSync(marker)).toBe(false);
     },

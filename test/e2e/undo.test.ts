@@ -181,7 +181,12 @@ describe.each([
     expect(dry.structured).toMatchObject({ applied: false, conflicts: 1 });
     const refused = await conn.call("undo_change", { id });
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(/changed since/);
+    // Worded once (surfaces/wording.ts) from the refusal's data: its steps, paths as this surface shows them.
+    expect(
+      refused.text.startsWith(`Refused: 1 path(s) changed since change ${id}; nothing was undone:\n`),
+    ).toBe(true);
+    expect(refused.text).toContain(`\n- ${p("conflict.txt")}: `);
+    expect(refused.text).toMatch(/\nPass force: true to undo anyway \(/);
     expect(refused.text).toContain("-edited by hand");
     expect(refused.text).toContain("+first");
     expect(fs.readFileSync(p("conflict.txt"), "utf8")).toBe("edited by hand\n");

@@ -107,12 +107,14 @@ describe("guardFromConfig", () => {
   });
 
   it("refuses on first-wins keys and on keys -c cannot name; core.gitProxy is stopped by the environment", () => {
-    expect(guardFromConfig([entry("local", "remote.o.uploadpack", "evil")]).refusal).toContain(
-      "remote.o.uploadpack",
-    );
-    expect(guardFromConfig([entry("local", "filter.a=b.clean", "evil")]).refusal).toContain(
-      "filter.a=b.clean",
-    );
+    expect(guardFromConfig([entry("local", "remote.o.uploadpack", "evil")]).refusal).toEqual({
+      reason: "git_config_first_wins",
+      actual: "remote.o.uploadpack",
+    });
+    expect(guardFromConfig([entry("local", "filter.a=b.clean", "evil")]).refusal).toEqual({
+      reason: "git_config_unsayable",
+      actual: "filter.a=b.clean",
+    });
     const g = guardFromConfig([
       entry("local", "core.gitproxy", "evil"),
       entry("global", "protocol.hg.allow", "always"),

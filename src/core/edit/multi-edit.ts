@@ -43,7 +43,7 @@ export async function editFiles<E>(
     journal?: JournalScope;
   } = {},
 ): Promise<MultiEditResult> {
-  if (files.length === 0) throw new ToolError("No files to edit");
+  if (files.length === 0) throw new ToolError("invalid", { reason: "no_files" });
   const errors: ToolError[] = [];
   const who: string[] = [];
   const changes: Change[] = [];

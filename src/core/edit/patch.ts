@@ -13,7 +13,6 @@ import { parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff
 import { ToolError, ToolErrorGroup } from "../errors.js";
 import { readSnapshot, type Snapshot } from "../mutate/snapshot.js";
 import type { Change } from "../mutate/transaction.js";
-import { printable } from "../paths.js";
 import { decodeForEdit, encodeText } from "../text/decode.js";
 import { docLines, parseDoc, printLines } from "../text/document.js";
 import type { Line } from "../text/lines.js";
@@ -68,12 +67,17 @@ interface Located {
 export async function planPatch(patchText: string, opts: PatchPlanOptions): Promise<PatchPlan> {
   const fuzz = opts.fuzz ?? DEFAULT_FUZZ;
   if (!Number.isInteger(fuzz) || fuzz < 0 || fuzz > MAX_FUZZ)
-    throw new ToolError(`fuzz must be a whole number from 0 to ${MAX_FUZZ} (got ${fuzz})`);
+    throw new ToolError("invalid", {
+      reason: "out_of_range",
+      parameter: "fuzz",
+      limit: MAX_FUZZ,
+      actual: fuzz,
+    });
   let parsed: StructuredPatch[];
   try {
     parsed = parsePatch(patchText.replace(/\r\n/g, "\n"));
   } catch (err) {
-    throw new ToolError(`Not a valid unified diff: ${(err as Error).message}`);
+    throw new ToolError("invalid", { reason: "patch_parse", cause: (err as Error).message });
   }
   parsed = parsed.filter(
     (p) =>
@@ -84,10 +88,7 @@ export async function planPatch(patchText: string, opts: PatchPlanOptions): Prom
       p.isBinary ||
       (p.oldMode !== undefined && p.newMode !== undefined && p.oldMode !== p.newMode),
   );
-  if (parsed.length === 0)
-    throw new ToolError(
-      "The patch has no file changes (expected a unified diff with ---/+++ headers and @@ hunks)",
-    );
+  if (parsed.length === 0) throw new ToolError("invalid", { reason: "patch_empty" });
 
   const errors: ToolError[] = [];
   const plan: PatchPlan = { files: [], changes: [], texts: [] };
@@ -108,9 +109,6 @@ export async function planPatch(patchText: string, opts: PatchPlanOptions): Prom
     );
   return plan;
 }
-
-/** A hunk that does not apply, as the error of its file (its text says where and why: `explainMiss`). */
-const hunkError = (miss: string) => new ToolError(miss, "conflict");
 
 function stripPath(name: string | undefined, strip: number): string | undefined {
   if (name === undefined || name === "/dev/null") return undefined;
@@ -143,9 +141,9 @@ async function planCreate(
 ): Promise<void> {
   const target = await opts.resolve(name);
   const r = applyHunks("", p.hunks, fuzz, name);
-  if (r.errors.length) return void errors.push(...r.errors.map(hunkError));
+  if (r.errors.length) return void errors.push(...r.errors);
   if (await readSnapshot(target).catch(() => undefined))
-    throw new ToolError(`${printable(name)}: the patch creates it, but it already exists`, "exists");
+    throw new ToolError("exists", { reason: "patch_creates", path: name });
   plan.changes.push({
     kind: "write",
     target,
@@ -168,30 +166,26 @@ async function planFile(
   const strip = stripCount(p, opts);
   const oldName = stripPath(p.oldFileName, strip);
   const newName = stripPath(p.newFileName, strip);
-  const shown = printable(newName ?? oldName ?? "?");
-  if (p.isBinary) throw new ToolError(`${shown}: binary patches are not supported`);
+  if (p.isBinary) throw new ToolError("invalid", { reason: "patch_binary", path: newName ?? oldName ?? "?" });
   const isCreate = p.isCreate || (oldName === undefined && newName !== undefined);
   const isDelete = p.isDelete || (newName === undefined && oldName !== undefined);
   const isRename = !isCreate && !isDelete && p.isRename === true && oldName !== newName;
-  if (!oldName && !newName) throw new ToolError("A file in the patch names no path");
+  if (!oldName && !newName) throw new ToolError("invalid", { reason: "patch_no_path" });
 
   if (isCreate) return planCreate(p, newName!, fuzz, opts, plan, errors);
 
   const source = await opts.resolve(oldName ?? newName!);
   const snap = await readSnapshot(source, { maxBytes: opts.maxBytes });
-  if (!snap) throw new ToolError(`${printable(oldName ?? newName!)}: no such file to patch`, "not_found");
+  if (!snap) throw new ToolError("not_found", { reason: "patch_file", path: oldName ?? newName! });
   // The reads' decode policy: a file that is not text is refused, never rewritten from a lossy decode.
   const { text: before, codec } = await decodeForEdit(snap.data, source.requested, opts.encoding);
   const encoded = (text: string) => encodeText(text, codec, source.requested);
   const r = applyHunks(before, p.hunks, isDelete ? 0 : fuzz, oldName ?? newName!);
-  if (r.errors.length) return void errors.push(...r.errors.map(hunkError));
+  if (r.errors.length) return void errors.push(...r.errors);
 
   if (isDelete) {
     if (r.text.length > 0)
-      throw new ToolError(
-        `${shown}: the patch deletes it, but the file has content the patch does not remove`,
-        "conflict",
-      );
+      throw new ToolError("conflict", { reason: "patch_delete_content", path: newName ?? oldName ?? "?" });
     plan.changes.push({ kind: "delete", target: source, base: snap });
     plan.files.push(fileResult("delete", oldName!, r));
     plan.texts.push({ path: oldName!, before, after: "" });
@@ -244,7 +238,8 @@ export interface HunksApplied {
   added: number;
   removed: number;
   notes: string[];
-  errors: string[];
+  /** The hunks that were not found, each the error of its file (`patch_hunk`). */
+  errors: ToolError[];
 }
 
 /**
@@ -264,12 +259,12 @@ function applyHunks(
   let offset = 0; // how far hunks so far landed from their headers
   const res: HunksApplied = { text: "", hunks: hunks.length, added: 0, removed: 0, notes: [], errors: [] };
   hunks.forEach((h, i) => {
-    const label = `${printable(name)} hunk #${i + 1} (@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@)`;
     const parsed = parseHunk(h);
     const expected = Math.max(cursor, h.oldStart - 1 + offset);
     const found = locate(lines, parsed, expected, cursor, fuzz);
     if (!found) {
-      res.errors.push(`${label}: ${explainMiss(lines, parsed, expected, cursor)}`);
+      const hunk = { ...hunkOf(h, i), ...missOf(lines, parsed, expected, cursor) };
+      res.errors.push(new ToolError("conflict", { reason: "patch_hunk", path: name, hunk }));
       return;
     }
     const { at, skipStart, skipEnd } = found;
@@ -398,18 +393,25 @@ function nearest(
   return undefined;
 }
 
+/** Which hunk (1-based) and its header's numbers. */
+function hunkOf(h: StructuredPatchHunk, i: number) {
+  return {
+    index: i + 1,
+    oldStart: h.oldStart,
+    oldLines: h.oldLines,
+    newStart: h.newStart,
+    newLines: h.newLines,
+  };
+}
+
 /** Why a hunk did not apply: where it was looked for and the best partial match, line by line. */
-function explainMiss(file: readonly Line[], h: ParsedHunk, expected: number, min: number): string {
-  const n = h.old.length;
-  let msg = `its ${n} context/removed line(s) were not found (looked near line ${expected + 1}`;
-  msg += file.length === 0 ? "; the file is empty)" : `; the file has ${file.length} lines)`;
+function missOf(file: readonly Line[], h: ParsedHunk, expected: number, min: number) {
+  const miss = { lines: h.old.length, near: expected, fileLines: file.length };
   const texts = file.map((l) => l.text);
   const near = nearestRegion(texts, h.old, { expected, min });
-  if (near) {
-    const j = near.firstDiff;
-    msg += `. Closest: line ${near.at + 1} matches ${near.equal} of ${n}`;
-    if (j >= 0)
-      msg += `; at line ${near.at + j + 1} the patch expects ${JSON.stringify(clip(h.old[j]!))} but the file has ${JSON.stringify(clip(texts[near.at + j]!))}`;
-  }
-  return msg;
+  if (!near) return miss;
+  const j = near.firstDiff;
+  const differs =
+    j >= 0 ? { line: near.at + j, expected: clip(h.old[j]!), found: clip(texts[near.at + j]!) } : undefined;
+  return { ...miss, closest: { at: near.at, equal: near.equal, ...(differs ? { differs } : {}) } };
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
-import { printable, segments } from "../paths.js";
+import { segments } from "../paths.js";
 import { deniedError, namesOf, type ResolvedPath } from "../workspace.js";
 import { checkPathLength, type PinnedDir, pinDirectory, withPinnedParent } from "./safe-open.js";
 
@@ -38,10 +38,7 @@ export async function makeDirsPinned(
   } catch (err) {
     await removeMadeDirs(made, target);
     if (isErrno(err, "ENOTDIR", "EEXIST"))
-      throw new ToolError(
-        `Not a directory: a parent of ${printable(target.requested)} is a file`,
-        "not_directory",
-      );
+      throw new ToolError("not_directory", { reason: "parent_is_file", path: target.requested });
     throw err;
   } finally {
     await dir.close();

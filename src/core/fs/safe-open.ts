@@ -3,7 +3,6 @@ import fsSync, { type BigIntStats, constants, type Stats } from "node:fs";
 import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 import { descriptorPathsOf, hardLinksOf, namesOf, type ResolvedPath, type Root } from "../root.js";
 
 /** Absent on Windows, where no FIFO can be opened by path this way. */
@@ -180,7 +179,7 @@ function sameFile<S extends Stats | BigIntStats>(held: S, now: S | undefined): b
 }
 
 export function notRegularError(requested: string): ToolError {
-  return new ToolError(`Not a regular file: ${printable(requested)}`, "not_file");
+  return new ToolError("not_file", { reason: "not_regular", path: requested });
 }
 
 /** `real` (the realpath of `opened`) names the same place as `opened`, in any Unicode form, inside the root. */
@@ -231,7 +230,7 @@ export async function pinDirectory(
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ELOOP") throw changedError(requested);
     if (code === "ENOTDIR")
-      throw new ToolError(`Not a directory: a parent of ${printable(requested)} is a file`, "not_directory");
+      throw new ToolError("not_directory", { reason: "parent_is_file", path: requested });
     throw err;
   }
   const procFd = descriptorPathsOf(root);
@@ -260,7 +259,7 @@ const PATH_MAX = 4096;
  */
 export function checkPathLength(real: string, requested: string): void {
   if (Buffer.byteLength(real) >= PATH_MAX)
-    throw new ToolError(`File name too long: ${printable(requested)}`, "invalid");
+    throw new ToolError("invalid", { reason: "name_too_long", path: requested });
 }
 
 /** Pins `real`'s parent directory and returns it with `real`'s last component. */

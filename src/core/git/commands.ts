@@ -1,5 +1,4 @@
 import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 
 /**
  * The read-only git subcommands of the `git` tool and what each may be given. Flags are matched exactly
@@ -335,7 +334,7 @@ export interface ParsedArgs {
 }
 
 function flagError(flag: string, cmd: GitCommand): ToolError {
-  return new ToolError(`Flag '${printable(flag)}' is not in the security allowlist for git_${cmd}.`);
+  return new ToolError("invalid", { reason: "git_flag", command: cmd, actual: flag });
 }
 
 /** Splits and checks `args`/`pathspec` against the command's allow-list. Throws ToolError on refusal. */
@@ -345,13 +344,13 @@ export function parseArgs(cmd: GitCommand, args: readonly string[], pathspecPara
   let head = [...args];
   let tail: string[] = [];
   if (dashes > 0) {
-    if (!spec.pathspec) throw new ToolError(`git ${cmd} does not accept '--'`);
-    if (dashes > 1) throw new ToolError("Multiple '--' tokens in args are not allowed.");
+    if (!spec.pathspec) throw new ToolError("invalid", { reason: "git_no_dashes", command: cmd });
+    if (dashes > 1) throw new ToolError("invalid", { reason: "git_double_dash" });
     const i = args.indexOf("--");
     head = args.slice(0, i);
     tail = args.slice(i + 1);
     if (tail.length > 0 && pathspecParam.length > 0)
-      throw new ToolError("Specify paths via either '--' in args or the 'pathspec' parameter, not both.");
+      throw new ToolError("invalid", { reason: "git_pathspec_twice" });
   }
   const out: ParsedArgs = { flags: [], flagNames: new Set(), positionals: [], pathspec: [] };
   for (let i = 0; i < head.length; i++) {
@@ -370,7 +369,7 @@ export function parseArgs(cmd: GitCommand, args: readonly string[], pathspecPara
       // A flag whose value is optional (branch --contains) stays bare when no value follows.
       const bare = spec.bool.includes(tok) && (value === undefined || value.startsWith("-"));
       if (!bare) {
-        if (value === undefined) throw new ToolError(`Flag '${tok}' needs a value`);
+        if (value === undefined) throw new ToolError("invalid", { reason: "git_flag_value", actual: tok });
         out.flags.push(tok, value);
         out.flagNames.add(tok);
         i++;
@@ -402,16 +401,14 @@ export function parseArgs(cmd: GitCommand, args: readonly string[], pathspecPara
   }
   if (cmd === "log" || cmd === "show") for (const f of out.flags) checkFormat(f);
   out.pathspec = [...tail, ...pathspecParam];
-  for (const p of out.pathspec) checkPathLike(p, cmd, "Path");
+  for (const p of out.pathspec) checkPathLike(p, cmd, "pathspec");
   return out;
 }
 
 /** `%G?`, `%GS`, ... make git run gpg to verify each commit: a format may not ask for them. */
 function checkFormat(flag: string): void {
   if (/^--(?:format|pretty)=/.test(flag) && flag.includes("%G"))
-    throw new ToolError(
-      `Format '${printable(flag)}' is refused: %G placeholders verify signatures by running gpg, which this server does not run`,
-    );
+    throw new ToolError("invalid", { reason: "git_format_gpg", actual: flag });
 }
 
 /**
@@ -424,52 +421,45 @@ export function isOutsidePathLike(word: string): boolean {
   return word.split(/[\\/]/).some((seg) => seg === "..");
 }
 
-function checkPathLike(word: string, cmd: GitCommand, what: "Argument" | "Path"): void {
-  if (word.includes("\0")) throw new ToolError(`${what} contains a NUL byte`);
+/** `parameter`: where the word came from (`args`, or `pathspec` for the paths after `--`). */
+function checkPathLike(word: string, cmd: GitCommand, parameter: "args" | "pathspec"): void {
+  if (word.includes("\0")) throw new ToolError("invalid", { reason: "git_arg_nul", parameter });
   if (isOutsidePathLike(word))
-    throw new ToolError(
-      `${what} '${printable(word)}' is not allowed for git ${cmd}: paths outside the repository are refused`,
-    );
+    throw new ToolError("invalid", { reason: "git_arg_outside", parameter, command: cmd, actual: word });
 }
 
 /** Refs that fetch may name as a source: a plain ref name, no `src:dst`, no force or negative prefix. */
 function checkFetchRef(ref: string): void {
   if (ref.includes(":") || ref.startsWith("+") || ref.startsWith("^") || /[\s*?[\\]/.test(ref))
-    throw new ToolError(
-      `Refspec '${printable(ref)}' is not allowed: git fetch here only updates remote-tracking refs, so a refspec may name a source branch but not a destination ('<src>:<dst>'), force ('+') or pattern`,
-    );
+    throw new ToolError("invalid", { reason: "git_refspec", actual: ref });
 }
 
 /** Checks positionals; `remotes` are the configured remote names. */
 export function checkPositionals(cmd: GitCommand, parsed: ParsedArgs, remotes: readonly string[]): void {
   const spec = SPECS[cmd];
   const pos = parsed.positionals;
-  for (const p of pos) checkPathLike(p, cmd, "Argument");
+  for (const p of pos) checkPathLike(p, cmd, "args");
   switch (spec.positional) {
     case "remote-then-refs":
     case "remote-then-patterns": {
       const [remote, ...rest] = pos;
       if (remote !== undefined && !remotes.includes(remote))
-        throw new ToolError(
-          `'${printable(remote)}' is not a configured remote; git ${cmd} only contacts the repository's configured remotes (URLs and paths are refused)`,
-        );
+        throw new ToolError("invalid", { reason: "git_remote", command: cmd, actual: remote });
       if (cmd === "fetch") {
         for (const r of rest) checkFetchRef(r);
         if (parsed.flagNames.has("--prune") && parsed.flagNames.has("--tags"))
-          throw new ToolError(
-            "git fetch --prune --tags is refused: it deletes local tags that the remote does not have",
-          );
+          throw new ToolError("invalid", { reason: "git_prune_tags" });
         if (parsed.flagNames.has("--all") && pos.length > 0)
-          throw new ToolError("git fetch --all takes no remote or refspec");
+          throw new ToolError("invalid", { reason: "git_fetch_all" });
       }
       break;
     }
     case "branch-patterns": {
       const read = SPECS.branch.bool.filter((f) => f !== "--no-color");
       if (![...parsed.flagNames].some((f) => read.includes(f) || f === "--sort"))
-        throw new ToolError("git branch requires a read-only flag (e.g. --list, -a, --show-current)");
+        throw new ToolError("invalid", { reason: "git_branch_read" });
       if (parsed.flagNames.has("--show-current") && (pos.length > 0 || parsed.flagNames.size > 1))
-        throw new ToolError("git branch --show-current takes no other arguments");
+        throw new ToolError("invalid", { reason: "git_show_current" });
       break;
     }
     default:

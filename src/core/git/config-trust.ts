@@ -28,8 +28,19 @@ export interface ConfigGuard {
   env: Readonly<Record<string, string>>;
   /** The repository-scope keys that were overruled (for messages). */
   neutralised: readonly string[];
-  /** Set when the call must not run at all: why, and what the user can do. */
-  refusal?: string;
+  /** Set when the call must not run at all: which case, and the key (or how many keys) at fault. */
+  refusal?: ConfigRefusal;
+}
+
+/** Why git is not run in a repository, as data (worded in surfaces/wording.ts). */
+export interface ConfigRefusal {
+  readonly reason:
+    | "git_config_first_wins"
+    | "git_config_unsayable"
+    | "git_config_too_many"
+    | "git_config_include";
+  /** The key at fault, or how many keys name programs. */
+  readonly actual?: string | number;
 }
 
 const TRUSTED_SCOPES = new Set(["system", "global", "command"]);
@@ -135,17 +146,9 @@ export function guardFromConfig(entries: readonly ConfigEntry[]): ConfigGuard {
   for (const e of entries) if (fromWorkspace(e) && namesProgram(e.key)) untrusted.add(e.key);
   const neutralised = [...untrusted];
   const firstWins = neutralised.find((k) => FIRST_WINS_VARIABLE.test(k));
-  if (firstWins)
-    return refuse(
-      neutralised,
-      `The repository's git configuration sets ${firstWins}, a program git would run; git reads that key first-wins, so it cannot be overruled. This server does not run programs named by repository configuration: remove it (git config --unset-all ${firstWins}) or set it in your global configuration.`,
-    );
+  if (firstWins) return refuse(neutralised, { reason: "git_config_first_wins", actual: firstWins });
   const unsayable = neutralised.find((k) => k.includes("="));
-  if (unsayable)
-    return refuse(
-      neutralised,
-      `The repository's git configuration sets '${unsayable}', which names a program and cannot be overruled on git's command line; remove it to use git here.`,
-    );
+  if (unsayable) return refuse(neutralised, { reason: "git_config_unsayable", actual: unsayable });
   const overrides: [string, string][] = neutralised.map((k) => [
     k,
     INERT.find(([re]) => re.test(k))?.[1] ?? "",
@@ -162,14 +165,11 @@ export function guardFromConfig(entries: readonly ConfigEntry[]): ConfigGuard {
     )
       overrides.push([e.key, e.value]);
   if (overrides.reduce((n, [k, v]) => n + k.length + v.length + 6, 0) > MAX_OVERRIDE_CHARS)
-    return refuse(
-      neutralised,
-      `The repository's git configuration sets ${neutralised.length} keys that name programs; that is too many to overrule, so git is not run here.`,
-    );
+    return refuse(neutralised, { reason: "git_config_too_many", actual: neutralised.length });
   return { overrides, env: envFor(entries, untrusted), neutralised };
 }
 
-function refuse(neutralised: string[], refusal: string): ConfigGuard {
+function refuse(neutralised: string[], refusal: ConfigRefusal): ConfigGuard {
   return { overrides: [], env: {}, neutralised, refusal };
 }
 

@@ -1,6 +1,5 @@
 import type { DenyRules } from "../deny.js";
 import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 import { lfPieces } from "../text/lines.js";
 import type { GitCommand, ParsedArgs } from "./commands.js";
 import type { GitRepository } from "./repository-gate.js";
@@ -49,10 +48,7 @@ export async function applyGitDeny(
   signal?: AbortSignal,
 ): Promise<void> {
   if (cmd === "log" && parsed.flagNames.has("--follow"))
-    throw new ToolError(
-      "git log --follow is refused while the server's --deny rules are set: it takes one pathspec only, so denied paths could not be excluded.",
-      "ignored",
-    );
+    throw new ToolError("ignored", { reason: "git_deny_follow" });
   if (EXCLUDING.includes(cmd)) parsed.pathspec = [...parsed.pathspec, ...excludePathspecs(deny)];
   if (cmd !== "show") return;
   const type = async (obj: string) => {
@@ -70,10 +66,7 @@ export async function applyGitDeny(
 }
 
 function refusal(p: string): ToolError {
-  return new ToolError(
-    `git show '${printable(p)}' was refused: with the server's --deny rules set, show a file as <rev>:<path> (a path the rules allow) and list trees with ls_tree.`,
-    "ignored",
-  );
+  return new ToolError("ignored", { reason: "git_deny_show", actual: p });
 }
 
 /** The plain path of `rev:path`, `:path` or `:n:path` (no `.`/`..` segment), else undefined. */
@@ -92,11 +85,7 @@ export function filterTreeListing(text: string, parsed: ParsedArgs, deny: GitDen
   const treeish = parsed.positionals[0] ?? "";
   const colon = treeish.indexOf(":");
   const base = colon === -1 || colon === treeish.length - 1 ? "" : objectPath(treeish);
-  if (base === undefined)
-    throw new ToolError(
-      `git ls_tree '${printable(treeish)}' was refused: with the server's --deny rules set, name the tree as <rev>:<path> without '.' or '..' segments.`,
-      "ignored",
-    );
+  if (base === undefined) throw new ToolError("ignored", { reason: "git_deny_ls_tree", actual: treeish });
   const full = parsed.flagNames.has("--full-name") || parsed.flagNames.has("--full-tree");
   return lfPieces(text)
     .filter((line) => {

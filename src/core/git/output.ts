@@ -9,7 +9,7 @@ export function searchMatcher(pattern: string): (line: string) => boolean {
     re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
   } catch (err) {
     const msg = (err as Error).message.replace(/^error parsing regexp: /, "").replace("`(?i)", "`");
-    throw new ToolError(`Invalid search pattern: ${msg}`);
+    throw new ToolError("invalid", { reason: "git_search", parameter: "search", cause: msg });
   }
   return (line) => re.matcher(line).find();
 }

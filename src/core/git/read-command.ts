@@ -1,5 +1,4 @@
 import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 import type { Root } from "../workspace.js";
 import {
   buildArgv,
@@ -60,7 +59,8 @@ const EMPTY: Record<GitCommand, string> = {
 /** Runs one read-only git command of the `git` tool and shapes its output as mcp-workspace does. */
 export async function runGitRead(params: GitReadParams, opts: GitReadOptions): Promise<string> {
   const cmd = params.command as GitCommand;
-  if (!GIT_COMMANDS.includes(cmd)) throw new ToolError(`Unknown git command: '${printable(params.command)}'`);
+  if (!GIT_COMMANDS.includes(cmd))
+    throw new ToolError("invalid", { reason: "git_command", parameter: "command", actual: params.command });
   const spec = SPECS[cmd];
   const context = params.context ?? 3;
   const compact = params.compact ?? true;
@@ -77,17 +77,19 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
     warnings.push(`⚠ 'pathspec' is not supported for git ${cmd} and was ignored.`);
     pathspec = [];
   }
-  if (context < 0) throw new ToolError("context must be >= 0");
-  if (params.maxLines != null && params.maxLines < 1) throw new ToolError("max_lines must be >= 1");
+  if (context < 0)
+    throw new ToolError("invalid", { reason: "below_minimum", parameter: "context", limit: 0 });
+  if (params.maxLines != null && params.maxLines < 1)
+    throw new ToolError("invalid", { reason: "below_minimum", parameter: "max_lines", limit: 1 });
 
   const parsed = parseArgs(cmd, params.args ?? [], pathspec);
   if (cmd === "check_ignore" && parsed.pathspec.length === 0)
-    throw new ToolError("git check_ignore requires at least one path in 'pathspec'");
+    throw new ToolError("invalid", { reason: "git_check_ignore" });
   const match = search !== undefined && SEARCHABLE.includes(cmd) ? searchMatcher(search) : undefined;
 
   // Where the repository really is, and its config, judged once for the whole call.
   const repo = await openRepository(opts.root, { label: opts.label, signal: opts.signal });
-  if (!isRepoRoot(repo)) throw new ToolError(`Directory is not a git repository: ${opts.label}`);
+  if (!isRepoRoot(repo)) throw new ToolError("invalid", { reason: "git_not_repo", path: opts.label });
   const remotes = cmd === "fetch" || cmd === "ls_remote" ? [...(await remoteUrls(repo)).keys()] : [];
   checkPositionals(cmd, parsed, remotes);
   if (opts.deny) await applyGitDeny(cmd, parsed, opts.deny, repo, opts.signal);
@@ -104,7 +106,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   const config = opts.deny && cmd === "ls_tree" ? { "core.quotePath": "false" } : undefined;
   const r = await runGit(repo, argv, { signal: opts.signal, timeoutMs: opts.timeoutMs, config });
   const sub = gitSubcommand(cmd);
-  if (r.timedOut) throw new ToolError(`git ${sub} timed out`);
+  if (r.timedOut) throw new ToolError("io", { reason: "git_timeout", command: sub });
   let text = r.stdout;
   if (cmd === "merge_base" && parsed.flagNames.has("--is-ancestor") && (r.code === 0 || r.code === 1)) {
     text = r.code === 0 ? "true" : "false";
@@ -114,7 +116,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
     text = "";
   } else if (r.code !== 0) {
     const why = r.stderr.trim().split(repo.cwd).join(opts.label) || `exit code ${r.code}`;
-    throw new ToolError(`git ${sub} failed: ${why}`);
+    throw new ToolError("invalid", { reason: "git_failed", command: sub, cause: why });
   }
   text = text.replace(/\n+$/, "");
   if (opts.deny && cmd === "ls_tree") text = filterTreeListing(text, parsed, opts.deny);

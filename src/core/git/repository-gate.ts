@@ -70,11 +70,9 @@ const CONTACTING = new Set(["archive", "clone", "fetch", "ls-remote", "pull", "p
 /** Options the server itself puts before a subcommand (the runner's `-c` settings come with their value). */
 const GLOBAL_FLAGS = new Set(["--no-pager", "--literal-pathspecs"]);
 
-function outsideError(label: string, what: string): ToolError {
-  return new ToolError(
-    `git was not run in ${label}: ${what} lies outside the allowed directories. Point it inside, or add that repository as its own root.`,
-    "denied",
-  );
+/** `part`: which part of the repository lies outside (`GitPart`; worded in surfaces/wording.ts). */
+function outsideError(label: string, part: GitPart): ToolError {
+  return new ToolError("denied", { reason: "git_outside", path: label, actual: part });
 }
 
 /** The real location of `p`: realpath, or that of its deepest existing ancestor plus the missing tail. */
@@ -127,10 +125,9 @@ function unquote(line: string): string {
 }
 
 /** The first object store, from `objects` through every alternate, that lies outside `root`. */
-async function objectStoreOutside(objects: string, root: Root, depth = 0): Promise<string | undefined> {
-  for (const p of [objects, path.join(objects, "pack")])
-    if (!(await insideRoot(p, root))) return "its object store";
-  if (depth >= MAX_ALTERNATE_DEPTH) return "a chain of alternates";
+async function objectStoreOutside(objects: string, root: Root, depth = 0): Promise<GitPart | undefined> {
+  for (const p of [objects, path.join(objects, "pack")]) if (!(await insideRoot(p, root))) return "objects";
+  if (depth >= MAX_ALTERNATE_DEPTH) return "alternates_chain";
   let text: string;
   try {
     text = await fs.readFile(path.join(objects, "info", "alternates"), "utf8");
@@ -141,13 +138,15 @@ async function objectStoreOutside(objects: string, root: Root, depth = 0): Promi
     const line = raw.replace(/\r$/, "");
     if (line === "" || line.startsWith("#")) continue;
     const alt = path.resolve(await realLocation(objects), unquote(line));
-    if (await objectStoreOutside(alt, root, depth + 1))
-      return "an object store that objects/info/alternates names";
+    if (await objectStoreOutside(alt, root, depth + 1)) return "alternate";
   }
   return undefined;
 }
 
-type Verdict = { missing: true } | { outside: string } | { topLevel?: string };
+/** A part of a repository that can lie outside its root. */
+type GitPart = "git_dir" | "common_dir" | "work_tree" | "refs" | "objects" | "alternates_chain" | "alternate";
+
+type Verdict = { missing: true } | { outside: GitPart } | { topLevel?: string };
 
 /** Where the repository at `cwd` is, or what of it lies outside `root`, or that there is none. */
 async function repositoryOutside(
@@ -158,13 +157,13 @@ async function repositoryOutside(
 ): Promise<Verdict> {
   const where = await locate(cwd, withTop, signal);
   if (!where) return { missing: true };
-  const checks: [string | undefined, string][] = [
-    [where.gitDir, "its git directory (a .git file points there)"],
-    [where.commonDir, "its common git directory (commondir points there)"],
-    [where.topLevel, "its work tree (core.worktree points there)"],
+  const checks: [string | undefined, GitPart][] = [
+    [where.gitDir, "git_dir"],
+    [where.commonDir, "common_dir"],
+    [where.topLevel, "work_tree"],
     // The links a copied tree could carry in place of these (deeper ones are not followed one by one).
-    [path.join(where.commonDir, "refs"), "its refs"],
-    [path.join(where.commonDir, "packed-refs"), "its refs"],
+    [path.join(where.commonDir, "refs"), "refs"],
+    [path.join(where.commonDir, "packed-refs"), "refs"],
   ];
   for (const [p, what] of checks)
     if (p !== undefined && !(await insideRoot(p, root))) return { outside: what };
@@ -187,10 +186,8 @@ async function readGuard(cwd: string, root: Root, signal?: AbortSignal): Promise
     signal,
   });
   if (r.code !== 0 || r.truncated || r.timedOut)
-    throw new ToolError(
-      `Could not read the repository's git configuration (${firstLine(r)}), so git is not run`,
-      "io",
-    );
+    // git names the config file it could not read by its real path: said relative to the repository.
+    throw new ToolError("io", { reason: "git_config_read", cause: firstLine(r).split(cwd).join(".") });
   const entries = parseConfigList(r.stdout, true);
   const files = new Set<string>();
   for (const e of entries)
@@ -201,8 +198,7 @@ async function readGuard(cwd: string, root: Root, signal?: AbortSignal): Promise
         overrides: [],
         env: {},
         neutralised: [],
-        refusal:
-          "its configuration includes a file outside the allowed directories (include.path or includeIf). Remove that include to use git here.",
+        refusal: { reason: "git_config_include" },
       };
   return guardFromConfig(entries);
 }
@@ -228,11 +224,11 @@ export async function openRepository(root: Root, opts: OpenOptions = {}): Promis
   ]);
   if (where.status === "rejected") throw where.reason;
   const verdict = where.value;
-  if ("missing" in verdict) throw new ToolError(`Directory is not a git repository: ${label}`);
+  if ("missing" in verdict) throw new ToolError("invalid", { reason: "git_not_repo", path: label });
   if ("outside" in verdict) throw outsideError(label, verdict.outside);
   if (listing.status === "rejected") throw listing.reason;
   const guard = listing.value;
-  if (guard.refusal) throw new ToolError(`git was not run in ${label}: ${guard.refusal}`, "denied");
+  if (guard.refusal) throw new ToolError("denied", { ...guard.refusal, path: label });
   return { root, cwd, topLevel: verdict.topLevel ?? cwd, label, guard } as GitRepository;
 }
 
@@ -242,7 +238,7 @@ function subcommandOf(args: readonly string[]): { sub: string; rest: readonly st
   while (i < args.length && GLOBAL_FLAGS.has(args[i]!)) i++;
   const sub = args[i];
   if (sub === undefined || sub.startsWith("-"))
-    throw new ToolError(`git option '${printable(sub ?? "")}' is not run by this server`, "denied");
+    throw new ToolError("denied", { reason: "git_option", actual: sub ?? "" });
   return { sub, rest: args.slice(i + 1) };
 }
 
@@ -290,10 +286,11 @@ async function readRemotes(repo: GitRepository, signal?: AbortSignal): Promise<M
     },
   );
   if (r.code !== 0 || r.timedOut || r.truncated)
-    throw new ToolError(
-      `git was not run in ${repo.label}: its remotes could not be read (${firstLine(r)})`,
-      "io",
-    );
+    throw new ToolError("io", {
+      reason: "git_remotes_read",
+      path: repo.label,
+      cause: firstLine(r).split(repo.cwd).join("."),
+    });
   const out = new Map<string, string>();
   for (const line of lfPieces(r.stdout)) {
     const m = /^([^\t]+)\t(.*) \(fetch\)$/.exec(line);
@@ -348,10 +345,7 @@ export async function admitCommand(
 ): Promise<void> {
   const { sub, rest } = subcommandOf(args);
   if (repo.root.mode === "ro" && writes(sub, rest))
-    throw new ToolError(
-      `git ${printable(sub)} was not run in ${repo.label}: it writes into the repository, and ${repo.label} is read-only. Run it in a writable clone.`,
-      "read_only",
-    );
+    throw new ToolError("read_only", { reason: "git_writes", command: sub, path: repo.label });
   const contacts = CONTACTING.has(sub) || (sub === "remote" && writes(sub, rest));
   if (!contacts) return;
   const urls = await remoteUrls(repo, signal);
@@ -363,9 +357,11 @@ export async function admitCommand(
   for (const [name, url] of targets) {
     const local = localPathOf(url);
     if (local !== undefined && !(await localRemoteInside(repo, local, signal)))
-      throw new ToolError(
-        `git ${printable(sub)} was not run in ${repo.label}: remote '${printable(name)}' is a local repository outside the allowed directories.`,
-        "denied",
-      );
+      throw new ToolError("denied", {
+        reason: "git_remote_outside",
+        command: sub,
+        path: repo.label,
+        actual: name,
+      });
   }
 }

@@ -90,10 +90,8 @@ export function safeArgv(
 
 /** Why git did not start, for the client. */
 function notStarted(e: NodeJS.ErrnoException): ToolError {
-  return new ToolError(
-    e.code === "ENOENT" ? "git is not installed or not on PATH" : `Could not run git: ${e.message}`,
-    "io",
-  );
+  if (e.code === "ENOENT") return new ToolError("io", { reason: "git_missing" });
+  return new ToolError("io", { reason: "git_spawn", cause: e.message });
 }
 
 export function spawnGit(
@@ -105,7 +103,7 @@ export function spawnGit(
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) {
-      reject(new ToolError("Cancelled", "cancelled"));
+      reject(new ToolError("cancelled", {}));
       return;
     }
     const child = spawn("git", argv, {
@@ -158,7 +156,7 @@ export function spawnGit(
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
       if (cancelled) {
-        reject(new ToolError("Cancelled", "cancelled"));
+        reject(new ToolError("cancelled", {}));
         return;
       }
       resolve({

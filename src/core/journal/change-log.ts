@@ -425,19 +425,14 @@ function recordBytes(json: string): number {
 }
 
 function journalFullError(id: string, tool: string, age: number, minAge: number): ToolError {
-  return new ToolError(
-    `Refused: the undo journal is full, and making room would drop change ${id} (${tool}, ${span(age)} old), younger than --journal-min-age (${span(minAge)}); nothing was changed. Retry in ${span(minAge - age)}, or restart mcpfs with a larger --journal-max-bytes or a shorter --journal-min-age.`,
-    "journal_full",
-  );
-}
-
-/** A duration for people: 45s, 12m, 1h30m. */
-function span(ms: number): string {
-  const s = Math.max(1, Math.ceil(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.ceil(s / 60);
-  if (m < 60) return `${m}m`;
-  return `${Math.floor(m / 60)}h${m % 60 ? `${m % 60}m` : ""}`;
+  // Ages in ms: the words say them for people, with how long to wait.
+  return new ToolError("journal_full", {
+    reason: "min_age",
+    change: id,
+    command: tool,
+    actual: age,
+    limit: minAge,
+  });
 }
 
 function blobsOf(body: ChangeBody): string[] {

@@ -2,7 +2,6 @@ import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { openVerified } from "../fs/safe-open.js";
 import { imageFormat } from "../images/header.js";
-import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { mimeByExtension } from "./mime-types.js";
 
@@ -79,11 +78,12 @@ export async function readMedia(
       return imageFormat(head.subarray(0, bytesRead)) !== undefined;
     };
     if (st.size > maxBytes && (st.size > imageMaxBytes || !(await scalable())))
-      throw new ToolError(
-        `File too large to return as media: ${printable(target.requested)} is ${st.size} bytes; ` +
-          `the limit is ${maxBytes} bytes (raise it with --max-output-bytes, or use get_file_info)`,
-        "too_large",
-      );
+      throw new ToolError("too_large", {
+        reason: "media",
+        path: target.requested,
+        actual: st.size,
+        limit: maxBytes,
+      });
     const data = await fh.readFile();
     const sniffed = sniffMime(data.subarray(0, 1024));
     const byExt = mimeFromExtension(target.real);

@@ -5,7 +5,7 @@ import { isErrno, ToolError } from "../errors.js";
 import { type PinnedDir, pinDirectory, tempPathBeside, withPinnedParent } from "../fs/safe-open.js";
 import { gitDirWriteError } from "../gate.js";
 import { shapeOf } from "../journal/change-log.js";
-import { hasGitDirSegment, printable } from "../paths.js";
+import { hasGitDirSegment } from "../paths.js";
 import { namesOf, type ResolvedPath } from "../workspace.js";
 import { removeTree } from "./remove.js";
 import { readSnapshot } from "./snapshot.js";
@@ -72,10 +72,7 @@ export async function copyPath(
   if (destSt && !destSt.isDirectory())
     throw new ToolError("exists", { reason: "destination_not_dir", path: dest.requested });
   if (destSt && !opts.overwrite)
-    throw new ToolError(
-      `Destination already exists: ${printable(dest.requested)} (pass overwrite: true to copy into it)`,
-      "exists",
-    );
+    throw new ToolError("exists", { reason: "destination_merge", path: dest.requested });
 
   const items = await listTree(source, opts);
   const planted = opts.gitDirWrites
@@ -88,10 +85,7 @@ export async function copyPath(
     const at = path.join(dest.real, ...it.rel.split("/"));
     const to = path.resolve(path.dirname(at), it.link!);
     if (!opts.contains(to))
-      throw new ToolError(
-        `Refused: the symlink ${printable(it.rel)} would point outside the allowed directories once copied; nothing was copied`,
-        "denied",
-      );
+      throw new ToolError("denied", { reason: "copied_link_outside", path: source.requested, entry: it.rel });
   }
   if (!destSt) {
     // Build under a hidden sibling, then rename into place: all or nothing.
@@ -136,10 +130,7 @@ async function copyFile(
   if (destSt?.isDirectory())
     throw new ToolError("exists", { reason: "destination_dir", path: dest.requested });
   if (destSt && !opts.overwrite)
-    throw new ToolError(
-      `Destination already exists: ${printable(dest.requested)} (pass overwrite: true to replace it)`,
-      "exists",
-    );
+    throw new ToolError("exists", { reason: "destination_replace", path: dest.requested });
   const snap = await readSnapshot(source, { maxBytes: opts.maxFileBytes });
   if (!snap) throw new ToolError("not_found", { reason: "file", path: source.requested });
   const [r] = await commitChanges([
@@ -162,10 +153,7 @@ async function listTree(source: ResolvedPath, opts: CopyOptions): Promise<Item[]
       const r = rel ? `${rel}/${name}` : name;
       const s = await fs.lstat(p);
       if (items.length >= max)
-        throw new ToolError(
-          `Too many entries to copy (more than ${max}): ${printable(source.requested)}`,
-          "too_large",
-        );
+        throw new ToolError("too_large", { reason: "copy_entries", path: source.requested, limit: max });
       if (s.isDirectory()) {
         items.push({ rel: r, type: "dir" });
         const child = await dir.child(name);
@@ -176,11 +164,7 @@ async function listTree(source: ResolvedPath, opts: CopyOptions): Promise<Item[]
         }
       } else if (s.isFile()) items.push({ rel: r, type: "file" });
       else if (s.isSymbolicLink()) items.push({ rel: r, type: "symlink", link: await fs.readlink(p) });
-      else
-        throw new ToolError(
-          `Refused: ${printable(r)} is not a regular file, directory or symlink; nothing was copied`,
-          "not_file",
-        );
+      else throw new ToolError("not_file", { reason: "copy_special", path: source.requested, entry: r });
     }
   };
   const top = await pinDirectory(source.real, source.root, source.requested);

@@ -1,7 +1,6 @@
 import fs from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
 import { makeDirsPinned } from "../fs/mkdirs.js";
-import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 
 /** mkdir -p below an allowed directory; an existing directory is fine, a file in the way is an error. */
@@ -9,7 +8,7 @@ export async function makeDirectory(target: ResolvedPath): Promise<{ created: bo
   try {
     const st = await fs.stat(target.real);
     if (st.isDirectory()) return { created: false };
-    throw new ToolError(`Already exists and is not a directory: ${printable(target.requested)}`, "exists");
+    throw new ToolError("exists", { reason: "not_dir", path: target.requested });
   } catch (err) {
     if (err instanceof ToolError) throw err;
     if (!isErrno(err, "ENOENT")) throw err;

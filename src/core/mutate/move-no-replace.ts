@@ -3,7 +3,6 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isErrno, ToolError } from "../errors.js";
 import { pinParent, placeNoReplace, tempPathBeside, withPinnedParent } from "../fs/safe-open.js";
-import { printable } from "../paths.js";
 import { namesOf, type ResolvedPath, type Root } from "../workspace.js";
 import { removeTree } from "./remove.js";
 
@@ -42,9 +41,11 @@ export async function moveNoReplace(
   const parent = await fs.stat(path.dirname(dst.real)).catch(() => undefined);
   if (!parent?.isDirectory()) throw new ToolError("not_found", { reason: "parent", path: dst.requested });
   if (type === "dir" && namesOf(src.root).isAtOrBelow(dst.real, src.real))
-    throw new ToolError(
-      `Cannot move a directory into itself: ${printable(src.requested)} -> ${printable(dst.requested)}`,
-    );
+    throw new ToolError("invalid", {
+      reason: "move_into_itself",
+      path: src.requested,
+      destination: dst.requested,
+    });
   if (!opts.forceCopy) {
     // Both parents pinned by descriptor: a directory swapped for a symlink meanwhile cannot make the
     // link/unlink/rename act outside the root.

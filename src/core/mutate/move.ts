@@ -4,7 +4,6 @@ import { ToolError } from "../errors.js";
 import { ensureParentDirs } from "../fs/mkdirs.js";
 import { type GitRepository, openRepository } from "../git/repository-gate.js";
 import { runGit } from "../git/runner.js";
-import { printable } from "../paths.js";
 import { type FileState, fileState } from "../text/file-hash.js";
 import type { Root } from "../workspace.js";
 import { isRespelling, moveNoReplace, recordMove, respell } from "./move-no-replace.js";
@@ -51,7 +50,7 @@ export async function moveEntry(source: EntryPath, dest: EntryPath): Promise<Mov
   }
   if ((await entryKind(dest)) !== "missing") throw new ToolError("exists", { path: dest.requested });
   if (source.relative === "" || dest.relative === "")
-    throw new ToolError(`Cannot move a root directory: ${printable(source.requested)}`, "invalid");
+    throw new ToolError("invalid", { reason: "move_root", path: source.requested });
   await ensureParentDirs(dest);
   const repo = source.root === dest.root ? await rootRepository(source.root) : undefined;
   if (repo) {
@@ -98,10 +97,8 @@ function movedLinkFault(
   return undefined;
 }
 
-const FAULT_WORDS = {
-  outside: "would point outside the allowed directories",
-  "read-only": "would point into a read-only directory",
-} as const;
+/** The refusal of each way a moved link would go wrong. */
+const FAULT_REASONS = { outside: "moved_link_outside", "read-only": "moved_link_read_only" } as const;
 
 /**
  * Refuses to move a relative symlink to where it would point outside the roots (as copy_file refuses to
@@ -109,11 +106,7 @@ const FAULT_WORDS = {
  */
 async function checkMovedLink(source: EntryPath, check: MovedLinkCheck): Promise<void> {
   const fault = movedLinkFault(await fs.readlink(source.real), source.real, check.dest.real, check);
-  if (fault)
-    throw new ToolError(
-      `Refused: the symlink ${printable(source.requested)} ${FAULT_WORDS[fault]} once moved; nothing was moved`,
-      "denied",
-    );
+  if (fault) throw new ToolError("denied", { reason: FAULT_REASONS[fault], path: source.requested });
 }
 
 /** Most entries a moved directory may hold: its links are checked one by one before anything moves. */
@@ -131,10 +124,11 @@ async function checkMovedTree(source: EntryPath, check: MovedLinkCheck): Promise
     const entries = await fs.readdir(path.join(source.real, rel), { withFileTypes: true });
     seen += entries.length;
     if (seen > MAX_SCANNED_ENTRIES)
-      throw new ToolError(
-        `Refused: ${printable(source.requested)} holds more than ${MAX_SCANNED_ENTRIES} entries, too many to check the links it would carry; move its parts instead. Nothing was moved`,
-        "denied",
-      );
+      throw new ToolError("denied", {
+        reason: "move_too_many",
+        path: source.requested,
+        limit: MAX_SCANNED_ENTRIES,
+      });
     for (const e of entries) {
       const r = path.join(rel, e.name);
       if (e.isDirectory()) pending.push(r);
@@ -142,10 +136,11 @@ async function checkMovedTree(source: EntryPath, check: MovedLinkCheck): Promise
       const from = path.join(source.real, r);
       const fault = movedLinkFault(await fs.readlink(from), from, path.join(check.dest.real, r), check);
       if (!fault) continue;
-      throw new ToolError(
-        `Refused: the symlink ${printable(r.split(path.sep).join("/"))} in ${printable(source.requested)} ${FAULT_WORDS[fault]} once moved; nothing was moved`,
-        "denied",
-      );
+      throw new ToolError("denied", {
+        reason: FAULT_REASONS[fault],
+        path: source.requested,
+        entry: r.split(path.sep).join("/"),
+      });
     }
   }
 }
@@ -165,7 +160,7 @@ export async function checkMoveSource(
   if (kind === "dir" && link) await checkMovedTree(source, link);
   if (kind !== "file") {
     if (expectedSha256 !== undefined && kind !== "missing")
-      throw new ToolError(`An expected hash applies to regular files only: ${printable(source.requested)}`);
+      throw new ToolError("invalid", { reason: "hash_not_file", path: source.requested, actual: kind });
     if (expectedSha256 !== undefined)
       checkExpected({ requested: source.requested, expected: expectedSha256, current: undefined });
     return undefined;

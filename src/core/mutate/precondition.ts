@@ -41,9 +41,7 @@ function normalizeExpected(expected: string, requested: string): string {
     .toLowerCase()
     .replace(/^sha256:/, "");
   if (!/^[0-9a-f]+$/.test(h) || h.length < MIN_PREFIX || h.length > 64)
-    throw new ToolError(
-      `Invalid expected hash for ${printable(requested)}: give the sha256 (64 hex digits, or at least the first ${MIN_PREFIX}) that a read of the file returned`,
-    );
+    throw new ToolError("invalid", { reason: "expected_hash", path: requested, limit: MIN_PREFIX });
   return h;
 }
 

@@ -1,7 +1,6 @@
 import fs from "node:fs/promises";
 import { isErrno, ToolError } from "../errors.js";
 import { type PinnedDir, withPinnedParent } from "../fs/safe-open.js";
-import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import { checkExpected } from "./precondition.js";
 import { readSnapshot } from "./snapshot.js";
@@ -43,15 +42,13 @@ export async function deleteFile(entry: EntryPath, opts: DeleteFileOptions = {})
     checkExpected({ requested: entry.requested, expected: opts.expectedSha256, current: undefined });
     throw new ToolError("not_found", { reason: "file", path: entry.requested });
   }
-  if (kind === "dir") throw new ToolError(`Is a directory: ${printable(entry.requested)}`, "not_file");
+  if (kind === "dir") throw new ToolError("not_file", { path: entry.requested });
   if (kind !== "file") {
     if (opts.expectedSha256 !== undefined)
-      throw new ToolError(
-        `An expected hash applies to regular files only; ${printable(entry.requested)} is a ${kind === "symlink" ? "symbolic link" : "special file"}`,
-      );
+      throw new ToolError("invalid", { reason: "hash_not_file", path: entry.requested, actual: kind });
     await withPinnedParent(entry, async (dir, name) => {
       const st = await fs.lstat(dir.at(name));
-      if (st.isDirectory()) throw new ToolError(`Is a directory: ${printable(entry.requested)}`, "not_file");
+      if (st.isDirectory()) throw new ToolError("not_file", { path: entry.requested });
       // A link is its target text: the undo journal keeps that (a special file cannot be brought back).
       const link = st.isSymbolicLink() ? await fs.readlink(dir.at(name)) : undefined;
       await fs.unlink(dir.at(name));
@@ -124,8 +121,9 @@ async function withChild<T>(dir: PinnedDir, name: string, fn: (c: PinnedDir) => 
   }
 }
 
+/** Which directory is not known here: the words name the call's path. */
 function changedWhileDeleting(): ToolError {
-  return new ToolError("Access denied - a directory changed while it was being deleted", "denied");
+  return new ToolError("denied", { reason: "changed_while_deleting" });
 }
 
 /**
@@ -140,20 +138,16 @@ export async function deleteDirectory(
   signal?: AbortSignal,
 ): Promise<TreeEntry[]> {
   const kind = await entryKind(entry);
-  if (kind === "missing")
-    throw new ToolError(`No such directory: ${printable(entry.requested)}`, "not_found");
+  if (kind === "missing") throw new ToolError("not_found", { reason: "directory", path: entry.requested });
   if (kind !== "dir") throw new ToolError("not_directory", { path: entry.requested });
-  if (entry.relative === "") throw new ToolError("Refusing to delete a root directory", "denied");
+  if (entry.relative === "") throw new ToolError("denied", { reason: "delete_root", path: entry.requested });
   const inner: TreeEntry[] = [];
   const change = entry.change;
   let mode = 0;
   await withPinnedParent(entry, async (parent, name) => {
     await withChild(parent, name, async (top) => {
       await listPinned(top, entry.relative, inner, signal);
-      if (inner.length > 0 && !recursive)
-        throw new ToolError(`Directory not empty: ${printable(entry.requested)}`, "not_empty", {
-          path: entry.requested,
-        });
+      if (inner.length > 0 && !recursive) throw new ToolError("not_empty", { path: entry.requested });
       mode = (await fs.lstat(top.at(""))).mode & 0o7777;
       // Journaled, a tree is renamed into the change whole (below) instead of emptied entry by entry.
       if (!change || inner.length === 0) await emptyPinned(top, signal);

@@ -164,10 +164,10 @@ export async function commitChanges(
         .begin(staged.map(prepared), hooks.journal.ws, change)
         .catch((err) => {
           if (err instanceof ToolError) throw err;
-          throw new ToolError(
-            `Nothing was changed: the change journal could not record this change (${(err as NodeJS.ErrnoException).code ?? "unexpected error"}). Retry, or start mcpfs with --no-journal.`,
-            "io",
-          );
+          throw new ToolError("io", {
+            reason: "journal_write",
+            cause: (err as NodeJS.ErrnoException | undefined)?.code,
+          });
         });
     for (const [i, s] of staged.entries()) {
       await hooks.beforeCommit?.(i);
@@ -185,10 +185,17 @@ export async function commitChanges(
     if (failures.length === 0) await intent?.discard().catch(() => {});
     // The failure itself stays as it is (worded by the surface), with what could not be put back after it.
     const incomplete = (first: string) => `${first}\nRollback was incomplete: ${failures.join("; ")}`;
-    if (failures.length > 0 && err instanceof ToolError)
-      throw new ToolErrorGroup([err], ([first]) => incomplete(first ?? ""), "io");
-    if (failures.length > 0)
-      throw new ToolError(incomplete(err instanceof Error ? err.message : String(err)), "io");
+    if (failures.length > 0) {
+      // A system error's own message names real paths: its code is said instead.
+      const first =
+        err instanceof ToolError
+          ? err
+          : new ToolError("io", {
+              reason: "commit_failed",
+              cause: (err as NodeJS.ErrnoException | undefined)?.code,
+            });
+      throw new ToolErrorGroup([first], ([said]) => incomplete(said ?? ""), "io");
+    }
     throw err;
   }
   // The renames made durable, and the backups dropped, at the same time (independent of each other).
@@ -345,10 +352,7 @@ async function commitOne(s: Staged): Promise<void> {
         await placeNoReplace(target.root, dir.at(tempName), dir.at(name));
       } catch (err) {
         if (isErrno(err, "EEXIST"))
-          throw new ToolError(
-            `Refused: ${printable(target.requested)} was created by someone else meanwhile. Nothing was changed.`,
-            "conflict",
-          );
+          throw new ToolError("conflict", { reason: "created_meanwhile", path: target.requested });
         throw err;
       }
     } else {

@@ -20,7 +20,6 @@ import {
   type MoveEntry,
   shapeOf,
 } from "../journal/change-log.js";
-import { printable } from "../paths.js";
 import { lfPieces } from "../text/lines.js";
 import type { ResolvedPath, Root, Workspace } from "../workspace.js";
 import { moveEntry } from "./move.js";
@@ -34,6 +33,8 @@ export interface UndoOptions {
   dryRun?: boolean;
   /** Undo even over what changed since the change (it is kept in the journal). @default false */
   force?: boolean;
+  /** How the caller shows a path of the change (a refusal lists them). @default the root-relative path */
+  show?: (root: string, rel: string) => string;
 }
 
 export interface UndoStep {
@@ -69,27 +70,12 @@ export async function undoChange(
 ): Promise<UndoResult> {
   const roots = journaledRoots(ws);
   const found = await log.find(roots, id.trim());
-  if (found === undefined)
-    throw new ToolError(
-      `No change ${printable(id)} in the journal of the allowed directories (list_changes shows the changes that can be undone)`,
-      "not_found",
-    );
-  if (found === "tampered")
-    throw new ToolError(
-      `Refused: the journal record of change ${printable(id)} does not match its hash (damaged or edited on disk); nothing was changed`,
-      "denied",
-    );
+  if (found === undefined) throw new ToolError("not_found", { reason: "change", change: id });
+  if (found === "tampered") throw new ToolError("denied", { reason: "journal_hash", change: id });
   const { body, base, undoneBy } = found;
-  if (!body.undoable)
-    throw new ToolError(
-      `Change ${id} is not undoable: it was larger than the journal's size cap, so its previous versions were not kept`,
-      "conflict",
-    );
+  if (!body.undoable) throw new ToolError("conflict", { reason: "not_undoable", change: id });
   if (undoneBy && !opts.force)
-    throw new ToolError(
-      `Change ${id} was already undone by change ${undoneBy} (undo that one to redo it, or pass force to undo again)`,
-      "conflict",
-    );
+    throw new ToolError("conflict", { reason: "already_undone", change: id, undoneBy });
   const change = ws.change;
   // Before planning resolves any path: the journal may drop the change undone to make room for its undo.
   if (change) change.undoOf = id;
@@ -103,20 +89,20 @@ export async function undoChange(
     applied,
   });
   if (opts.dryRun) return result(false);
-  if (conflicts > 0 && !opts.force) throw new UndoConflictError(result(false));
+  if (conflicts > 0 && !opts.force) throw changedSince(result(false), opts.show);
   for (const p of plan) await p.apply();
   if (change) await log.markUndone(base, change.id);
   return result(true);
 }
 
-/** An undo refused because paths changed since the change; the surface words it with its own paths. */
-export class UndoConflictError extends ToolError {
-  constructor(readonly result: UndoResult) {
-    super(
-      `Refused: ${result.conflicts} path(s) changed since change ${result.id}; nothing was undone`,
-      "conflict",
-    );
-  }
+/** An undo refused because paths changed since the change: its steps, paths as the caller shows them. */
+function changedSince(r: UndoResult, show = (_root: string, rel: string) => rel): ToolError {
+  const steps = r.steps.map((s) => ({
+    path: show(s.root, s.rel),
+    action: s.action,
+    ...(s.changed ? { changed: s.changed } : {}),
+  }));
+  return new ToolError("conflict", { reason: "undo_changed", change: r.id, actual: r.conflicts, steps });
 }
 
 interface Planned {
@@ -131,11 +117,7 @@ interface Planned {
 async function planUndo(ws: Workspace, roots: Root[], body: ChangeBody, base: string): Promise<Planned[]> {
   const rootOf = (real: string): Root => {
     const r = roots.find((x) => x.real === real);
-    if (!r)
-      throw new ToolError(
-        `Change ${body.id} was made in a directory that is not a writable allowed directory now; nothing was changed`,
-        "denied",
-      );
+    if (!r) throw new ToolError("denied", { reason: "change_root_gone", change: body.id });
     return r;
   };
   const resolve = async (rootReal: string, rel: string): Promise<ResolvedPath> => {
@@ -244,10 +226,7 @@ async function checkPreImage(pre: EntryState | null, base: string, id: string): 
 }
 
 function tampered(id: string): ToolError {
-  return new ToolError(
-    `Refused: change ${id} in the journal does not match what was recorded (damaged or edited on disk); nothing was changed`,
-    "denied",
-  );
+  return new ToolError("denied", { reason: "journal_record", change: id });
 }
 
 /** How the path differs from what the change left there (undefined: it is as the change left it). */
@@ -364,10 +343,7 @@ async function removeEntry(t: ResolvedPath, st: import("node:fs").Stats): Promis
 async function placeTree(t: ResolvedPath, blob: string): Promise<void> {
   const absent = async (d: { at(n: string): string }, name: string) => {
     if (await fs.lstat(d.at(name)).catch(() => undefined))
-      throw new ToolError(
-        `Refused: ${printable(t.requested)} appeared meanwhile; nothing was replaced`,
-        "conflict",
-      );
+      throw new ToolError("conflict", { reason: "appeared_meanwhile", path: t.requested });
   };
   try {
     await withPinnedParent(t, async (d, name) => {
