@@ -3,7 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { planPatch } from "../../src/core/edit/patch.js";
-import type { ToolError } from "../../src/core/errors.js";
 import { commitChanges } from "../../src/core/mutate/transaction.js";
 import { makeRoot, Workspace } from "../../src/core/workspace.js";
 import { filesystemPolicy } from "../../src/surfaces/filesystem/policy.js";
@@ -124,27 +123,29 @@ describe("planPatch + commitChanges with real git diffs", () => {
       "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n 1\n-2\n+TWO\n 3\n" +
       "--- a/b.txt\n+++ b/b.txt\n@@ -1,3 +1,3 @@\n x\n-nope\n+Y\n z\n" +
       "--- a/missing.txt\n+++ b/missing.txt\n@@ -1 +1 @@\n-q\n+r\n";
-    const err = await s.apply(patch).catch((e) => e as ToolError);
-    expect((err as Error).message).toMatch(/^The patch was not applied \(nothing was changed\):/);
-    expect((err as Error).message).toContain("b.txt hunk #1");
-    expect((err as Error).message).toContain("missing.txt: no such file to patch");
+    const said = await wordedRejection(s.apply(patch));
+    expect(said).toMatch(/^The patch was not applied \(nothing was changed\):/);
+    expect(said).toContain("b.txt hunk #1");
+    expect(said).toContain("missing.txt: no such file to patch");
     expect(snapshot(s.dir)).toEqual(before);
   });
 
   it("refuses a delete whose content differs, a create over an existing file, binary and empty patches", async () => {
     const s = await setup({ "a.txt": "1\n2\n" });
-    await expect(s.apply("--- a/a.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-1\n")).rejects.toThrow(
-      /content the patch does not remove/,
+    expect(await wordedRejection(s.apply("--- a/a.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-1\n"))).toMatch(
+      /- a\.txt: the patch deletes it, but the file has content the patch does not remove/,
     );
-    await expect(s.apply("--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+x\n")).rejects.toThrow(
-      /already exists/,
+    expect(await wordedRejection(s.apply("--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+x\n"))).toMatch(
+      /a\.txt: the patch creates it, but it already exists/,
     );
-    await expect(
-      s.apply("diff --git a/i.png b/i.png\nindex 1..2 100644\nBinary files a/i.png and b/i.png differ\n"),
-    ).rejects.toThrow(/binary patches are not supported/);
-    await expect(s.apply("hello\n")).rejects.toThrow(/no file changes/);
-    await expect(s.apply("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-1\n+9\n", 7)).rejects.toThrow(
-      /fuzz must be/,
+    expect(
+      await wordedRejection(
+        s.apply("diff --git a/i.png b/i.png\nindex 1..2 100644\nBinary files a/i.png and b/i.png differ\n"),
+      ),
+    ).toMatch(/i\.png: binary patches are not supported/);
+    expect(await wordedRejection(s.apply("hello\n"))).toMatch(/no file changes/);
+    expect(await wordedRejection(s.apply("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-1\n+9\n", 7))).toBe(
+      "fuzz must be a whole number from 0 to 3 (got 7)",
     );
     expect(s.read("a.txt")).toBe("1\n2\n");
   });
