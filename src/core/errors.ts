@@ -95,6 +95,16 @@ export interface ErrorDetail {
   readonly expected?: number | string;
   /** An edit that cannot be made (`edit_*` cases): which one, and what the file holds. */
   readonly edit?: EditDetail;
+  // structured, documents, code, search, images, walk, text, surfaces
+  /**
+   * A name the error is about, as the call or the file gave it: a symbol, a key path, a notebook cell, a
+   * glob, an encoding, a command, a sheet, a reference project (or an image's stated size).
+   */
+  readonly name?: string;
+  /** A parser's or a library's own account of what is wrong (JSON, YAML, TOML, a regex engine), quoted. */
+  readonly cause?: string;
+  /** Values the words list: the candidates of an ambiguous name, a workbook's sheets, the likely encodings. */
+  readonly items?: readonly string[];
 }
 
 /** An edit of a call that cannot be made, as the edit engine found it. */
@@ -137,6 +147,79 @@ export const ERROR_REASONS = {
     "ambiguous_component",
     "twice_in_change",
     "copy_into_itself",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "no_grammar",
+    "symbol_ambiguous",
+    "syntax_errors",
+    "parser_missing",
+    "parse_failed",
+    "doc_type",
+    "doc_encrypted",
+    "doc_unreadable",
+    "doc_csv_not_utf8",
+    "doc_spec",
+    "doc_past_end",
+    "doc_no_sheet",
+    "doc_corrupt",
+    "image_header",
+    "image_corrupt",
+    "image_codec_missing",
+    "image_reencode",
+    "glob_too_long",
+    "too_many_globs",
+    "glob_invalid",
+    "glob_negated_extglob",
+    "regex_invalid",
+    "pattern_too_long",
+    "pattern_too_complex",
+    "max_results",
+    "not_structured",
+    "json_invalid",
+    "json_empty",
+    "toml_invalid",
+    "yaml_invalid",
+    "yaml_unsupported",
+    "yaml_duplicate_key",
+    "yaml_alias_path",
+    "yaml_single_value",
+    "yaml_merge_key",
+    "not_in_place",
+    "path_through_scalar",
+    "key_path_syntax",
+    "set_past_end",
+    "merge_needs_objects",
+    "path_below_document",
+    "value_needed",
+    "line_range_outside",
+    "line_ranges_overlap",
+    "notebook_invalid",
+    "notebook_insert_at",
+    "result_not_json",
+    "result_not_notebook",
+    "unknown_encoding",
+    "encoding_roundtrip",
+    "unencodable_char",
+    "line_count",
+    "head_and_tail",
+    "range_with_head_tail",
+    "line_number",
+    "range_reversed",
+    "path_needed",
+    "files_empty",
+    "max_lines_negative",
+    "file_path_type",
+    "dir_path_type",
+    "content_type",
+    "content_surrogates",
+    "path_param_empty",
+    "edit_shapes_both",
+    "edit_shape_missing",
+    "git_unknown_command",
+    "line_range_pair",
+    "line_range_integers",
+    "line_range_min",
+    "glob_or_pattern",
+    "not_image",
   ],
   outside_roots: ["parent_segment"],
   denied: [
@@ -149,15 +232,67 @@ export const ERROR_REASONS = {
     "alias",
     "git_dir_write",
     "changed_while_opening",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "patch_absolute",
+    "delete_root",
+    "delete_project_root",
+    "move_root",
   ],
-  ignored: ["holds_hidden", "deny_rule"],
-  not_directory: ["parent_is_file"],
-  not_found: ["edit_not_found", "file", "parent"],
+  ignored: [
+    "holds_hidden",
+    "deny_rule",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "list_git_dir",
+    "list_ignored_dir",
+  ],
+  not_directory: [
+    "parent_is_file",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "is_file",
+  ],
+  not_found: [
+    "edit_not_found",
+    "file",
+    "parent",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "symbol",
+    "key_path",
+    "delete_missing",
+    "no_container",
+    "cell",
+    "cell_id",
+    "reference_project",
+    "reference_url_only",
+  ],
   exists: ["destination", "destination_dir", "destination_not_dir", "destination_not_file"],
   not_file: ["not_regular", "not_regular_or_dir"],
   conflict: ["edit_ambiguous", "edit_overlap", "changed_while_reading"],
-  too_large: ["change_whole", "resource_blob"],
-  io: ["resolve"],
+  too_large: [
+    "change_whole",
+    "resource_blob",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "document",
+    "doc_inflated",
+    "doc_timeout",
+    "doc_memory",
+    "image_pixels",
+    "image_fit",
+    "image_timeout",
+    "image_memory",
+    "read_wide",
+  ],
+  io: [
+    "resolve",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "parser_stopped",
+    "doc_reader_stopped",
+    "search_start",
+    "ripgrep_missing",
+    "regex_check",
+  ],
+  // structured, documents, code, search, images, walk, text, surfaces
+  not_utf8: ["encoding_needed", "encoding_guessed", "looks_binary", "encoding_unguessed", "invalid_bytes"],
+  no_roots: ["project_unset"],
 } as const satisfies Partial<Record<ErrorKind, readonly string[]>>;
 
 type Reasons = typeof ERROR_REASONS;

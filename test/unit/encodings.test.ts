@@ -12,6 +12,8 @@ import {
   encodeText,
   notUtf8Error,
 } from "../../src/core/text/decode.js";
+import { clientMessage } from "../../src/surfaces/wording.js";
+import { wordedThrow } from "../helpers/worded.js";
 
 const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]); // "café\n"
 /** Enough Latin-1 text for chardet to guess from. */
@@ -38,7 +40,7 @@ describe("decodeFile", () => {
     const err = await decodeFile(prose, "f.txt").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ToolError);
     expect(err).toMatchObject({ kind: "not_utf8", detail: { path: "f.txt" } });
-    expect((err as Error).message).toMatch(
+    expect(clientMessage(err)).toMatch(
       /^Not a UTF-8 text file: f\.txt\. Likely encodings \(a guess by chardet\): /,
     );
   });
@@ -51,8 +53,12 @@ describe("decodeFile", () => {
   });
 
   it("says a file with NUL bytes looks binary instead of guessing", async () => {
-    expect((await notUtf8Error("b.bin", Buffer.from([0, 0xff, 1]))).message).toContain("It looks binary.");
-    expect((await notUtf8Error("c.txt", latin1)).message).toMatch(/(Likely encodings|could not be guessed)/);
+    expect(clientMessage(await notUtf8Error("b.bin", Buffer.from([0, 0xff, 1])))).toContain(
+      "It looks binary.",
+    );
+    expect(clientMessage(await notUtf8Error("c.txt", latin1))).toMatch(
+      /(Likely encodings|could not be guessed)/,
+    );
   });
 });
 
@@ -60,7 +66,7 @@ describe("encodeText and decodeForEdit", () => {
   it("refuses a character the encoding cannot hold, naming it and the path", async () => {
     const { codec } = await decodeFile(latin1, "f.txt", "latin1");
     expect(encodeText("déjà", codec, "f.txt")).toEqual(Buffer.from([0x64, 0xe9, 0x6a, 0xe0]));
-    expect(() => encodeText("a€b", codec, "f.txt")).toThrow(/"€" \(U\+20AC\) to f\.txt/);
+    expect(wordedThrow(() => encodeText("a€b", codec, "f.txt"))).toMatch(/"€" \(U\+20AC\) to f\.txt/);
   });
 
   it("refuses to edit a Shift-JIS file whose bytes spell a character the other way", async () => {
