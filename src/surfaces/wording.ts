@@ -150,7 +150,12 @@ export const OFFICIAL_WORDS: CaseTable = {
     json_empty: () => "Not valid JSON: the file is empty.",
     toml_invalid: (e) => `Not valid TOML: ${e.detail.cause}`,
     yaml_invalid: (e) => `Not valid YAML: ${e.detail.cause}`,
-    yaml_unsupported: (e) => `Not valid YAML for a structured read or edit: ${e.detail.cause}`,
+    yaml_alias_unanchored: (e) =>
+      `Not valid YAML for a structured read or edit: the alias *${e.detail.name} has no anchor &${e.detail.name} before it.`,
+    yaml_alias_recursive: (e) =>
+      `Not valid YAML for a structured read or edit: the alias *${e.detail.name} is inside its own anchor (a recursive value).`,
+    yaml_alias_expansion: (e) =>
+      `Not valid YAML for a structured read or edit: its aliases expand to more than ${e.detail.limit} values.`,
     yaml_duplicate_key: (e) =>
       `Not valid YAML: Map keys must be unique ('${e.detail.name}' again at line ${e.detail.actual}).`,
     yaml_alias_path: (e) =>
@@ -170,15 +175,16 @@ export const OFFICIAL_WORDS: CaseTable = {
     path_below_document: () => "Give a path below the document (e.g. a.b); to merge at the top, use merge.",
     value_needed: () => "Give value with set and merge.",
     line_range_outside: (e) =>
-      `Line range ${e.detail.name} is outside the file's ${e.detail.actual} lines (endLine = startLine - 1 inserts).`,
+      `Line range ${e.detail.actual} is outside the file's ${e.detail.limit} lines (endLine = startLine - 1 inserts).`,
     line_ranges_overlap: (e) =>
       `Line ranges ${(e.detail.items ?? []).join(" and ")} overlap: merge them into one edit.`,
-    notebook_invalid: (e) => `Not a Jupyter notebook: ${e.detail.cause}.`,
+    notebook_not_json: () => "Not a Jupyter notebook: the file is not valid JSON.",
+    notebook_no_cells: () => "Not a Jupyter notebook: no cells array.",
     notebook_insert_at: (e) =>
       `Cannot insert at ${e.detail.actual}: give 0-${e.detail.limit} (the index the new cell gets).`,
     result_not_json: () => "Refused: the result would not be valid JSON. Nothing was changed.",
     result_not_notebook: (e) =>
-      `Refused: the result would not be a valid nbformat 4 notebook (${e.detail.cause}). Nothing was changed.`,
+      `Refused: the result would not be a valid nbformat 4 notebook (${e.detail.cause ?? "cell ids"}). Nothing was changed.`,
     unknown_encoding: (e) =>
       `Unknown encoding "${shown(e.detail.name)}" for ${e.path}: name one such as latin1, windows-1252, shift_jis, gbk, euc-kr, utf-16le.`,
     encoding_roundtrip: (e) =>
