@@ -9,7 +9,7 @@ import path from "node:path";
 const ROOT = path.join(path.dirname(new URL(import.meta.url).pathname), "..");
 const SRC = path.join(ROOT, "src");
 /** ToolErrors still built with a message of their own (the older form), to be turned into data. */
-const BASELINE = 128;
+const BASELINE = 92;
 const TABLES = new Set(["src/surfaces/wording.ts"]);
 
 /** The kinds, read from the one list (src/core/errors.ts), so the check needs no build. */
