@@ -378,7 +378,8 @@ export const OFFICIAL_WORDS: CaseTable = {
     plain: (e) =>
       `Refused: the undo journal has no room without dropping a recent change; nothing was changed: ${e.path}`,
   },
-  cancelled: { plain: (e) => `Cancelled: ${e.path}` },
+  // A cancellation may name no path (a tool without one): then no dangling ": ".
+  cancelled: { plain: (e) => `Cancelled${opt(e, ": ")}` },
   io: {
     plain: (e) => `Operation failed: ${e.path}`,
     resolve: (e) => `Cannot resolve path: ${e.path}`,
