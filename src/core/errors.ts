@@ -102,7 +102,7 @@ export interface ErrorDetail {
   /** A change of the undo journal (its id), and the change that undid it. */
   readonly change?: string;
   readonly undoneBy?: string;
-  /** What a parser, git or the system said, with no absolute path in it: quoted, never parsed. */
+  /** What a parser, a library, git or the system said, with no absolute path in it: quoted, never parsed. */
   readonly cause?: string;
   /** An entry inside the requested directory (relative to it, `/`-separated). */
   readonly entry?: string;
@@ -112,6 +112,14 @@ export interface ErrorDetail {
   readonly steps?: readonly UndoStepDetail[];
   /** A hunk of a patch that does not apply: where it was looked for and the closest region. */
   readonly hunk?: HunkMissDetail;
+  // structured, documents, code, search, images, walk, text, surfaces
+  /**
+   * A name the error is about, as the call or the file gave it: a symbol, a key path, a notebook cell, a
+   * glob, an encoding, a command, a sheet, a reference project (or an image's stated size).
+   */
+  readonly name?: string;
+  /** Values the words list: the candidates of an ambiguous name, a workbook's sheets, the likely encodings. */
+  readonly items?: readonly string[];
 }
 
 // git, mutate, edit, fs, journal
@@ -217,6 +225,82 @@ const ERROR_REASONS = {
     "git_search",
     "git_not_repo",
     "git_failed",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "no_grammar",
+    "symbol_ambiguous",
+    "syntax_errors",
+    "parser_missing",
+    "parse_failed",
+    "doc_type",
+    "doc_encrypted",
+    "doc_unreadable",
+    "doc_csv_not_utf8",
+    "doc_spec",
+    "doc_past_end",
+    "doc_no_sheet",
+    "doc_corrupt",
+    "image_header",
+    "image_corrupt",
+    "image_codec_missing",
+    "image_reencode",
+    "glob_too_long",
+    "too_many_globs",
+    "glob_invalid",
+    "glob_negated_extglob",
+    "regex_invalid",
+    "pattern_too_long",
+    "pattern_too_complex",
+    "max_results",
+    "not_structured",
+    "json_invalid",
+    "json_empty",
+    "toml_invalid",
+    "yaml_invalid",
+    "yaml_alias_unanchored",
+    "yaml_alias_recursive",
+    "yaml_alias_expansion",
+    "yaml_duplicate_key",
+    "yaml_alias_path",
+    "yaml_single_value",
+    "yaml_merge_key",
+    "not_in_place",
+    "path_through_scalar",
+    "key_path_syntax",
+    "set_past_end",
+    "merge_needs_objects",
+    "path_below_document",
+    "value_needed",
+    "line_range_outside",
+    "line_ranges_overlap",
+    "notebook_not_json",
+    "notebook_no_cells",
+    "notebook_insert_at",
+    "result_not_json",
+    "result_not_notebook",
+    "unknown_encoding",
+    "encoding_roundtrip",
+    "unencodable_char",
+    "line_count",
+    "head_and_tail",
+    "range_with_head_tail",
+    "line_number",
+    "range_reversed",
+    "path_needed",
+    "files_empty",
+    "max_lines_negative",
+    "file_path_type",
+    "dir_path_type",
+    "content_type",
+    "content_surrogates",
+    "path_param_empty",
+    "edit_shapes_both",
+    "edit_shape_missing",
+    "git_unknown_command",
+    "line_range_pair",
+    "line_range_integers",
+    "line_range_min",
+    "glob_or_pattern",
+    "not_image",
   ],
   outside_roots: ["parent_segment"],
   denied: [
@@ -246,6 +330,10 @@ const ERROR_REASONS = {
     "git_config_include",
     "git_option",
     "git_remote_outside",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "patch_absolute",
+    "delete_project_root",
+    "move_root",
   ],
   ignored: [
     "holds_hidden",
@@ -254,10 +342,15 @@ const ERROR_REASONS = {
     "git_deny_follow",
     "git_deny_show",
     "git_deny_ls_tree",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "list_git_dir",
+    "list_ignored_dir",
   ],
-  // git, mutate, edit, fs, journal
-  read_only: ["git_writes"],
-  not_directory: ["parent_is_file"],
+  not_directory: [
+    "parent_is_file",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "is_file",
+  ],
   not_found: [
     "edit_not_found",
     "file",
@@ -266,6 +359,15 @@ const ERROR_REASONS = {
     "directory",
     "change",
     "patch_file",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "symbol",
+    "key_path",
+    "delete_missing",
+    "no_container",
+    "cell",
+    "cell_id",
+    "reference_project",
+    "reference_url_only",
   ],
   exists: [
     "destination",
@@ -303,10 +405,17 @@ const ERROR_REASONS = {
     // git, mutate, edit, fs, journal
     "media",
     "copy_entries",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "document",
+    "doc_inflated",
+    "doc_timeout",
+    "doc_memory",
+    "image_pixels",
+    "image_fit",
+    "image_timeout",
+    "image_memory",
+    "read_wide",
   ],
-  // git, mutate, edit, fs, journal
-  no_roots: ["client_gave_none", "client_cannot_give"],
-  journal_full: ["min_age"],
   io: [
     "resolve",
     // git, mutate, edit, fs, journal
@@ -317,6 +426,35 @@ const ERROR_REASONS = {
     "git_spawn",
     "git_config_read",
     "git_remotes_read",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "parser_stopped",
+    "doc_reader_stopped",
+    "search_start",
+    "ripgrep_missing",
+    "regex_check",
+  ],
+  read_only: [
+    // git, mutate, edit, fs, journal
+    "git_writes",
+  ],
+  no_roots: [
+    // git, mutate, edit, fs, journal
+    "client_gave_none",
+    "client_cannot_give",
+    // structured, documents, code, search, images, walk, text, surfaces
+    "project_unset",
+  ],
+  journal_full: [
+    // git, mutate, edit, fs, journal
+    "min_age",
+  ],
+  not_utf8: [
+    // structured, documents, code, search, images, walk, text, surfaces
+    "encoding_needed",
+    "encoding_guessed",
+    "looks_binary",
+    "encoding_unguessed",
+    "invalid_bytes",
   ],
 } as const satisfies Partial<Record<ErrorKind, readonly string[]>>;
 

@@ -14,7 +14,7 @@ export interface ReferenceSpec {
 /**
  * A URL-only reference project: its directory is missing (or was never given) but `url=` names its repository.
  * The GitHub tools reach it by URL (the seed: "no clone is performed, so a URL-only reference project works");
- * the file tools and git() have nothing to read, so they refuse it with `noLocalCopyMessage`.
+ * the file tools and git() have nothing to read, so they refuse it by name (not_found, `reference_url_only`).
  */
 export interface UrlOnlyReference {
   readonly name: string;
@@ -27,13 +27,6 @@ export interface ResolvedReferences {
   /** References with a local directory: read-only roots. */
   roots: Root[];
   urlOnly: UrlOnlyReference[];
-}
-
-export function noLocalCopyMessage(ref: UrlOnlyReference): string {
-  return (
-    `Reference project '${ref.name}' is a URL-only reference project (${ref.url}) with no local copy: ` +
-    "the reference file tools and git() need a local directory; the GitHub tools accept it as reference_name"
-  );
 }
 
 /** A reference project whose explicit URL contradicts its `origin` remote: fatal at startup. */

@@ -12,15 +12,16 @@ import { outlineLines, outlineTree } from "../core/code/outline.js";
 import { findReferences } from "../core/code/references.js";
 import { repoMap } from "../core/code/repo-map.js";
 import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "../core/code/scope.js";
-import { noGrammarNote, symbolsOf, viewCode } from "../core/code/source.js";
+import { symbolsOf, viewCode } from "../core/code/source.js";
 import { fencedDiff } from "../core/edit/diff.js";
-import { isErrno, noSuchPathError } from "../core/errors.js";
+import { isErrno, noSuchPathError, ToolError } from "../core/errors.js";
 import { escapeName } from "../core/paths.js";
 import { isFileTarget } from "../core/search/grep.js";
 import { lfPieces } from "../core/text/lines.js";
 import { numberLines } from "../core/text/number.js";
 import type { ResolvedPath } from "../core/workspace.js";
 import { recordChanges, type ToolContext } from "./tool.js";
+import { clientMessage } from "./wording.js";
 
 /** How a surface resolves the paths of the code tools. */
 export interface CodePaths {
@@ -151,6 +152,10 @@ export interface OutlineArgs {
   signatures?: boolean;
   offset?: number;
 }
+
+/** What a file without a grammar is told: the refusal's words (the same case read_symbol refuses with). */
+const noGrammarNote = (requested: string) =>
+  clientMessage(new ToolError("invalid", { reason: "no_grammar", path: requested }));
 
 export async function outlineCode(ctx: ToolContext, paths: CodePaths, a: OutlineArgs): Promise<CodeReply> {
   const scope = await paths.scope(ctx, a.path);

@@ -214,7 +214,7 @@ function editStructured(s: StructuredSurface): AnyToolDef {
       const edits = a.edits as StructuredEdit[];
       for (const e of edits)
         if (("set" in e || "merge" in e) && (e as { value?: unknown }).value === undefined)
-          throw new ToolError("Give value with set and merge.");
+          throw new ToolError("invalid", { reason: "value_needed", parameter: "value" });
       const r = await rewriteText(target, opts(s, a, requested, ctx), (t) =>
         editConfigText(format, t, edits),
       );

@@ -84,6 +84,47 @@ function hunkMiss(e: CaseInput): string {
   }
   return msg;
 }
+// structured, documents, code, search, images, walk, text, surfaces
+/** "<before><path><after>" when the error names a path, else "". */
+const opt = (e: CaseInput, before: string, after = "") => (e.path ? `${before}${e.path}${after}` : "");
+
+/** A glob as the search errors quote it: JSON, cut at 60 characters. */
+const glob = (v: string | undefined) => {
+  const g = v ?? "";
+  return JSON.stringify(g.length > 60 ? `${g.slice(0, 60)}…` : g);
+};
+
+/** Pixels as megapixels, one decimal. */
+const MP = (px: number | string | undefined) => `${Math.round(Number(px) / 1e5) / 10} MP`;
+
+/** What a document is not, by the format the reader expected (`doc_unreadable`). */
+const FORMATS: Readonly<Record<string, string>> = {
+  pdf: "a readable PDF (corrupt or truncated)",
+  docx: "a readable Word (.docx) document",
+  xlsx: "an Excel (.xlsx) workbook",
+  ods: "an OpenDocument spreadsheet (.ods)",
+  pptx: "a PowerPoint (.pptx) file",
+  zip: "a valid zip container (corrupt or not an Office file)",
+};
+
+/** What a document's page, line or cell range should look like (`doc_spec`). */
+const SPECS: Readonly<Record<string, string>> = {
+  cells: "a cell range like A1:F40",
+  lines: "a line range like 120-240 (a .docx)",
+  pages: "a page or range like 3-5",
+  range: "a range",
+};
+
+/** A document the reader refused: what is wrong, then the next step. */
+const docRead = (e: CaseInput, what: string, next = "") => `Cannot read ${e.path}: ${what}${next}.`;
+const FEWER = "; ask for fewer pages or a smaller range";
+/** An image that cannot be scaled down: what is wrong, then how to get its own bytes. */
+const scale = (e: CaseInput, what: string, next = "Pass") =>
+  `Cannot scale down ${e.path}: ${what}. ${next} original: true for the file's own bytes.`;
+
+/** How to read or edit a file that is not UTF-8 (every not_utf8 case ends with it). */
+const HOW =
+  ' Pass `encoding` (e.g. "windows-1252", "shift_jis", "gbk") to read or edit it in that encoding, or start the server with --default-encoding NAME.';
 
 /**
  * The official filesystem server's words for every case the core tells apart, with mcpfs's own where the
@@ -154,6 +195,132 @@ const OFFICIAL_WORDS: CaseTable = {
     git_search: (e) => `Invalid search pattern: ${e.detail.cause}`,
     git_not_repo: (e) => `Directory is not a git repository: ${e.path}`,
     git_failed: (e) => `git ${shown(e.detail.command)} failed: ${e.detail.cause}`,
+    // structured, documents, code, search, images, walk, text, surfaces
+    no_grammar: (e) =>
+      `No code grammar for ${e.path}: outlines cover TypeScript, TSX, JavaScript, Python, Go, ` +
+      "Rust, Java, C#, C, C++, Ruby, PHP and Markdown. Read it with a line range instead.",
+    symbol_ambiguous: (e) =>
+      `'${shown(e.detail.name)}' names ${e.detail.actual} symbols in ${e.path}: ${(e.detail.items ?? []).join("; ")}. Give a qualified name (Outer.inner).`,
+    syntax_errors: (e) =>
+      `Refused: the new text leaves ${e.path} with syntax errors (${e.detail.actual} where it had ${e.detail.expected}). Nothing was changed; check the text's brackets and indentation.`,
+    parser_missing: (e) =>
+      `The code parser is not installed with this build${opt(e, "; read ", " with a line range instead")}`,
+    parse_failed: (e) => `Could not parse${opt(e, " ")}: ${shown(e.detail.cause)}`,
+    doc_type: (e) =>
+      `Not a document read_document reads: ${e.path}. It reads .pdf, .docx, .xlsx, .ods, .csv and .pptx; read text with a text read.`,
+    doc_encrypted: (e) => docRead(e, "it is encrypted (password-protected)", "; decrypt it first"),
+    doc_unreadable: (e) =>
+      docRead(e, `it is not ${FORMATS[String(e.detail.expected)] ?? "a readable document"}`),
+    doc_csv_not_utf8: (e) => docRead(e, "it is not UTF-8 text; convert it to UTF-8 to read it"),
+    doc_spec: (e) =>
+      docRead(
+        e,
+        `${e.detail.parameter}: '${shown(e.detail.actual)}' is not ${SPECS[String(e.detail.expected)] ?? "a valid range"}`,
+      ),
+    doc_past_end: (e) =>
+      docRead(e, `pages: '${shown(e.detail.actual)}' is past the last page (${e.detail.limit})`),
+    doc_no_sheet: (e) =>
+      docRead(
+        e,
+        `no sheet '${shown(e.detail.name)}'; sheets: ${(e.detail.items ?? []).map(shown).join(", ")}`,
+      ),
+    doc_corrupt: (e) => docRead(e, "it could not be parsed (corrupt?)"),
+    image_header: (e) =>
+      `Cannot scale down ${e.path}: its image header is unreadable (corrupt?); it is ${e.detail.actual} bytes, over the limit of ${e.detail.limit}.`,
+    image_corrupt: (e) => scale(e, "it could not be decoded (corrupt or unsupported image?)"),
+    image_codec_missing: (e) => scale(e, `the ${e.detail.name} codec is not installed`),
+    image_reencode: (e) => scale(e, "it could not be re-encoded"),
+    glob_too_long: (e) =>
+      `Glob pattern too long (${e.detail.actual} characters; the limit is ${e.detail.limit}): ${glob(e.detail.name)}. Use a shorter pattern.`,
+    too_many_globs: (e) =>
+      `Too many ${e.detail.parameter === "exclude" ? "exclude patterns" : "globs"} (${e.detail.actual}; the limit is ${e.detail.limit}). Combine them with {a,b} alternatives.`,
+    glob_invalid: (e) => `Invalid glob pattern ${glob(e.detail.name)}: ${e.detail.cause}`,
+    glob_negated_extglob: (e) =>
+      `Unsupported glob pattern ${glob(e.detail.name)}: a negated extglob "!(…)" cannot be matched in linear time. ` +
+      'Use a leading "!" on the whole pattern, or excludePatterns, instead.',
+    regex_invalid: (e) => `Invalid regular expression: ${e.detail.cause}`,
+    pattern_too_long: (e) =>
+      `Search pattern too large: ${e.detail.actual} bytes, over the limit of ${e.detail.limit}. Split it into several shorter searches.`,
+    pattern_too_complex: (e) =>
+      `Search pattern too large: compiling it took ${e.detail.actual ?? `over ${e.detail.limit}`} ms. Split it into several shorter searches.`,
+    max_results: () => "maxResults must be at least 1",
+    not_structured: (e) =>
+      `Not a structured file: ${e.path}. read_structured and edit_structured take .json, .jsonc, .yaml, .yml and .toml files; use edit_file or edit_lines for others.`,
+    json_invalid: (e) => `Not valid JSON: ${e.detail.cause} at offset ${e.detail.actual}.`,
+    json_empty: () => "Not valid JSON: the file is empty.",
+    toml_invalid: (e) => `Not valid TOML: ${e.detail.cause}`,
+    yaml_invalid: (e) => `Not valid YAML: ${e.detail.cause}`,
+    yaml_alias_unanchored: (e) =>
+      `Not valid YAML for a structured read or edit: the alias *${e.detail.name} has no anchor &${e.detail.name} before it.`,
+    yaml_alias_recursive: (e) =>
+      `Not valid YAML for a structured read or edit: the alias *${e.detail.name} is inside its own anchor (a recursive value).`,
+    yaml_alias_expansion: (e) =>
+      `Not valid YAML for a structured read or edit: its aliases expand to more than ${e.detail.limit} values.`,
+    yaml_duplicate_key: (e) =>
+      `Not valid YAML: Map keys must be unique ('${e.detail.name}' again at line ${e.detail.actual}).`,
+    yaml_alias_path: (e) =>
+      `The path goes through the alias *${e.detail.name}: edit its anchor, or replace it whole.`,
+    yaml_single_value: () =>
+      "The document is empty or a single value: give the whole content with write_file.",
+    yaml_merge_key: () =>
+      "Refused: that key comes from a merge key (<<), not from this map. Nothing was changed; delete it at its anchor, or set it here to override it.",
+    not_in_place: () =>
+      "Refused: this edit could not be made in place without changing other values. Nothing was changed; edit the text with edit_file.",
+    path_through_scalar: () => "The path goes through a value that is not an object or array.",
+    key_path_syntax: (e) =>
+      `Invalid path '${shown(e.detail.name)}' at character ${e.detail.actual}: use dotted keys and [index], e.g. a.b[2].c or a["x.y"].`,
+    set_past_end: (e) =>
+      `Cannot set '${shown(e.detail.name)}': the index is past the end, or the key type is wrong.`,
+    merge_needs_objects: () => "A merge into the document needs an object on both sides.",
+    path_below_document: () => "Give a path below the document (e.g. a.b); to merge at the top, use merge.",
+    value_needed: () => "Give value with set and merge.",
+    line_range_outside: (e) =>
+      `Line range ${e.detail.actual} is outside the file's ${e.detail.limit} lines (endLine = startLine - 1 inserts).`,
+    line_ranges_overlap: (e) =>
+      `Line ranges ${(e.detail.items ?? []).join(" and ")} overlap: merge them into one edit.`,
+    notebook_not_json: () => "Not a Jupyter notebook: the file is not valid JSON.",
+    notebook_no_cells: () => "Not a Jupyter notebook: no cells array.",
+    notebook_insert_at: (e) =>
+      `Cannot insert at ${e.detail.actual}: give 0-${e.detail.limit} (the index the new cell gets).`,
+    result_not_json: () => "Refused: the result would not be valid JSON. Nothing was changed.",
+    result_not_notebook: (e) =>
+      `Refused: the result would not be a valid nbformat 4 notebook (${e.detail.cause ?? "cell ids"}). Nothing was changed.`,
+    unknown_encoding: (e) =>
+      `Unknown encoding "${shown(e.detail.name)}" for ${e.path}: name one such as latin1, windows-1252, shift_jis, gbk, euc-kr, utf-16le.`,
+    encoding_roundtrip: (e) =>
+      `Cannot edit ${e.path} as ${e.detail.name}: its bytes do not come back unchanged from that encoding, so an edit would change lines it does not touch.`,
+    unencodable_char: (e) =>
+      `Cannot write "${e.detail.actual}" (U+${e.detail.expected}) to ${e.path}: its encoding ${e.detail.name} has no such character. Nothing was changed; use characters ${e.detail.name} can hold.`,
+    line_count: (e) =>
+      `${e.detail.parameter} must be a positive whole number of lines (got ${shown(e.detail.actual)}) for ${e.path}`,
+    head_and_tail: () => "Cannot specify both head and tail parameters simultaneously",
+    range_with_head_tail: () => "Cannot combine startLine/endLine with head or tail",
+    line_number: (e) =>
+      `${e.detail.parameter} must be a whole number of 1 or more (got ${shown(e.detail.actual)}) for ${e.path}`,
+    range_reversed: (e) =>
+      `${e.detail.parameter} (${e.detail.actual}) must be >= ${e.detail.name} (${e.detail.limit})`,
+    path_needed: () =>
+      "Give path: a file or directory inside an allowed directory (list_allowed_directories).",
+    files_empty: () => "files must list at least one file",
+    // mcp-workspace's words (only its tools raise these).
+    max_lines_negative: (e) => `max_lines must be >= 0, got ${e.detail.actual}`,
+    file_path_type: (e) => `File path must be a non-empty string, got ${e.detail.actual}`,
+    dir_path_type: (e) => `Directory path must be a non-empty string, got ${e.detail.actual}`,
+    content_type: (e) => `Content must be a string, got ${e.detail.actual}`,
+    content_surrogates: () =>
+      "Content contains characters that cannot be encoded. Please check the encoding.",
+    path_param_empty: (e) =>
+      `Invalid ${e.detail.parameter === "source_path" ? "source" : "destination"} path`,
+    edit_shapes_both: () => "Give either edits or old_string/new_string, not both",
+    edit_shape_missing: () => "Give old_string and new_string (or edits: [{old_text, new_text}])",
+    git_unknown_command: (e) =>
+      `Unknown git command: '${shown(e.detail.name)}'. Pass the flags in args: ${e.detail.expected}`,
+    line_range_pair: () => "start_line and end_line must both be provided or both omitted",
+    line_range_integers: () => "start_line and end_line must be integers",
+    line_range_min: () => "start_line and end_line must be >= 1",
+    glob_or_pattern: () => "At least one of 'glob' or 'pattern' must be provided",
+    not_image: (e) =>
+      `Not an image: ${e.path} (${e.detail.actual}). Read text with read_file, documents with read_document.`,
   },
   outside_roots: {
     plain: (e) => `Access denied - path outside allowed directories: ${e.path}`,
@@ -186,7 +353,7 @@ const OFFICIAL_WORDS: CaseTable = {
       `Refused: ${e.path} holds more than ${e.detail.limit} entries, too many to check the links it would carry; move its parts instead. Nothing was moved`,
     changed_while_deleting: (e) =>
       `Access denied - a directory changed while it was being deleted${e.path ? `: ${e.path}` : ""}`,
-    delete_root: (e) => `Refusing to delete a root directory: ${e.path}`,
+    delete_root: (e) => `Refusing to delete an allowed directory: ${e.path}`,
     journal_hash: (e) =>
       `Refused: the journal record of change ${shown(e.detail.change)} does not match its hash (damaged or edited on disk); nothing was changed`,
     journal_record: (e) =>
@@ -211,6 +378,10 @@ const OFFICIAL_WORDS: CaseTable = {
     git_option: (e) => `git option '${shown(e.detail.actual)}' is not run by this server`,
     git_remote_outside: (e) =>
       `git ${shown(e.detail.command)} was not run in ${e.path}: remote '${shown(e.detail.actual)}' is a local repository outside the allowed directories.`,
+    // structured, documents, code, search, images, walk, text, surfaces
+    patch_absolute: (e) => `Patch paths must be relative: ${shown(e.detail.name)}`,
+    delete_project_root: () => "Refusing to delete the project root directory",
+    move_root: (e) => `Cannot move an allowed directory itself: ${e.path}`,
   },
   os_denied: { plain: (e) => `Permission denied: ${e.path}` },
   ignored: {
@@ -226,6 +397,11 @@ const OFFICIAL_WORDS: CaseTable = {
       `git show '${shown(e.detail.actual)}' was refused: with the server's --deny rules set, show a file as <rev>:<path> (a path the rules allow) and list trees with ls_tree.`,
     git_deny_ls_tree: (e) =>
       `git ls_tree '${shown(e.detail.actual)}' was refused: with the server's --deny rules set, name the tree as <rev>:<path> without '.' or '..' segments.`,
+    // structured, documents, code, search, images, walk, text, surfaces
+    list_git_dir: (e) =>
+      `Directory '${e.path}' is inside .git/, which is never listed: its files are not listed and cannot be read. Use list_directory() to see available files.`,
+    list_ignored_dir: (e) =>
+      `Directory '${e.path}' is excluded by .gitignore: its files are not listed and cannot be read. Use list_directory() to see available files.`,
   },
   read_only: {
     plain: (e) => `Access denied - read-only location: ${e.path}`,
@@ -248,6 +424,23 @@ const OFFICIAL_WORDS: CaseTable = {
       const near = d?.nearest ? `\n\n${d.nearest}` : "";
       return `Could not find exact match for edit:\n${d?.oldText}${editOf(e, "\n(edit ", "; no edit was applied)")}${near}`;
     },
+    // structured, documents, code, search, images, walk, text, surfaces
+    symbol: (e) => `No symbol '${shown(e.detail.name)}' in ${e.path}. List its symbols with outline.`,
+    key_path: (e) => `Nothing at '${shown(e.detail.name)}'.`,
+    delete_missing: (e) =>
+      e.detail.name === undefined
+        ? "Nothing at that path to delete."
+        : `Nothing at '${shown(e.detail.name)}' to delete.`,
+    no_container: (e) => `No object or array at '${shown(e.detail.name)}'.`,
+    cell: (e) => {
+      const n = Number(e.detail.actual);
+      return `No cell ${shown(e.detail.name)}: the notebook has ${n} cells${n > 0 ? ` (0-${n - 1})` : ""}.`;
+    },
+    cell_id: (e) => `No cell with id '${shown(e.detail.name)}'. List the cells with notebook_read.`,
+    reference_project: (e) => `Reference project '${shown(e.detail.name)}' not found`,
+    reference_url_only: (e) =>
+      `Reference project '${shown(e.detail.name)}' is a URL-only reference project (${shown(e.detail.actual)}) with no local copy: ` +
+      "the reference file tools and git() need a local directory; the GitHub tools accept it as reference_name",
   },
   exists: {
     plain: (e) => `Already exists: ${e.path}`,
@@ -272,6 +465,8 @@ const OFFICIAL_WORDS: CaseTable = {
   not_directory: {
     plain: (e) => `Not a directory: ${e.path}`,
     parent_is_file: (e) => `Not a directory: a parent of ${e.path} is a file`,
+    // structured, documents, code, search, images, walk, text, surfaces
+    is_file: (e) => `'${e.path}' is a file, not a directory. Use read_file() instead.`,
   },
   not_empty: { plain: (e) => `Directory not empty: ${e.path}` },
   too_large: {
@@ -285,8 +480,37 @@ const OFFICIAL_WORDS: CaseTable = {
     media: (e) =>
       `File too large to return as media: ${e.path} is ${e.detail.actual} bytes; the limit is ${e.detail.limit} bytes (raise it with --max-output-bytes, or use get_file_info)`,
     copy_entries: (e) => `Too many entries to copy (more than ${e.detail.limit}): ${e.path}`,
+    // structured, documents, code, search, images, walk, text, surfaces
+    document: (e) =>
+      `Document too large: ${e.path} is ${e.detail.actual} bytes; the limit is ${e.detail.limit}`,
+    doc_inflated: (e) => docRead(e, `it inflates to more than ${e.detail.limit} bytes (a zip bomb?)`, FEWER),
+    doc_timeout: (e) => docRead(e, `parsing it took longer than ${e.detail.limit} s`, FEWER),
+    doc_memory: (e) => docRead(e, `parsing it needs more than ${e.detail.limit} MB`, FEWER),
+    image_pixels: (e) =>
+      `Image too large to scale down: ${e.path} states ${e.detail.name} px (${MP(e.detail.actual)}); ` +
+      `mcpfs decodes up to ${MP(e.detail.limit)}. Pass original: true for the file's own bytes.`,
+    image_fit: (e) =>
+      scale(
+        e,
+        `it does not fit in ${e.detail.limit} bytes even at ${e.detail.actual} px`,
+        "Ask for a larger maxBytes, or pass",
+      ),
+    image_timeout: (e) => scale(e, `parsing it took longer than ${e.detail.limit} s`),
+    image_memory: (e) => scale(e, `parsing it needs more than ${e.detail.limit} MB`),
+    read_wide: (e) =>
+      `File too large to read as ${e.detail.name} (${e.detail.actual} bytes, limit ${e.detail.limit}): ${e.path}. Convert it to UTF-8 to read it in parts.`,
   },
-  not_utf8: { plain: (e) => `Not a UTF-8 text file: ${e.path}` },
+  not_utf8: {
+    plain: (e) => `Not a UTF-8 text file: ${e.path}`,
+    // structured, documents, code, search, images, walk, text, surfaces
+    encoding_needed: (e) => `Not a UTF-8 text file: ${e.path}.${HOW}`,
+    encoding_guessed: (e) =>
+      `Not a UTF-8 text file: ${e.path}. Likely encodings (a guess by chardet): ${(e.detail.items ?? []).join(", ")}.${HOW}`,
+    looks_binary: (e) => `Not a UTF-8 text file: ${e.path}. It looks binary.${HOW}`,
+    encoding_unguessed: (e) => `Not a UTF-8 text file: ${e.path}. Its encoding could not be guessed.${HOW}`,
+    invalid_bytes: (e) =>
+      `Not valid ${e.detail.name} text: ${e.path} has bytes that encoding lacks. Pass the file's own \`encoding\`.`,
+  },
   conflict: {
     plain: (e) => `Changed meanwhile: ${e.path}. Read it again, then retry.`,
     changed_while_reading: (e) => `The file changed while it was being read; try again: ${e.path}`,
@@ -336,6 +560,8 @@ const OFFICIAL_WORDS: CaseTable = {
       "Server cannot operate: No allowed directories available. Server was started without command-line " +
       "directories, and on protocol version 2026-07-28 the client cannot provide them through MCP Roots. " +
       "Restart the server with the directories it may access as command-line arguments: mcpfs DIR [DIR...]",
+    // structured, documents, code, search, images, walk, text, surfaces
+    project_unset: () => "Project directory has not been set",
   },
   journal_full: {
     plain: (e) =>
@@ -351,8 +577,8 @@ const OFFICIAL_WORDS: CaseTable = {
       );
     },
   },
-  // Named when the call names a path (a system cancellation is worded the same way).
-  cancelled: { plain: (e) => (e.path ? `Cancelled: ${e.path}` : "Cancelled") },
+  // A cancellation may name no path (a tool without one): then no dangling ": ".
+  cancelled: { plain: (e) => `Cancelled${opt(e, ": ")}` },
   io: {
     plain: (e) => `Operation failed: ${e.path}`,
     resolve: (e) => `Cannot resolve path: ${e.path}`,
@@ -367,6 +593,14 @@ const OFFICIAL_WORDS: CaseTable = {
     git_config_read: (e) =>
       `Could not read the repository's git configuration (${e.detail.cause}), so git is not run`,
     git_remotes_read: (e) => `${notRunIn(e)}its remotes could not be read (${e.detail.cause})`,
+    // structured, documents, code, search, images, walk, text, surfaces
+    parser_stopped: (e) =>
+      `The code parser stopped (${e.detail.cause})${opt(e, " while reading ")}; try again.`,
+    doc_reader_stopped: (e) =>
+      `The document reader stopped (${e.detail.cause})${opt(e, " while reading ")}; try again.`,
+    search_start: (e) => `Search failed to start: ${e.detail.cause}`,
+    ripgrep_missing: () => "ripgrep is not available on this machine",
+    regex_check: (e) => `Cannot check the regular expression: ${e.detail.cause}`,
   },
 };
 

@@ -186,7 +186,7 @@ describe.each(["rg", "js"] as const)("a long grep cancelled over HTTP (engine %s
 
       // The server's own account of A: failed as cancelled; and ripgrep itself killed, not left to finish.
       await until(() => cancelledLines(logFrom).length > 0);
-      expect(cancelledLines(logFrom)[0]).toContain('"error":"Cancelled"');
+      expect(cancelledLines(logFrom)[0]).toMatch(/"error":"Cancelled(: [^"]*)?"/);
       if (engine === "rg" && hasProc) await until(() => !rgChildren(pid).some((p) => rgOfA.includes(p)));
       // Still responsive: a small search answers.
       const small = await conn.call("grep", { ...target.small, maxResults: 1 });
@@ -198,7 +198,7 @@ describe.each(["rg", "js"] as const)("a long grep cancelled over HTTP (engine %s
       b.ac.abort();
       await b.settled;
       await until(() => cancelledLines(logFrom).length > 1);
-      expect(cancelledLines(logFrom)[1]).toContain('"error":"Cancelled"');
+      expect(cancelledLines(logFrom)[1]).toMatch(/"error":"Cancelled(: [^"]*)?"/);
       if (engine === "rg" && hasProc) await until(() => rgChildren(pid).length === 0);
     },
   );

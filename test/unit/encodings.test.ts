@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { ToolError } from "../../src/core/errors.js";
 import { decodeFile, decodeForEdit, decodingFor, encodeText } from "../../src/core/text/decode.js";
-import { wordedRejection } from "../helpers/worded.js";
+import { clientMessage } from "../../src/surfaces/wording.js";
+import { wordedRejection, wordedThrow } from "../helpers/worded.js";
 
 const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]); // "café\n"
 /** Enough Latin-1 text for chardet to guess from. */
@@ -33,7 +34,7 @@ describe("decodeFile", () => {
     const err = await decodeFile(prose, "f.txt").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ToolError);
     expect(err).toMatchObject({ kind: "not_utf8", detail: { path: "f.txt" } });
-    expect((err as Error).message).toMatch(
+    expect(clientMessage(err)).toMatch(
       /^Not a UTF-8 text file: f\.txt\. Likely encodings \(a guess by chardet\): /,
     );
   });
@@ -59,7 +60,7 @@ describe("encodeText and decodeForEdit", () => {
   it("refuses a character the encoding cannot hold, naming it and the path", async () => {
     const { codec } = await decodeFile(latin1, "f.txt", "latin1");
     expect(encodeText("déjà", codec, "f.txt")).toEqual(Buffer.from([0x64, 0xe9, 0x6a, 0xe0]));
-    expect(() => encodeText("a€b", codec, "f.txt")).toThrow(/"€" \(U\+20AC\) to f\.txt/);
+    expect(wordedThrow(() => encodeText("a€b", codec, "f.txt"))).toMatch(/"€" \(U\+20AC\) to f\.txt/);
   });
 
   it("refuses to edit a Shift-JIS file whose bytes spell a character the other way", async () => {

@@ -5,6 +5,7 @@ import { grep } from "../../src/core/search/grep.js";
 import type { GrepOptions } from "../../src/core/search/grep-job.js";
 import type { Root } from "../../src/core/workspace.js";
 import { tempArea } from "../helpers/fixtures.js";
+import { wordedRejection } from "../helpers/worded.js";
 
 const area = tempArea("mcpfs-grep-");
 afterAll(() => area.cleanup());
@@ -139,7 +140,9 @@ describe.each(["rg", "js"] as const)("grep with the %s engine", (engine) => {
   });
 
   it("reports an invalid regular expression clearly", async () => {
-    await expect(run(engine, { pattern: "(unclosed" })).rejects.toThrow(/Invalid regular expression/);
+    expect(await wordedRejection(run(engine, { pattern: "(unclosed" }))).toMatch(
+      /Invalid regular expression/,
+    );
   });
 
   it("is cancelled by the signal", async () => {

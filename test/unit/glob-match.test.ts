@@ -7,6 +7,7 @@ import fc from "fast-check";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { compileGlob, compileGlobAny } from "../../src/core/search/glob-match.js";
+import { wordedThrow } from "../helpers/worded.js";
 
 const RUNS = 3000;
 
@@ -124,10 +125,10 @@ describe("compileGlob runs in linear time", () => {
   });
 
   it("refuses a glob over the length cap, and a negated extglob, with a clear error", () => {
-    expect(() => compileGlob("a".repeat(1025))).toThrow(
+    expect(wordedThrow(() => compileGlob("a".repeat(1025)))).toMatch(
       /Glob pattern too long \(1025 characters; the limit is 1024\)/,
     );
     expect(() => compileGlob("a".repeat(1024))).not.toThrow();
-    expect(() => compileGlob("!(a)")).toThrow(/negated extglob/);
+    expect(wordedThrow(() => compileGlob("!(a)"))).toMatch(/negated extglob/);
   });
 });

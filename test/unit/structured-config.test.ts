@@ -12,7 +12,9 @@ import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { type ConfigFormat, editConfigText, queryConfig } from "../../src/core/structured/config-edit.js";
 import type { StructuredEdit } from "../../src/core/structured/path-expr.js";
+import { clientMessage } from "../../src/surfaces/wording.js";
 import { ROOT } from "../helpers/server.js";
+import { wordedRejection } from "../helpers/worded.js";
 
 const fixture = (rel: string) => fs.readFileSync(path.join(ROOT, "test/fixtures/config", rel), "utf8");
 const PACKAGE = fs.readFileSync(path.join(ROOT, "package.json"), "utf8");
@@ -129,9 +131,11 @@ describe("edit_structured on real config files", () => {
   });
 
   it("an alias is replaced, never edited through (that would change its anchor's other users)", async () => {
-    await expect(
-      editConfigText("yaml", COMPOSE, [{ set: "services.web.logging.driver", value: "local" }]),
-    ).rejects.toThrow(/alias \*default-logging/);
+    expect(
+      await wordedRejection(
+        editConfigText("yaml", COMPOSE, [{ set: "services.web.logging.driver", value: "local" }]),
+      ),
+    ).toMatch(/alias \*default-logging/);
     const out = await editConfigText("yaml", COMPOSE, [
       { set: "services.api.logging", value: { driver: "local" } },
     ]);
@@ -140,10 +144,10 @@ describe("edit_structured on real config files", () => {
   });
 
   it("refuses a path through a scalar, and deleting what is not there", async () => {
-    await expect(editConfigText("json", PACKAGE, [{ set: "name.first", value: 1 }])).rejects.toThrow(
+    expect(await wordedRejection(editConfigText("json", PACKAGE, [{ set: "name.first", value: 1 }]))).toMatch(
       /No object or array/,
     );
-    await expect(editConfigText("toml", PYPROJECT, [{ delete: "project.nope" }])).rejects.toThrow(
+    expect(await wordedRejection(editConfigText("toml", PYPROJECT, [{ delete: "project.nope" }]))).toMatch(
       /Nothing at/,
     );
   });
@@ -170,9 +174,9 @@ describe("YAML values: merge keys, aliases, duplicate keys", () => {
   });
 
   it("refuses to delete a key a merge brings (it is not in that map), naming what to do", async () => {
-    await expect(
-      editConfigText("yaml", COMPOSE, [{ delete: "services.web.environment.TZ" }]),
-    ).rejects.toThrow(/comes from a merge key \(<<\).*delete it at its anchor, or set it here/);
+    expect(
+      await wordedRejection(editConfigText("yaml", COMPOSE, [{ delete: "services.web.environment.TZ" }])),
+    ).toMatch(/comes from a merge key \(<<\).*delete it at its anchor, or set it here/);
   });
 
   it("merge order: the map's own keys win wherever they stand, then earlier sources", async () => {
@@ -199,14 +203,14 @@ describe("YAML values: merge keys, aliases, duplicate keys", () => {
 
   it("aliases are copies; a duplicate key, a recursive alias and an alias bomb are refused", async () => {
     const out = await editConfigText("yaml", "a: &x [1, 2]\nb: *x\n", [{ set: "a[0]", value: 9 }]).catch(
-      (e: Error) => e.message,
+      (e: unknown) => clientMessage(e),
     );
     // Changing the anchor would change b too, so it is refused rather than done behind the user's back.
     expect(out).toMatch(/could not be made in place/);
-    await expect(yamlRead("a: 1\nb: 2\na: 3\n")).rejects.toThrow(
+    expect(await wordedRejection(yamlRead("a: 1\nb: 2\na: 3\n"))).toMatch(
       /keys must be unique \('a' again at line 3\)/,
     );
-    await expect(yamlRead("a: &x [*x]\n")).rejects.toThrow(/inside its own anchor/);
+    expect(await wordedRejection(yamlRead("a: &x [*x]\n"))).toMatch(/inside its own anchor/);
     const bomb = ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"];
     for (let i = 1; i < 9; i++)
       bomb.push(
@@ -214,7 +218,7 @@ describe("YAML values: merge keys, aliases, duplicate keys", () => {
           .fill(`*l${i - 1}`)
           .join(", ")}]`,
       );
-    await expect(yamlRead(bomb.join("\n"))).rejects.toThrow(/expand to more than/);
+    expect(await wordedRejection(yamlRead(bomb.join("\n")))).toMatch(/expand to more than/);
   });
 
   it("a __proto__ key is an ordinary key", async () => {
@@ -262,8 +266,10 @@ describe("TOML: new keys where a person would write them", () => {
   });
 
   it("refuses what toml-patch cannot place, changing nothing", async () => {
-    await expect(
-      editConfigText("toml", "[a]\nb = 1\n", [{ set: "arr", value: [{ x: 1 }, { x: 2 }] }]),
-    ).rejects.toThrow(/could not be made in place/);
+    expect(
+      await wordedRejection(
+        editConfigText("toml", "[a]\nb = 1\n", [{ set: "arr", value: [{ x: 1 }, { x: 2 }] }]),
+      ),
+    ).toMatch(/could not be made in place/);
   });
 });

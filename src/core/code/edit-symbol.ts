@@ -8,7 +8,6 @@ import { unifiedDiff } from "../edit/diff.js";
 import { ToolError } from "../errors.js";
 import { checkExpected } from "../mutate/precondition.js";
 import { type ChangeResult, commitChanges } from "../mutate/transaction.js";
-import { printable } from "../paths.js";
 import { encodeText } from "../text/decode.js";
 import { parseDoc } from "../text/document.js";
 import { toLf } from "../text/lines.js";
@@ -17,7 +16,7 @@ import type { SymbolNode } from "./extract.js";
 import { GRAMMARS, type GrammarId } from "./languages.js";
 import { rangeLabel } from "./outline.js";
 import { parseErrors } from "./parser-pool.js";
-import { type CodeText, noGrammarNote, readCode, symbolsOf } from "./source.js";
+import { type CodeText, readCode, symbolsOf } from "./source.js";
 import { type FoundSymbol, matchSymbols } from "./symbols.js";
 
 export interface SymbolEditOptions {
@@ -48,17 +47,18 @@ export async function oneSymbol(
   signal?: AbortSignal,
 ): Promise<FoundSymbol> {
   const parsed = await symbolsOf(file, signal);
-  if (!parsed) throw new ToolError(noGrammarNote(requested), "invalid");
+  if (!parsed) throw new ToolError("invalid", { reason: "no_grammar", path: requested });
   const found = matchSymbols(parsed.symbols, { name });
-  const shown = printable(requested);
-  if (found.length === 0)
-    throw new ToolError(`No symbol '${name}' in ${shown}. List its symbols with outline.`, "not_found");
+  if (found.length === 0) throw new ToolError("not_found", { reason: "symbol", path: requested, name });
   if (found.length > 1) {
     const list = found.slice(0, 10).map((f) => `${rangeLabel(f.symbol)} ${f.symbol.kind} ${f.qualified}`);
-    throw new ToolError(
-      `'${name}' names ${found.length} symbols in ${shown}: ${list.join("; ")}. Give a qualified name (Outer.inner).`,
-      "invalid",
-    );
+    throw new ToolError("invalid", {
+      reason: "symbol_ambiguous",
+      path: requested,
+      name,
+      actual: found.length,
+      items: list,
+    });
   }
   return found[0]!;
 }
@@ -97,10 +97,12 @@ export async function editSymbol(
       parseErrors(grammar, out, opts.signal),
     ]);
     if (after > before)
-      throw new ToolError(
-        `Refused: the new text leaves ${printable(target.requested)} with syntax errors (${after} where it had ${before}). Nothing was changed; check the text's brackets and indentation.`,
-        "invalid",
-      );
+      throw new ToolError("invalid", {
+        reason: "syntax_errors",
+        path: target.requested,
+        actual: after,
+        expected: before,
+      });
   }
   const diff = unifiedDiff(opts.diffName, toLf(file.text), toLf(out));
   if (opts.dryRun || out === file.text) return { diff, written: false, sha256: file.sha256, symbol: found };

@@ -34,7 +34,7 @@ function locate(): { worker: string; grammarDir: string } {
     if (existsSync(candidate))
       return { worker: fileURLToPath(new URL("./worker.js", import.meta.url)), grammarDir: candidate };
     const up = path.dirname(dir);
-    if (up === dir) throw new ToolError("The code parser is not installed with this build", "invalid");
+    if (up === dir) throw new ToolError("invalid", { reason: "parser_missing" });
     dir = up;
   }
 }
@@ -58,12 +58,12 @@ class ParserPool {
       this.pending.delete(res.id);
       if (this.pending.size === 0) w.unref();
       if (res.ok) p.resolve(JSON.parse(res.json));
-      else p.reject(new ToolError(`Could not parse: ${res.message}`, "invalid"));
+      else p.reject(new ToolError("invalid", { reason: "parse_failed", cause: res.cause }));
     });
     const fail = (err: Error) => {
       if (this.worker === w) this.worker = undefined;
       for (const p of this.pending.values())
-        p.reject(new ToolError(`The code parser stopped: ${err.message}`, "invalid"));
+        p.reject(new ToolError("io", { reason: "parser_stopped", cause: err.message }));
       this.pending.clear();
     };
     w.on("error", fail);
@@ -78,7 +78,7 @@ class ParserPool {
     return new Promise<T>((resolve, reject) => {
       // Removed when the answer comes: a tree-wide call sends every file under one signal.
       const onAbort = () => {
-        if (this.pending.delete(id)) reject(new ToolError("Cancelled", "cancelled"));
+        if (this.pending.delete(id)) reject(new ToolError("cancelled", {}));
       };
       const settled = () => signal?.removeEventListener("abort", onAbort);
       this.pending.set(id, {

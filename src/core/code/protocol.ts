@@ -38,4 +38,5 @@ export interface MapResult {
  */
 export type ParseResponse =
   | { id: number; ok: true; json: string }
-  | { id: number; ok: false; message: string };
+  /** A refusal as data: the parser's own account of what failed (the main thread words it). */
+  | { id: number; ok: false; cause: string };

@@ -1,7 +1,6 @@
 /** A code file read once through the verified open, and its symbols (parsed off the main thread). */
 import { ToolError } from "../errors.js";
 import { readSnapshot, type Snapshot } from "../mutate/snapshot.js";
-import { printable } from "../paths.js";
 import { type Codec, decodeFile, decodeForEdit } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 import type { Occurrence, SymbolNode } from "./extract.js";
@@ -36,7 +35,7 @@ export interface CodeFile extends CodeText {
  */
 export async function readCode(target: ResolvedPath, encoding?: string, forEdit = false): Promise<CodeFile> {
   const snap = await readSnapshot(target, { maxBytes: MAX_CODE_BYTES });
-  if (!snap) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
+  if (!snap) throw new ToolError("not_found", { reason: "file", path: target.requested });
   const { text, codec } = await (forEdit ? decodeForEdit : decodeFile)(snap.data, target.requested, encoding);
   const bom = text.startsWith("\uFEFF");
   return {
@@ -84,9 +83,9 @@ function memo<T>(file: CodeText, key: string, ask: () => Promise<T>, signal?: Ab
     asked.catch(() => m.delete(key)); // a failed parse is asked again next time
   }
   if (!signal) return p;
-  if (signal.aborted) return Promise.reject(new ToolError("Cancelled", "cancelled"));
+  if (signal.aborted) return Promise.reject(new ToolError("cancelled", {}));
   return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(new ToolError("Cancelled", "cancelled"));
+    const stop = () => reject(new ToolError("cancelled", {}));
     signal.addEventListener("abort", stop, { once: true });
     p.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
   });
@@ -114,14 +113,6 @@ export async function occurrencesOf(
 ): Promise<Map<string, Occurrence[]> | undefined> {
   if (file.language === undefined || file.language === "markdown") return undefined;
   return new Map(await parseOccurrences(file.language, file.text, file.sha256, name, signal));
-}
-
-/** What a file without a grammar is told. */
-export function noGrammarNote(requested: string): string {
-  return (
-    `No code grammar for ${printable(requested)}: outlines cover TypeScript, TSX, JavaScript, Python, Go, ` +
-    "Rust, Java, C#, C, C++, Ruby, PHP and Markdown. Read it with a line range instead."
-  );
 }
 
 /** The names a file uses without defining them there, with counts; `undefined` without a grammar. */

@@ -135,7 +135,7 @@ parentPort!.on("message", (req: ParseRequest) => {
     try {
       res = { id: req.id, ok: true, json: await handle(req) };
     } catch (err) {
-      res = { id: req.id, ok: false, message: err instanceof Error ? err.message : String(err) };
+      res = { id: req.id, ok: false, cause: err instanceof Error ? err.message : String(err) };
     }
     parentPort!.postMessage(res);
   });

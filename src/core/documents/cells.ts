@@ -1,4 +1,4 @@
-import { DocError } from "./doc-error.js";
+import { ToolError } from "../errors.js";
 
 /** Column letters for a 0-based column: 0 -> A, 26 -> AA. */
 export function columnName(col: number): string {
@@ -30,7 +30,12 @@ export function parseRange(spec: string | undefined): CellRange | undefined {
   const from = parseCell(a!);
   const to = parseCell(b!);
   if (!from || !to || to.col < from.col || to.row < from.row)
-    throw new DocError("bad_request", `range: '${spec}' is not a cell range like A1:F40`);
+    throw new ToolError("invalid", {
+      reason: "doc_spec",
+      parameter: "range",
+      actual: spec,
+      expected: "cells",
+    });
   return { c1: from.col, r1: from.row, c2: to.col, r2: to.row };
 }
 

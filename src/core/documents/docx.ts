@@ -1,5 +1,5 @@
 import { zipSync } from "fflate";
-import { DocError } from "./doc-error.js";
+import { ToolError } from "../errors.js";
 import { htmlToMarkdown } from "./html-markdown.js";
 import type { DocumentRequest, DocumentResult } from "./protocol.js";
 import { unzipBounded } from "./zip.js";
@@ -9,7 +9,12 @@ function lineWindow(spec: string | undefined, total: number): [number, number] {
   if (spec === undefined || spec.trim() === "") return [1, total];
   const m = /^\s*(\d+)\s*(?:-\s*(\d*)\s*)?$/.exec(spec);
   if (!m || Number(m[1]) < 1)
-    throw new DocError("bad_request", `range: '${spec}' is not a line range like 120-240 (a .docx)`);
+    throw new ToolError("invalid", {
+      reason: "doc_spec",
+      parameter: "range",
+      actual: spec,
+      expected: "lines",
+    });
   const from = Number(m[1]);
   return [from, m[2] === undefined ? from : m[2] ? Number(m[2]) : total];
 }
@@ -21,7 +26,8 @@ function lineWindow(spec: string | undefined, total: number): [number, number] {
  */
 export async function readDocx(req: DocumentRequest): Promise<DocumentResult> {
   const parts = unzipBounded(req.data, (n) => !/^word\/media\//.test(n), req.maxInflated);
-  if (!parts.has("word/document.xml")) throw new DocError("invalid", "it is not a Word (.docx) document");
+  if (!parts.has("word/document.xml"))
+    throw new ToolError("invalid", { reason: "doc_unreadable", expected: "docx" });
   const stored = zipSync(Object.fromEntries(parts), { level: 0 });
   const mammoth = await import("mammoth");
   let html: string;
@@ -33,7 +39,7 @@ export async function readDocx(req: DocumentRequest): Promise<DocumentResult> {
       )
     ).value;
   } catch {
-    throw new DocError("invalid", "it is not a readable Word (.docx) document");
+    throw new ToolError("invalid", { reason: "doc_unreadable", expected: "docx" });
   }
   const lines = htmlToMarkdown(html);
   const [from, to] = lineWindow(req.range, lines.length);

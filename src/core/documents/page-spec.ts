@@ -1,22 +1,31 @@
-import { DocError } from "./doc-error.js";
+import { ToolError } from "../errors.js";
 
 /**
  * The 1-based numbers a page list names ("3-5,9", "7-" to the end), ascending, without repeats, within
  * `1..total`; undefined or empty means all.
  */
+/** A `pages` value that is not a page list: `expected` says what it should look like. */
+const pagesError = (part: string, expected: "pages" | "range") =>
+  new ToolError("invalid", { reason: "doc_spec", parameter: "pages", actual: part, expected });
+
 export function pageNumbers(spec: string | undefined, total: number): number[] {
   if (spec === undefined || spec.trim() === "") return Array.from({ length: total }, (_, i) => i + 1);
   const picked = new Set<number>();
   for (const part of spec.split(",")) {
     const m = /^\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?$/.exec(part);
-    if (!m) throw new DocError("bad_request", `pages: '${part.trim()}' is not a page or range like 3-5`);
+    if (!m) throw pagesError(part.trim(), "pages");
     const from = Number(m[1]);
     const to = m[2] === undefined ? from : m[3] ? Number(m[3]) : total;
-    if (from < 1 || to < from) throw new DocError("bad_request", `pages: '${part.trim()}' is not a range`);
+    if (from < 1 || to < from) throw pagesError(part.trim(), "range");
     for (let p = from; p <= Math.min(to, total); p++) picked.add(p);
   }
   if (picked.size === 0)
-    throw new DocError("bad_request", `pages: '${spec}' is past the last page (${total})`);
+    throw new ToolError("invalid", {
+      reason: "doc_past_end",
+      parameter: "pages",
+      actual: spec,
+      limit: total,
+    });
   return [...picked].sort((a, b) => a - b);
 }
 

@@ -1,4 +1,4 @@
-import { DocError } from "./doc-error.js";
+import { ToolError } from "../errors.js";
 import { pageNumbers } from "./page-spec.js";
 import type { DocumentRequest, DocumentResult } from "./protocol.js";
 
@@ -29,8 +29,8 @@ export async function readPdf(req: DocumentRequest): Promise<DocumentResult> {
     }).promise;
   } catch (err) {
     const name = (err as Error).name;
-    if (name === "PasswordException") throw new DocError("encrypted", "it is encrypted (password-protected)");
-    throw new DocError("invalid", "it is not a readable PDF (corrupt or truncated)");
+    if (name === "PasswordException") throw new ToolError("invalid", { reason: "doc_encrypted" });
+    throw new ToolError("invalid", { reason: "doc_unreadable", expected: "pdf" });
   }
   try {
     const wanted = pageNumbers(req.pages, doc.numPages);

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { ToolError } from "../errors.js";
+import { type ErrorDetail, type ErrorKind, ToolError } from "../errors.js";
 import type { ImageRequest, ImageResult } from "../images/shrink.js";
 import type { DocumentRequest, DocumentResponse, DocumentResult, WorkerRequest } from "./protocol.js";
 
@@ -20,24 +20,19 @@ interface Pending {
   timer: NodeJS.Timeout;
   /** The worker it was sent to: a worker's end fails only its own calls. */
   worker: Worker;
+  /** The requested path (the worker gets bytes only) and whether it is an image: what a refusal names. */
+  path: string;
+  image: boolean;
 }
+
+/** A refusal of call `p` as data: the worker's (or the pool's own) kind and detail, with the call's path. */
+const refusal = (p: Pending, kind: ErrorKind, detail: ErrorDetail) =>
+  new ToolError(kind, { ...detail, path: p.path });
 
 /** Beside the bundle, or (unbundled build) the compiled module beside this one. */
 function workerFile(): string {
   const bundled = fileURLToPath(new URL("./mcpfs-doc-worker.cjs", import.meta.url));
   return existsSync(bundled) ? bundled : fileURLToPath(new URL("./worker.js", import.meta.url));
-}
-
-export interface Refusal {
-  reason: "encrypted" | "invalid" | "too_large" | "bad_request" | "timeout" | "memory";
-  message: string;
-}
-
-/** A parse that failed for a reason the caller words (with the path). */
-export class DocumentRefused extends Error {
-  constructor(readonly refusal: Refusal) {
-    super(refusal.message);
-  }
 }
 
 class DocumentPool {
@@ -58,7 +53,7 @@ class DocumentPool {
       const p = this.settle(res.id);
       if (!p) return;
       if (res.ok) p.resolve(res.value);
-      else p.reject(new DocumentRefused({ reason: res.reason, message: res.message }));
+      else p.reject(refusal(p, res.kind, res.detail));
     });
     const fail = (err: Error & { code?: string }) => {
       if (this.worker === w) this.worker = undefined;
@@ -67,8 +62,8 @@ class DocumentPool {
         if (p.worker === w)
           this.settle(id)?.reject(
             memory
-              ? new DocumentRefused({ reason: "memory", message: `parsing it needs more than ${HEAP_MB} MB` })
-              : new ToolError(`The document reader stopped: ${err.message}`, "io"),
+              ? refusal(p, "too_large", { reason: p.image ? "image_memory" : "doc_memory", limit: HEAP_MB })
+              : refusal(p, "io", { reason: "doc_reader_stopped", cause: err.message }),
           );
     };
     w.on("error", fail);
@@ -94,6 +89,7 @@ class DocumentPool {
 
   parse(
     req: Omit<WorkerRequest, "id">,
+    requested: string,
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<DocumentResult | ImageResult> {
@@ -102,21 +98,29 @@ class DocumentPool {
     const id = this.nextId++;
     return new Promise<DocumentResult | ImageResult>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.settle(id)?.reject(
-          new DocumentRefused({
-            reason: "timeout",
-            message: `parsing it took longer than ${timeoutMs / 1000} s`,
+        const p = this.settle(id);
+        p?.reject(
+          refusal(p, "too_large", {
+            reason: p.image ? "image_timeout" : "doc_timeout",
+            limit: timeoutMs / 1000,
           }),
         );
         this.stop();
       }, timeoutMs);
-      this.pending.set(id, { resolve, reject, timer, worker: w });
+      this.pending.set(id, {
+        resolve,
+        reject,
+        timer,
+        worker: w,
+        path: requested,
+        image: req.kind === "image",
+      });
       w.ref();
       w.postMessage({ ...req, id } as WorkerRequest);
       signal?.addEventListener(
         "abort",
         () => {
-          if (this.settle(id)) reject(new ToolError("Cancelled", "cancelled"));
+          if (this.settle(id)) reject(new ToolError("cancelled", { path: requested }));
         },
         { once: true },
       );
@@ -127,9 +131,18 @@ class DocumentPool {
 // Process-wide on purpose: one thread for all connections (see the header).
 const pool = new DocumentPool();
 
-export const parseDocument = (req: Omit<DocumentRequest, "id">, timeoutMs: number, signal?: AbortSignal) =>
-  pool.parse(req, timeoutMs, signal) as Promise<DocumentResult>;
+/** A document's text; a refusal names `requested` (the path as the client gave it). */
+export const parseDocument = (
+  req: Omit<DocumentRequest, "id">,
+  requested: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+) => pool.parse(req, requested, timeoutMs, signal) as Promise<DocumentResult>;
 
 /** An image scaled down in the same worker (core/images/), under the same bounds of memory and time. */
-export const shrinkInWorker = (req: Omit<ImageRequest, "id">, timeoutMs: number, signal?: AbortSignal) =>
-  pool.parse(req, timeoutMs, signal) as Promise<ImageResult>;
+export const shrinkInWorker = (
+  req: Omit<ImageRequest, "id">,
+  requested: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+) => pool.parse(req, requested, timeoutMs, signal) as Promise<ImageResult>;

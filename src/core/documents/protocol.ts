@@ -1,4 +1,5 @@
 /** The messages between the main thread (`pool.ts`) and the document worker (`worker.ts`). */
+import type { ErrorDetail, ErrorKind } from "../errors.js";
 import type { ImageRequest, ImageResult } from "../images/shrink.js";
 
 export type DocumentKind = "pdf" | "docx" | "sheet" | "pptx";
@@ -51,5 +52,5 @@ export type WorkerRequest = DocumentRequest | ImageRequest;
 
 export type DocumentResponse =
   | { id: number; ok: true; value: DocumentResult | ImageResult }
-  /** `encrypted`, `invalid` (not a document of its kind), `too_large` (a cap), `bad_request`. */
-  | { id: number; ok: false; reason: "encrypted" | "invalid" | "too_large" | "bad_request"; message: string };
+  /** A refusal as data: a ToolError's kind and detail (without the path: the worker gets bytes only). */
+  | { id: number; ok: false; kind: ErrorKind; detail: ErrorDetail };

@@ -2,9 +2,8 @@ import { constants } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { openVerified } from "../fs/safe-open.js";
-import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
-import { DocumentRefused, parseDocument } from "./pool.js";
+import { parseDocument } from "./pool.js";
 import type { DocumentKind, DocumentResult } from "./protocol.js";
 
 /** The bounds of one document read (each a cap against hostile files, not a typical size). */
@@ -42,25 +41,18 @@ async function readBytes(target: ResolvedPath): Promise<Buffer> {
   const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     if (st.size > DOCUMENT_LIMITS.maxFileBytes)
-      throw new ToolError(
-        `Document too large: ${printable(target.requested)} is ${st.size} bytes; the limit is ${DOCUMENT_LIMITS.maxFileBytes}`,
-        "too_large",
-      );
+      throw new ToolError("too_large", {
+        reason: "document",
+        path: target.requested,
+        actual: st.size,
+        limit: DOCUMENT_LIMITS.maxFileBytes,
+      });
     return await fh.readFile();
   } finally {
     await fh.close();
   }
-}
-
-/** How a refusal is worded: it names the path and, where there is one, the next step. */
-function refused(requested: string, r: DocumentRefused["refusal"]): ToolError {
-  const what = `Cannot read ${printable(requested)}: ${r.message}`;
-  if (r.reason === "bad_request") return new ToolError(`${what}.`, "invalid");
-  if (r.reason === "encrypted") return new ToolError(`${what}; decrypt it first.`, "invalid");
-  if (r.reason === "invalid") return new ToolError(`${what}.`, "invalid");
-  return new ToolError(`${what}; ask for fewer pages or a smaller range.`, "too_large");
 }
 
 /**
@@ -75,19 +67,12 @@ export async function readDocument(
   const ext = path.extname(target.real).toLowerCase();
   const data = await readBytes(target);
   const kind = KINDS[ext] ?? (data.subarray(0, 5).toString("latin1") === "%PDF-" ? "pdf" : undefined);
-  if (kind === undefined)
-    throw new ToolError(
-      `Not a document read_document reads: ${printable(target.requested)}. It reads .pdf, .docx, .xlsx, .ods, .csv and .pptx; read text with a text read.`,
-      "invalid",
-    );
+  if (kind === undefined) throw new ToolError("invalid", { reason: "doc_type", path: target.requested });
   const maxUnits = kind === "pdf" || kind === "pptx" ? DOCUMENT_LIMITS.maxPages : DOCUMENT_LIMITS.maxRows;
-  try {
-    return await parseDocument(
-      { kind, ext, data, ...ask, maxUnits, maxInflated: DOCUMENT_LIMITS.maxInflated },
-      DOCUMENT_LIMITS.timeoutMs,
-      signal,
-    );
-  } catch (err) {
-    throw err instanceof DocumentRefused ? refused(target.requested, err.refusal) : err;
-  }
+  return await parseDocument(
+    { kind, ext, data, ...ask, maxUnits, maxInflated: DOCUMENT_LIMITS.maxInflated },
+    target.requested,
+    DOCUMENT_LIMITS.timeoutMs,
+    signal,
+  );
 }

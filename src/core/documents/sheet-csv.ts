@@ -1,5 +1,5 @@
+import { ToolError } from "../errors.js";
 import { decodeText, encodingOf } from "../text/decode.js";
-import { DocError } from "./doc-error.js";
 import { grow, type SheetRead } from "./sheet-model.js";
 
 /** The delimiter of a .csv: the one of `,` `;` tab most frequent on its first line (.tsv: tab). */
@@ -21,7 +21,7 @@ export function readCsv(data: Uint8Array, ext: string, rows: { first: number; la
   try {
     text = decodeText(data, encodingOf(data), "").replace(/^\uFEFF/, "");
   } catch {
-    throw new DocError("invalid", "it is not UTF-8 text; convert it to UTF-8 to read it");
+    throw new ToolError("invalid", { reason: "doc_csv_not_utf8" });
   }
   const d = delimiterOf(text, ext);
   const cells: SheetRead["cells"] = new Map();

@@ -1,5 +1,5 @@
+import { ToolError } from "../errors.js";
 import type { CellRange } from "./cells.js";
-import { DocError } from "./doc-error.js";
 
 /** A sheet's non-empty cells inside the requested rows: row -> column -> text. */
 export type Cells = Map<number, Map<number, string>>;
@@ -19,7 +19,7 @@ export function pickSheet(names: readonly string[], sheet: string | undefined): 
   const byName = names.indexOf(sheet);
   if (byName >= 0) return byName;
   if (/^\d+$/.test(sheet) && Number(sheet) >= 1 && Number(sheet) <= names.length) return Number(sheet) - 1;
-  throw new DocError("bad_request", `no sheet '${sheet}'; sheets: ${names.join(", ")}`);
+  throw new ToolError("invalid", { reason: "doc_no_sheet", name: sheet, items: names });
 }
 
 /** Widens the used range to hold a cell. */

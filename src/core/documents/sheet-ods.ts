@@ -1,4 +1,4 @@
-import { DocError } from "./doc-error.js";
+import { ToolError } from "../errors.js";
 import { type Cells, grow, pickSheet, type SheetRead } from "./sheet-model.js";
 import { attr, decodeXml } from "./xml-text.js";
 import { entryText, unzipBounded } from "./zip.js";
@@ -29,7 +29,7 @@ export function readOds(
 ): SheetRead {
   const files = unzipBounded(data, (n) => n === "content.xml", maxInflated);
   const content = entryText(files, "content.xml");
-  if (content === undefined) throw new DocError("invalid", "it is not an OpenDocument spreadsheet (.ods)");
+  if (content === undefined) throw new ToolError("invalid", { reason: "doc_unreadable", expected: "ods" });
   const tables = [...content.matchAll(/<table:table\b([^>]*)>([\s\S]*?)<\/table:table>/g)];
   const names = tables.map((t) => attr(t[1]!, "table:name") ?? "");
   const index = pickSheet(names, sheet);

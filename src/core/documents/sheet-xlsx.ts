@@ -1,5 +1,5 @@
+import { ToolError } from "../errors.js";
 import { parseCell, parseRange } from "./cells.js";
-import { DocError } from "./doc-error.js";
 import { type Cells, grow, pickSheet, type SheetRead } from "./sheet-model.js";
 import { attr, decodeXml, relationships, SHEET_TEXT, textsOf } from "./xml-text.js";
 import { entryText, unzipBounded } from "./zip.js";
@@ -64,7 +64,7 @@ export function readXlsx(
   const part = (n: string) => n.endsWith(".rels") || (n.endsWith(".xml") && !n.startsWith("xl/worksheets/"));
   const files = unzipBounded(data, part, maxInflated);
   const workbook = entryText(files, "xl/workbook.xml");
-  if (workbook === undefined) throw new DocError("invalid", "it is not an Excel (.xlsx) workbook");
+  if (workbook === undefined) throw new ToolError("invalid", { reason: "doc_unreadable", expected: "xlsx" });
   const rels = relationships(entryText(files, "xl/_rels/workbook.xml.rels"), "xl/");
   const list = [...workbook.matchAll(/<sheet\b([^>]*)\/?>/g)].map((m) => ({
     name: attr(m[1]!, "name") ?? "",

@@ -1,4 +1,4 @@
-import { DocError } from "./doc-error.js";
+import { ToolError } from "../errors.js";
 import { pageNumbers } from "./page-spec.js";
 import type { DocumentRequest, DocumentResult } from "./protocol.js";
 import { attr, relationships, SLIDE_TEXT, textsOf } from "./xml-text.js";
@@ -8,7 +8,8 @@ import { entryText, unzipBounded } from "./zip.js";
 export function readSlides(req: DocumentRequest): DocumentResult {
   const files = unzipBounded(req.data, (n) => n.endsWith(".xml") || n.endsWith(".rels"), req.maxInflated);
   const presentation = entryText(files, "ppt/presentation.xml");
-  if (presentation === undefined) throw new DocError("invalid", "it is not a PowerPoint (.pptx) file");
+  if (presentation === undefined)
+    throw new ToolError("invalid", { reason: "doc_unreadable", expected: "pptx" });
   const rels = relationships(entryText(files, "ppt/_rels/presentation.xml.rels"), "ppt/");
   const order: string[] = [];
   for (const m of presentation.matchAll(/<p:sldId\b([^>]*)\/?>/g)) {

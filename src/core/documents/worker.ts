@@ -5,8 +5,8 @@
  * first use. The main thread bounds this thread's memory and time (pool.ts).
  */
 import { parentPort } from "node:worker_threads";
+import { ToolError } from "../errors.js";
 import type { ImageResult } from "../images/shrink.js";
-import { DocError } from "./doc-error.js";
 import type { DocumentRequest, DocumentResponse, DocumentResult, WorkerRequest } from "./protocol.js";
 
 async function parse(req: DocumentRequest): Promise<DocumentResult> {
@@ -31,10 +31,12 @@ parentPort?.on("message", async (req: WorkerRequest) => {
   try {
     res = { id: req.id, ok: true, value: await shrink(req) };
   } catch (err) {
+    // A refusal crosses as data (kind and detail); the main thread adds the path and words it.
+    const corrupt = req.kind === "image" ? "image_corrupt" : "doc_corrupt";
     res =
-      err instanceof DocError
-        ? { id: req.id, ok: false, reason: err.reason, message: err.message }
-        : { id: req.id, ok: false, reason: "invalid", message: "it could not be parsed (corrupt?)" };
+      err instanceof ToolError
+        ? { id: req.id, ok: false, kind: err.kind, detail: err.detail }
+        : { id: req.id, ok: false, kind: "invalid", detail: { reason: corrupt } };
   }
   parentPort?.postMessage(res);
 });

@@ -1,6 +1,6 @@
 import { inflateRawSync } from "node:zlib";
 import { type Unzipped, unzipSync } from "fflate";
-import { DocError } from "./doc-error.js";
+import { ToolError } from "../errors.js";
 
 /** A central directory entry: where an entry's bytes are and what size it declares. */
 interface Entry {
@@ -12,10 +12,8 @@ interface Entry {
   local: number;
 }
 
-const notZip = () =>
-  new DocError("invalid", "it is not a valid zip container (corrupt or not an Office file)");
-const bomb = (max: number) =>
-  new DocError("too_large", `it inflates to more than ${max} bytes (a zip bomb?)`);
+const notZip = () => new ToolError("invalid", { reason: "doc_unreadable", expected: "zip" });
+const bomb = (max: number) => new ToolError("too_large", { reason: "doc_inflated", limit: max });
 
 /**
  * The central directory's entries, or undefined for a zip64 archive (read by fflate instead). Throws
@@ -96,7 +94,7 @@ export function unzipBounded(data: Uint8Array, wanted: (name: string) => boolean
     if (chosen.reduce((n, e) => n + e.size, 0) > maxInflated) throw bomb(maxInflated);
     return new Map(chosen.map((e) => [e.name, inflate(b, e, maxInflated)] as const));
   } catch (err) {
-    if (err instanceof DocError) throw err;
+    if (err instanceof ToolError) throw err;
     throw notZip();
   }
 }

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { DocError } from "../documents/doc-error.js";
+import { ToolError } from "../errors.js";
 import type { ImageFormat } from "./header.js";
 import type { Rgba } from "./resize.js";
 
@@ -42,7 +42,7 @@ function wasmPath(name: WasmName): string {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, "node_modules", CODEC_WASM[name], name);
     if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) throw new DocError("invalid", `the ${name} codec is not installed`);
+    if (path.dirname(dir) === dir) throw new ToolError("invalid", { reason: "image_codec_missing", name });
   }
 }
 
@@ -63,7 +63,7 @@ async function instance<M>(factory: Factory<M>, name: WasmName): Promise<M> {
   });
 }
 
-const corrupt = () => new DocError("invalid", "it could not be decoded (corrupt or unsupported image?)");
+const corrupt = () => new ToolError("invalid", { reason: "image_corrupt" });
 
 function rgba(img: { width: number; height: number; data: Uint8ClampedArray } | null): Rgba {
   if (!img) throw corrupt();
@@ -102,7 +102,7 @@ export async function decodeImage(format: ImageFormat, data: Uint8Array, maxPixe
         return await decodeGif(data, maxPixels);
     }
   } catch (err) {
-    throw err instanceof DocError ? err : corrupt();
+    throw err instanceof ToolError ? err : corrupt();
   }
 }
 
@@ -146,6 +146,6 @@ export async function encodeImage(
       quality,
     });
   }
-  if (!out) throw new DocError("invalid", "it could not be re-encoded");
+  if (!out) throw new ToolError("invalid", { reason: "image_reencode" });
   return out;
 }

@@ -5,9 +5,8 @@
  * (the document worker, with its memory and time bounds).
  */
 
-import { DocumentRefused, shrinkInWorker } from "../documents/pool.js";
+import { shrinkInWorker } from "../documents/pool.js";
 import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 import { type ImageFormat, imageHeader, MIME_OF } from "./header.js";
 
 export const IMAGE_LIMITS = {
@@ -43,8 +42,6 @@ export interface Fitted {
   resized?: { width: number; height: number; bytes: number; mimeType: string };
 }
 
-const MP = (px: number) => `${Math.round(px / 1e5) / 10} MP`;
-
 /**
  * `bytes` (a file's whole content, read through the gate) fitted to `ask`. Throws a `too_large` ToolError
  * naming `requested` for a header over the pixel cap, an `invalid` one for an image that does not decode.
@@ -57,50 +54,38 @@ export async function fitImage(
   signal?: AbortSignal,
 ): Promise<Fitted> {
   const head = imageHeader(bytes);
-  const shown = printable(requested);
   if (!head && bytes.length > ask.maxBytes)
-    throw new ToolError(
-      `Cannot scale down ${shown}: its image header is unreadable (corrupt?); it is ${bytes.length} bytes, over ` +
-        `the limit of ${ask.maxBytes}.`,
-      "invalid",
-      { path: requested },
-    );
+    throw new ToolError("invalid", {
+      reason: "image_header",
+      path: requested,
+      actual: bytes.length,
+      limit: ask.maxBytes,
+    });
   if (!head) return { data: bytes, mimeType };
   const { format, width, height } = head;
   const asIs: Fitted = { data: bytes, mimeType, format, width, height };
   if (Math.max(width, height) <= ask.maxDimension && bytes.length <= ask.maxBytes) return asIs;
   if (width * height > IMAGE_LIMITS.maxPixels)
-    throw new ToolError(
-      `Image too large to scale down: ${shown} states ${width} x ${height} px (${MP(width * height)}); ` +
-        `mcpfs decodes up to ${MP(IMAGE_LIMITS.maxPixels)}. Pass original: true for the file's own bytes.`,
-      "too_large",
-      { path: requested },
-    );
-  try {
-    const r = await shrinkInWorker(
-      { kind: "image", data: bytes, format, ...ask, maxPixels: IMAGE_LIMITS.maxPixels },
-      IMAGE_LIMITS.timeoutMs,
-      signal,
-    );
-    const sent = MIME_OF[r.format as ImageFormat];
-    return {
-      ...asIs,
-      data: r.data,
-      mimeType: sent,
-      resized: { width: r.width, height: r.height, bytes: r.data.length, mimeType: sent },
-    };
-  } catch (err) {
-    if (!(err instanceof DocumentRefused)) throw err;
-    const { reason, message } = err.refusal;
-    const corrupt = reason === "invalid" || reason === "bad_request" || reason === "encrypted";
-    // Only a result over maxBytes is helped by a larger one; time and memory caps are not.
-    const next = reason === "too_large" ? "Ask for a larger maxBytes, or pass" : "Pass";
-    throw new ToolError(
-      `Cannot scale down ${shown}: ${message}. ${next} original: true for the file's own bytes.`,
-      corrupt ? "invalid" : "too_large",
-      { path: requested },
-    );
-  }
+    throw new ToolError("too_large", {
+      reason: "image_pixels",
+      path: requested,
+      name: `${width} x ${height}`,
+      actual: width * height,
+      limit: IMAGE_LIMITS.maxPixels,
+    });
+  const r = await shrinkInWorker(
+    { kind: "image", data: bytes, format, ...ask, maxPixels: IMAGE_LIMITS.maxPixels },
+    requested,
+    IMAGE_LIMITS.timeoutMs,
+    signal,
+  );
+  const sent = MIME_OF[r.format as ImageFormat];
+  return {
+    ...asIs,
+    data: r.data,
+    mimeType: sent,
+    resized: { width: r.width, height: r.height, bytes: r.data.length, mimeType: sent },
+  };
 }
 
 /** The one line a reply says about a scaled image: sizes before and after. */

@@ -3,7 +3,7 @@
  * while the result is over the byte limit, a lossy format first lowers its quality, then the image is
  * scaled down further in proportion to the excess.
  */
-import { DocError } from "../documents/doc-error.js";
+import { ToolError } from "../errors.js";
 import { decodeImage, encodeImage, OUTPUT_FORMAT } from "./codecs.js";
 import type { ImageFormat } from "./header.js";
 import { downscale, type Rgba } from "./resize.js";
@@ -70,6 +70,6 @@ export async function shrinkImage(req: ImageRequest): Promise<ImageResult> {
     // Bytes grow about with the pixel count: shrink by the square root of the excess, with some margin.
     scale *= Math.min(0.9, Math.sqrt(req.maxBytes / out.length) * 0.95);
     if (Math.max(...sizeAt(src, scale)) < MIN_SIDE)
-      throw new DocError("too_large", `it does not fit in ${req.maxBytes} bytes even at ${MIN_SIDE} px`);
+      throw new ToolError("too_large", { reason: "image_fit", limit: req.maxBytes, actual: MIN_SIDE });
   }
 }

@@ -9,7 +9,7 @@ import { checkGlobCount, compileGlob } from "../search/glob-match.js";
 export function compileExcludes(
   patterns: readonly string[] | undefined,
 ): (rel: string, isDir: boolean) => boolean {
-  checkGlobCount(patterns ?? [], "exclude patterns");
+  checkGlobCount(patterns ?? [], "exclude");
   const tests = (patterns ?? [])
     .map((p) => p.trim())
     .filter((p) => p !== "" && p !== "/")

@@ -22,11 +22,12 @@ export const MAX_GLOBS = 256;
  */
 export function compileGlob(glob: string): (rel: string) => boolean {
   if (glob.length > MAX_GLOB_LENGTH)
-    throw new ToolError(
-      `Glob pattern too long (${glob.length} characters; the limit is ${MAX_GLOB_LENGTH}): ${preview(glob)}. ` +
-        "Use a shorter pattern.",
-      "invalid",
-    );
+    throw new ToolError("invalid", {
+      reason: "glob_too_long",
+      name: glob,
+      actual: glob.length,
+      limit: MAX_GLOB_LENGTH,
+    });
   // A leading `!` negates the whole pattern (picomatch), unless it opens an extglob `!(…)`.
   let negated = false;
   let body = glob;
@@ -69,13 +70,15 @@ function linearSource(glob: string): string | undefined {
   }
 }
 
-/** Checks how many globs a call gives (see MAX_GLOBS). */
-export function checkGlobCount(globs: readonly string[], what: string): void {
+/** Checks how many globs a call gives (see MAX_GLOBS); `what`: which list (the words name it). */
+export function checkGlobCount(globs: readonly string[], what: "globs" | "exclude"): void {
   if (globs.length > MAX_GLOBS)
-    throw new ToolError(
-      `Too many ${what} (${globs.length}; the limit is ${MAX_GLOBS}). Combine them with {a,b} alternatives.`,
-      "invalid",
-    );
+    throw new ToolError("invalid", {
+      reason: "too_many_globs",
+      parameter: what,
+      actual: globs.length,
+      limit: MAX_GLOBS,
+    });
 }
 
 /** picomatch's lookaheads that always hold for the paths described above. */
@@ -103,15 +106,11 @@ function compileBody(body: string, glob: string): (rel: string) => boolean {
     const posix = process.platform === "win32" ? body.replace(/\\/g, "/") : body;
     source = picomatch.makeRe(posix, { dot: true, windows: false }).source;
   } catch (err) {
-    throw new ToolError(`Invalid glob pattern ${preview(glob)}: ${(err as Error).message}`, "invalid");
+    throw new ToolError("invalid", { reason: "glob_invalid", name: glob, cause: (err as Error).message });
   }
   source = withoutLookaheads(source);
   if (/\(\?<?[=!]/.test(source))
-    throw new ToolError(
-      `Unsupported glob pattern ${preview(glob)}: a negated extglob "!(…)" cannot be matched in linear time. ` +
-        'Use a leading "!" on the whole pattern, or excludePatterns, instead.',
-      "invalid",
-    );
+    throw new ToolError("invalid", { reason: "glob_negated_extglob", name: glob });
   if (linearOnBacktracking(body)) {
     const re = new RegExp(source, "s");
     return (rel) => re.test(rel);
@@ -120,7 +119,7 @@ function compileBody(body: string, glob: string): (rel: string) => boolean {
   try {
     re = RE2JS.compile(source, RE2JS.DOTALL);
   } catch (err) {
-    throw new ToolError(`Invalid glob pattern ${preview(glob)}: ${(err as Error).message}`, "invalid");
+    throw new ToolError("invalid", { reason: "glob_invalid", name: glob, cause: (err as Error).message });
   }
   return (rel) => re.matches(rel);
 }
@@ -143,8 +142,4 @@ function linearOnBacktracking(body: string): boolean {
     if (runs && runs.length > 1) return false;
   }
   return true;
-}
-
-function preview(glob: string): string {
-  return JSON.stringify(glob.length > 60 ? `${glob.slice(0, 60)}…` : glob);
 }

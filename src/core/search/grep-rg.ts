@@ -167,7 +167,7 @@ function run(
     };
     const onAbort = () => {
       stop();
-      settle(new ToolError("Cancelled", "cancelled"));
+      settle(new ToolError("cancelled", {}));
     };
     job.signal?.addEventListener("abort", onAbort, { once: true });
     const settle = (err?: Error) => {
@@ -207,19 +207,21 @@ function run(
     child.stderr.on("data", (b: Buffer) => {
       if (stderr.length < 4096) stderr += b.toString();
     });
-    child.on("error", (err) => settle(new ToolError(`Search failed to start: ${err.message}`, "io")));
+    child.on("error", (err) => settle(new ToolError("io", { reason: "search_start", cause: err.message })));
     child.on("close", (code) => {
       if (settled) return;
       endFile();
       if (capped || code === 0 || code === 1) return settle();
       // Exit 2 also reports unreadable files (silenced by --no-messages); only a bad pattern is an error.
       const bad = rgError(stderr);
-      settle(bad ? new ToolError(bad) : undefined);
+      settle(
+        bad === undefined ? undefined : new ToolError("invalid", { reason: "regex_invalid", cause: bad }),
+      );
     });
   });
 }
 
-/** ripgrep's own message for a bad pattern (it names no path), or undefined. */
+/** ripgrep's own account of a bad pattern (it names no path), or undefined. */
 function rgError(stderr: string): string | undefined {
   const text = stderr.trim();
   if (!/regex parse error|error parsing regex|syntax error|compiled regex exceeds/i.test(text))
@@ -227,5 +229,5 @@ function rgError(stderr: string): string | undefined {
   // ripgrep quotes the pattern (up to 64 KiB) between its first line and the last, which says what is wrong.
   const lines = lfPieces(text.replace(/^rg: /, ""));
   const said = lines.length > 2 ? `${lines[0]} ${lines.at(-1)!.trim()}` : lines.join("\n");
-  return `Invalid regular expression: ${clipped(said)}`;
+  return clipped(said);
 }

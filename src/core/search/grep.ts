@@ -8,7 +8,7 @@ import { admitPattern } from "./regex-admit.js";
 const HARD_CAP = 100_000;
 
 export async function grep(opts: GrepOptions): Promise<GrepResult> {
-  if (opts.signal?.aborted) throw new ToolError("Cancelled", "cancelled");
+  if (opts.signal?.aborted) throw new ToolError("cancelled", {});
   // Before any engine: both compile the pattern on this thread (ripgrep's hits are re-read and matched here).
   await admitPattern(opts.pattern, opts.literal === true, opts.caseSensitive !== false);
   // Both engines accept the same globs, with the same limits and errors (ripgrep's own matcher is linear).
@@ -17,7 +17,8 @@ export async function grep(opts: GrepOptions): Promise<GrepResult> {
   const { findRipgrep, grepWithRipgrep } = await import("./grep-rg.js");
   const engine = await pickEngine(opts.encoding ? "js" : opts.engine, findRipgrep);
   const want = opts.maxResults ?? Number.POSITIVE_INFINITY;
-  if (!(want >= 1)) throw new ToolError("maxResults must be at least 1");
+  if (!(want >= 1))
+    throw new ToolError("invalid", { reason: "max_results", parameter: "maxResults", limit: 1 });
   // Every match up to the hard cap is collected and then sorted, so a page is the true first maxResults
   // after offset and pages neither overlap nor leave gaps. (Stopping the engine at maxResults would keep
   // whichever matches its threads found first.)
@@ -88,7 +89,7 @@ async function pickEngine(
   const choice = requested ?? "auto";
   if (choice === "js") return { auto: false };
   const rg = await findRipgrep();
-  if (choice === "rg" && !rg) throw new ToolError("ripgrep is not available on this machine", "io");
+  if (choice === "rg" && !rg) throw new ToolError("io", { reason: "ripgrep_missing" });
   return rg ? { rg, auto: choice === "auto" } : { auto: choice === "auto" };
 }
 

@@ -31,7 +31,7 @@ export function compileMatcher(pattern: string, literal: boolean, caseSensitive:
     one = RE2JS.compile(pattern, flags);
     many = RE2JS.compile(pattern, flags | RE2JS.MULTILINE);
   } catch (err) {
-    throw new ToolError(`Invalid regular expression: ${clipped((err as Error).message)}`);
+    throw new ToolError("invalid", { reason: "regex_invalid", cause: clipped((err as Error).message) });
   }
   return {
     region: (_b, text) => {

@@ -24,8 +24,9 @@ function weight(pattern: string): number {
   return w;
 }
 
-const tooComplex = (why: string) =>
-  new ToolError(`Search pattern too large: ${why}. Split it into several shorter searches.`, "invalid");
+/** A pattern that took too long to compile: `ms` when measured, else the time it was given. */
+const tooComplex = (ms: { actual: number } | { limit: number }) =>
+  new ToolError("invalid", { reason: "pattern_too_complex", ...ms });
 
 /**
  * Resolves when `pattern` may be compiled on the main thread: at most 64 KiB (literal text too), and quick to
@@ -35,11 +36,11 @@ const tooComplex = (why: string) =>
  */
 export async function admitPattern(pattern: string, literal: boolean, caseSensitive: boolean): Promise<void> {
   const bytes = Buffer.byteLength(pattern);
-  if (bytes > MAX_PATTERN_BYTES) throw tooComplex(`${bytes} bytes, over the limit of ${MAX_PATTERN_BYTES}`);
+  if (bytes > MAX_PATTERN_BYTES)
+    throw new ToolError("invalid", { reason: "pattern_too_long", actual: bytes, limit: MAX_PATTERN_BYTES });
   if (literal || weight(pattern) <= CHEAP_WEIGHT) return;
   const verdict = await compileInWorker(pattern, caseSensitive);
-  if ("ms" in verdict && verdict.ms > COMPILE_BUDGET_MS)
-    throw tooComplex(`compiling it took ${Math.round(verdict.ms)} ms`);
+  if ("ms" in verdict && verdict.ms > COMPILE_BUDGET_MS) throw tooComplex({ actual: Math.round(verdict.ms) });
 }
 
 /** The worker beside this module (the bundle's own when bundled: `regex-worker.cjs`). */
@@ -56,7 +57,7 @@ function compileInWorker(
     const worker = new Worker(workerUrl(), { workerData: { pattern, caseSensitive } });
     const timer = setTimeout(() => {
       void worker.terminate();
-      reject(tooComplex(`compiling it took over ${WORKER_TIMEOUT_MS} ms`));
+      reject(tooComplex({ limit: WORKER_TIMEOUT_MS }));
     }, WORKER_TIMEOUT_MS);
     const done = () => {
       clearTimeout(timer);
@@ -68,7 +69,7 @@ function compileInWorker(
     });
     worker.once("error", (err) => {
       done();
-      reject(new ToolError(`Cannot check the regular expression: ${err.message}`, "io"));
+      reject(new ToolError("io", { reason: "regex_check", cause: err.message }));
     });
   });
 }

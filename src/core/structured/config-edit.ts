@@ -12,8 +12,8 @@ import { applyStep, getIn, parsePath, type Step, type StructuredEdit, stepsOf } 
 
 export type ConfigFormat = "json" | "yaml" | "toml";
 
-/** The format a file's name says, or a refusal naming what is supported. */
-export function configFormat(name: string, shown: string): ConfigFormat {
+/** The format a file's name says, or a refusal naming the requested path (`requested`). */
+export function configFormat(name: string, requested: string): ConfigFormat {
   const ext = /\.([^./\\]+)$/.exec(name.toLowerCase())?.[1] ?? "";
   if (
     ["json", "jsonc", "json5", "code-workspace"].includes(ext) ||
@@ -22,9 +22,7 @@ export function configFormat(name: string, shown: string): ConfigFormat {
     return "json";
   if (ext === "yml" || ext === "yaml") return "yaml";
   if (ext === "toml") return "toml";
-  throw new ToolError(
-    `Not a structured file: ${shown}. read_structured and edit_structured take .json, .jsonc, .yaml, .yml and .toml files; use edit_file or edit_lines for others.`,
-  );
+  throw new ToolError("invalid", { reason: "not_structured", path: requested });
 }
 
 /** The file's value, parsed by its format (JSONC comments and trailing commas allowed). */
@@ -34,9 +32,11 @@ export async function parseConfig(format: ConfigFormat, text: string): Promise<u
     const errors: import("jsonc-parser").ParseError[] = [];
     const v = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
     if (errors.length > 0)
-      throw new ToolError(
-        `Not valid JSON: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}.`,
-      );
+      throw new ToolError("invalid", {
+        reason: "json_invalid",
+        cause: printParseErrorCode(errors[0]!.error),
+        actual: errors[0]!.offset,
+      });
     return v;
   }
   if (format === "yaml") {
@@ -47,7 +47,7 @@ export async function parseConfig(format: ConfigFormat, text: string): Promise<u
   try {
     return parse(text);
   } catch (err) {
-    throw new ToolError(`Not valid TOML: ${lfPieces((err as Error).message)[0]}`);
+    throw new ToolError("invalid", { reason: "toml_invalid", cause: lfPieces((err as Error).message)[0] });
   }
 }
 
@@ -103,10 +103,7 @@ export async function editConfigText(
   return out;
 }
 
-const notInPlace = () =>
-  new ToolError(
-    "Refused: this edit could not be made in place without changing other values. Nothing was changed; edit the text with edit_file.",
-  );
+const notInPlace = () => new ToolError("invalid", { reason: "not_in_place" });
 
 /**
  * TOML through toml-patch, which diffs the file's value against the expected one and patches the changed
@@ -176,6 +173,6 @@ export async function queryConfig(format: ConfigFormat, text: string, query?: st
   if (!query) return value;
   const path = parsePath(query);
   const found = getIn(value, path);
-  if (found === undefined) throw new ToolError(`Nothing at '${query}'.`, "not_found");
+  if (found === undefined) throw new ToolError("not_found", { reason: "key_path", name: query });
   return found;
 }

@@ -55,7 +55,7 @@ function setSplice(c: Ctx, p: JsoncParser, root: Node, path: readonly Segment[],
     return [[node.offset, end(node), render(c, value, indentAt(c.text, node.offset), compact)]];
   }
   if (node.type !== "object" && node.type !== "array")
-    throw new ToolError("The path goes through a value that is not an object or array.");
+    throw new ToolError("invalid", { reason: "path_through_scalar" });
   const key = path[depth]!;
   const inner = nested(path.slice(depth + 1), value);
   const kids = node.children ?? [];
@@ -92,7 +92,7 @@ function setSplice(c: Ctx, p: JsoncParser, root: Node, path: readonly Segment[],
 
 function deleteSplice(c: Ctx, p: JsoncParser, root: Node, path: readonly Segment[]): Splice[] {
   const target = p.findNodeAtLocation(root, path as Segment[]);
-  if (!target) throw new ToolError("Nothing at that path to delete.", "not_found");
+  if (!target) throw new ToolError("not_found", { reason: "delete_missing" });
   // An object member is its property node (key and value).
   const node = target.parent?.type === "property" ? target.parent : target;
   const container = node.parent!;
@@ -128,7 +128,7 @@ export function indentUnit(text: string): string {
  */
 export function jsonStep(p: JsoncParser, text: string, step: Step, unit?: string, tree?: Node): string {
   const root = tree ?? p.parseTree(text, [], { allowTrailingComma: true });
-  if (!root) throw new ToolError("Not valid JSON: the file is empty.");
+  if (!root) throw new ToolError("invalid", { reason: "json_empty" });
   const c: Ctx = { text, unit: unit ?? indentUnit(text), eol: text.includes("\r\n") ? "\r\n" : "\n" };
   const splices =
     step.op === "set" ? setSplice(c, p, root, step.path, step.value) : deleteSplice(c, p, root, step.path);

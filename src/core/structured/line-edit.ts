@@ -18,15 +18,18 @@ function check(edits: readonly LineEdit[], total: number): LineEdit[] {
   const sorted = [...edits].sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
   for (const e of sorted)
     if (e.startLine < 1 || e.startLine > total + 1 || e.endLine < e.startLine - 1 || e.endLine > total)
-      throw new ToolError(
-        `Line range ${e.startLine}-${e.endLine} is outside the file's ${total} lines (endLine = startLine - 1 inserts).`,
-      );
+      throw new ToolError("invalid", {
+        reason: "line_range_outside",
+        actual: `${e.startLine}-${e.endLine}`,
+        limit: total,
+      });
   for (let i = 1; i < sorted.length; i++) {
     const [a, b] = [sorted[i - 1]!, sorted[i]!];
     if (b.startLine <= a.endLine || b.startLine === a.startLine)
-      throw new ToolError(
-        `Line ranges ${a.startLine}-${a.endLine} and ${b.startLine}-${b.endLine} overlap: merge them into one edit.`,
-      );
+      throw new ToolError("invalid", {
+        reason: "line_ranges_overlap",
+        items: [`${a.startLine}-${a.endLine}`, `${b.startLine}-${b.endLine}`],
+      });
   }
   return sorted.reverse();
 }

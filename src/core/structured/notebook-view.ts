@@ -72,17 +72,14 @@ export function viewCells(text: string, mode: OutputMode, refs?: readonly (numbe
   try {
     nb = JSON.parse(text);
   } catch {
-    throw new ToolError("Not a Jupyter notebook: the file is not valid JSON.");
+    throw new ToolError("invalid", { reason: "notebook_not_json" });
   }
-  if (!Array.isArray(nb.cells)) throw new ToolError("Not a Jupyter notebook: no cells array.");
+  if (!Array.isArray(nb.cells)) throw new ToolError("invalid", { reason: "notebook_no_cells" });
   const cells = nb.cells;
   const wanted = refs?.map((r) => {
     const i = typeof r === "number" ? r : cells.findIndex((c) => c.id === r);
     if (i < 0 || i >= cells.length)
-      throw new ToolError(
-        `No cell ${JSON.stringify(r)}: the notebook has ${cells.length} cells.`,
-        "not_found",
-      );
+      throw new ToolError("not_found", { reason: "cell", name: JSON.stringify(r), actual: cells.length });
     return i;
   });
   return (wanted ?? cells.map((_, i) => i)).map((index) => {

@@ -40,17 +40,17 @@ interface Layout {
  * then shallowTree for where each cell's text is. Only an edited cell's own text goes through jsonc-parser.
  */
 function layout(text: string): Layout {
-  const notNotebook = () => new ToolError("Not a Jupyter notebook: the file is not JSON with a cells array.");
   let nb: { cells?: unknown; nbformat_minor?: unknown };
   try {
     nb = JSON.parse(text);
   } catch {
-    throw notNotebook();
+    throw new ToolError("invalid", { reason: "notebook_not_json" });
   }
   const root = shallowTree(text, "cells");
   const member = root?.children?.find((m) => m.children?.[0]?.value === "cells");
   const cells = member?.children?.[1];
-  if (!root || !Array.isArray(nb.cells) || cells?.type !== "array") throw notNotebook();
+  if (!root || !Array.isArray(nb.cells) || cells?.type !== "array")
+    throw new ToolError("invalid", { reason: "notebook_no_cells" });
   const minor = nb.nbformat_minor;
   return { root, cells, raw: nb.cells as RawCell[], minor: typeof minor === "number" ? minor : 0 };
 }
@@ -63,11 +63,10 @@ function cellIndex(l: Layout, ref: CellRef): number {
   const n = l.raw.length;
   if (typeof ref === "number") {
     if (Number.isInteger(ref) && ref >= 0 && ref < n) return ref;
-    throw new ToolError(`No cell ${ref}: the notebook has ${n} cells (0-${n - 1}).`, "not_found");
+    throw new ToolError("not_found", { reason: "cell", name: String(ref), actual: n });
   }
   const i = l.raw.findIndex((c) => c?.id === ref);
-  if (i === -1)
-    throw new ToolError(`No cell with id '${ref}'. List the cells with notebook_read.`, "not_found");
+  if (i === -1) throw new ToolError("not_found", { reason: "cell_id", name: String(ref) });
   return i;
 }
 
@@ -136,7 +135,7 @@ function insertCell(
 ): string {
   const kids = l.cells.children ?? [];
   if (!Number.isInteger(ins.at) || ins.at < 0 || ins.at > kids.length)
-    throw new ToolError(`Cannot insert at ${ins.at}: give 0-${kids.length} (the index the new cell gets).`);
+    throw new ToolError("invalid", { reason: "notebook_insert_at", actual: ins.at, limit: kids.length });
   const cell: Record<string, unknown> = { cell_type: ins.type };
   if (ins.type === "code") cell.execution_count = null;
   if (l.minor >= 5) cell.id = newId(l);
@@ -211,7 +210,7 @@ export async function validateNotebook(text: string): Promise<void> {
   try {
     nb = JSON.parse(text);
   } catch {
-    throw new ToolError("Refused: the result would not be valid JSON. Nothing was changed.");
+    throw new ToolError("invalid", { reason: "result_not_json" });
   }
   validator ??= compile();
   const problem = (await validator)(nb);
@@ -221,7 +220,5 @@ export async function validateNotebook(text: string): Promise<void> {
       ? ids.every((id) => id !== undefined) && new Set(ids).size === ids.length
       : ids.every((id) => id === undefined);
   if (problem || !idRule)
-    throw new ToolError(
-      `Refused: the result would not be a valid nbformat 4 notebook (${problem ?? "cell ids"}). Nothing was changed.`,
-    );
+    throw new ToolError("invalid", { reason: "result_not_notebook", ...(problem ? { cause: problem } : {}) });
 }

@@ -22,9 +22,7 @@ export function parsePath(expr: string): Segment[] {
     const at = SEGMENT.lastIndex;
     const m = SEGMENT.exec(src);
     if (!m || (at > 0 && m[1] !== undefined && src[at] !== "."))
-      throw new ToolError(
-        `Invalid path '${expr}' at character ${at + 1}: use dotted keys and [index], e.g. a.b[2].c or a["x.y"].`,
-      );
+      throw new ToolError("invalid", { reason: "key_path_syntax", name: expr, actual: at + 1 });
     if (m[1] !== undefined) out.push(m[1]);
     else if (m[2] !== undefined) out.push(Number(m[2]));
     else if (m[3] !== undefined) out.push(JSON.parse(m[3]) as string);
@@ -62,7 +60,7 @@ function parentOf(root: unknown, path: readonly Segment[], create: boolean): unk
       v[s] = next;
     }
     if (next === undefined || typeof next !== "object" || next === null)
-      throw new ToolError(`No object or array at '${show(path.slice(0, i + 1))}'.`, "not_found");
+      throw new ToolError("not_found", { reason: "no_container", name: show(path.slice(0, i + 1)) });
     v = next;
   }
   return v;
@@ -74,15 +72,14 @@ function setIn(root: unknown, path: readonly Segment[], value: unknown): void {
   const last = path.at(-1)!;
   if (Array.isArray(parent) && typeof last === "number" && last <= parent.length) parent[last] = value;
   else if (isPlainObject(parent) && typeof last === "string") parent[last] = value;
-  else
-    throw new ToolError(`Cannot set '${show(path)}': the index is past the end, or the key type is wrong.`);
+  else throw new ToolError("invalid", { reason: "set_past_end", name: show(path) });
 }
 
 function deleteIn(root: unknown, path: readonly Segment[]): void {
   const parent = parentOf(root, path, false);
   const last = path.at(-1)!;
   if (getIn(parent, [last]) === undefined)
-    throw new ToolError(`Nothing at '${show(path)}' to delete.`, "not_found");
+    throw new ToolError("not_found", { reason: "delete_missing", name: show(path) });
   if (Array.isArray(parent)) parent.splice(last as number, 1);
   else delete (parent as Record<string, unknown>)[last as string];
 }
@@ -94,7 +91,7 @@ function deleteIn(root: unknown, path: readonly Segment[]): void {
 export function mergeSets(root: unknown, path: readonly Segment[], value: unknown): [Segment[], unknown][] {
   const here = path.length === 0 ? root : getIn(root, path);
   if (!isPlainObject(value) || !isPlainObject(here)) {
-    if (path.length === 0) throw new ToolError("A merge into the document needs an object on both sides.");
+    if (path.length === 0) throw new ToolError("invalid", { reason: "merge_needs_objects" });
     return [[[...path], value]];
   }
   return Object.entries(value).flatMap(([k, v]) => mergeSets(root, [...path, k], v));
@@ -115,8 +112,7 @@ export function stepsOf(root: unknown, edit: StructuredEdit): Step[] {
 
 function nonEmpty(expr: string): Segment[] {
   const p = parsePath(expr);
-  if (p.length === 0)
-    throw new ToolError("Give a path below the document (e.g. a.b); to merge at the top, use merge.");
+  if (p.length === 0) throw new ToolError("invalid", { reason: "path_below_document" });
   return p;
 }
 

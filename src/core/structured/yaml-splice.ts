@@ -64,10 +64,7 @@ function walk(
   const pairs: (Pair | undefined)[] = [undefined];
   for (const s of path) {
     const n = nodes.at(-1);
-    if (c.y.isAlias(n))
-      throw new ToolError(
-        `The path goes through the alias *${n.source}: edit its anchor, or replace it whole.`,
-      );
+    if (c.y.isAlias(n)) throw new ToolError("invalid", { reason: "yaml_alias_path", name: n.source });
     if (c.y.isMap(n) && typeof s === "string") {
       const pair = n.items.find((p) => (c.y.isScalar(p.key) ? p.key.value : p.key) === s);
       if (!pair) break;
@@ -152,8 +149,7 @@ function addNode(c: Ctx, path: readonly Segment[], value: unknown, expected: unk
   const holder = getIn(expected, path.slice(0, depth));
   if ((c.y.isMap(at) || c.y.isSeq(at)) && at.flow) return rerender(c, at, holder);
   if (!at || !isBlock(at, c.y) || (at as { items: unknown[] }).items.length === 0) {
-    if (depth === 0)
-      throw new ToolError("The document is empty or a single value: give the whole content with write_file.");
+    if (depth === 0) throw new ToolError("invalid", { reason: "yaml_single_value" });
     return replaceNode(c, path.slice(0, depth), holder);
   }
   const items = (at as { items: unknown[] }).items;
@@ -203,10 +199,7 @@ export function yamlStep(y: Yaml, text: string, doc: Document.Parsed, step: Step
     // The value is there (the caller checked) but not written at this path: an alias on the way (walk
     // says which) or a merge key (<<) brings it.
     if (!exists) walk(c, step.path);
-    if (!exists)
-      throw new ToolError(
-        "Refused: that key comes from a merge key (<<), not from this map. Nothing was changed; delete it at its anchor, or set it here to override it.",
-      );
+    if (!exists) throw new ToolError("invalid", { reason: "yaml_merge_key" });
     s = removeNode(c, step.path);
   } else if (exists) s = replaceNode(c, step.path, step.value);
   else s = addNode(c, step.path, step.value, expected);

@@ -37,7 +37,8 @@ interface Walk {
 /** The document parsed for edits and reads; a syntax error is refused with its first line. */
 export function parseYaml(y: Yaml, text: string): Document.Parsed {
   const doc = y.parseDocument(text, YAML_PARSE);
-  if (doc.errors.length > 0) throw new ToolError(`Not valid YAML: ${lfPieces(doc.errors[0]!.message)[0]}`);
+  if (doc.errors.length > 0)
+    throw new ToolError("invalid", { reason: "yaml_invalid", cause: lfPieces(doc.errors[0]!.message)[0] });
   return doc;
 }
 
@@ -46,8 +47,6 @@ export function yamlValue(y: Yaml, doc: Document.Parsed, text: string): unknown 
   const w: Walk = { y, text, anchors: new Map(), made: 0, copied: 0 };
   return nodeValue(w, doc.contents);
 }
-
-const refuse = (why: string) => new ToolError(`Not valid YAML for a structured read or edit: ${why}`);
 
 function nodeValue(w: Walk, node: YamlNode | null | undefined): unknown {
   if (!node) return null;
@@ -68,13 +67,13 @@ function nodeValue(w: Walk, node: YamlNode | null | undefined): unknown {
 
 function copyOf(w: Walk, name: string): unknown {
   const a = w.anchors.get(name);
-  if (a === undefined) throw refuse(`the alias *${name} has no anchor &${name} before it.`);
-  if (a === "open") throw refuse(`the alias *${name} is inside its own anchor (a recursive value).`);
+  if (a === undefined) throw new ToolError("invalid", { reason: "yaml_alias_unanchored", name });
+  if (a === "open") throw new ToolError("invalid", { reason: "yaml_alias_recursive", name });
   // Counted as made too, so an anchor whose value holds aliases has the size of what they expand to.
   w.copied += a.size;
   w.made += a.size;
   if (w.copied > MAX_ALIAS_COPIES)
-    throw refuse(`its aliases expand to more than ${MAX_ALIAS_COPIES} values.`);
+    throw new ToolError("invalid", { reason: "yaml_alias_expansion", limit: MAX_ALIAS_COPIES });
   return typeof a.value === "object" && a.value !== null ? structuredClone(a.value) : a.value;
 }
 
@@ -138,5 +137,5 @@ function keyText(w: Walk, k: YamlNode | null): string {
 function duplicate(w: Walk, k: YamlNode): ToolError {
   const at = k.range?.[0] ?? 0;
   const line = countLines(w.text.slice(0, at + 1));
-  return new ToolError(`Not valid YAML: Map keys must be unique ('${String(k)}' again at line ${line}).`);
+  return new ToolError("invalid", { reason: "yaml_duplicate_key", name: String(k), actual: line });
 }

@@ -11,7 +11,6 @@
  */
 import { isUtf8 } from "node:buffer";
 import { ToolError } from "../errors.js";
-import { printable } from "../paths.js";
 
 export type TextEncoding = "utf-8" | "utf-8-bom";
 
@@ -25,13 +24,8 @@ export function encodingOf(head: Uint8Array): TextEncoding {
  * sample is at hand (a line read); `notUtf8Error` is the full answer that the read-by-path functions give.
  */
 export function notTextError(requested: string): ToolError {
-  return new ToolError(`Not a UTF-8 text file: ${printable(requested)}.${HOW}`, "not_utf8", {
-    path: requested,
-  });
+  return new ToolError("not_utf8", { reason: "encoding_needed", path: requested });
 }
-
-const HOW =
-  ' Pass `encoding` (e.g. "windows-1252", "shift_jis", "gbk") to read or edit it in that encoding, or start the server with --default-encoding NAME.';
 
 /**
  * Decodes `bytes` (whole characters: callers cut at `charBoundary`) in `encoding`; throws `notTextError`
@@ -183,11 +177,12 @@ async function namedCodec(name: string, requested: string, bom = 0): Promise<Cod
   if (/^utf-?8$/i.test(name)) return utf8Codec(bom);
   const libs = await loadLibs();
   if (!libs.iconv.encodingExists(name))
-    throw new ToolError(
-      `Unknown encoding "${name}" for ${printable(requested)}: name one such as latin1, windows-1252, shift_jis, gbk, euc-kr, utf-16le.`,
-      "invalid",
-      { path: requested, parameter: "encoding" },
-    );
+    throw new ToolError("invalid", {
+      reason: "unknown_encoding",
+      path: requested,
+      parameter: "encoding",
+      name,
+    });
   return iconvCodec(libs, name, bom);
 }
 
@@ -250,11 +245,7 @@ export class Decoding {
 export const encodingLabel = (c: Codec): string => (c.bom > 0 ? `${c.name} with BOM` : c.name);
 
 function invalidBytesError(requested: string, name: string): ToolError {
-  return new ToolError(
-    `Not valid ${name} text: ${printable(requested)} has bytes that encoding lacks. Pass the file's own \`encoding\`.`,
-    "not_utf8",
-    { path: requested },
-  );
+  return new ToolError("not_utf8", { reason: "invalid_bytes", path: requested, name });
 }
 
 /** The decode policy for a file whose first bytes are `head` (4 are enough), given the caller's `named`. */
@@ -294,11 +285,12 @@ export async function decodeForEdit(
 ): Promise<{ text: string; codec: Codec }> {
   const r = await decodeFile(data, requested, named);
   if (r.codec.name !== "utf-8" && !r.codec.encode(r.text)?.equals(asBuffer(data)))
-    throw new ToolError(
-      `Cannot edit ${printable(requested)} as ${r.codec.name}: its bytes do not come back unchanged from that encoding, so an edit would change lines it does not touch.`,
-      "invalid",
-      { path: requested, parameter: "encoding" },
-    );
+    throw new ToolError("invalid", {
+      reason: "encoding_roundtrip",
+      path: requested,
+      parameter: "encoding",
+      name: r.codec.name,
+    });
   return r;
 }
 
@@ -320,11 +312,13 @@ export function encodeText(text: string, codec: Codec, requested: string): Buffe
   for (const ch of text)
     if (codec.encode(ch) === undefined) {
       const u = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
-      throw new ToolError(
-        `Cannot write "${ch}" (U+${u}) to ${printable(requested)}: its encoding ${codec.name} has no such character. Nothing was changed; use characters ${codec.name} can hold.`,
-        "invalid",
-        { path: requested },
-      );
+      throw new ToolError("invalid", {
+        reason: "unencodable_char",
+        path: requested,
+        name: codec.name,
+        actual: ch,
+        expected: u,
+      });
     }
   return codec.encode(text)!;
 }
@@ -351,23 +345,17 @@ export async function encodeLike(
 
 /** A `not_utf8` refusal made full: the likely encodings of `sample` (chardet's guess) and how to pass one. */
 export async function explained(err: unknown, sample: Uint8Array, requested: string): Promise<unknown> {
-  if (!(err instanceof ToolError) || err.kind !== "not_utf8" || !err.message.startsWith("Not a UTF-8"))
-    return err;
+  if (!(err instanceof ToolError) || err.detail.reason !== "encoding_needed") return err;
   return notUtf8Error(requested, sample);
 }
 
 /** The refusal of a file that is not UTF-8, with chardet's guess of its encoding from `sample`. */
 async function notUtf8Error(requested: string, sample: Uint8Array): Promise<ToolError> {
   const guesses = await guessEncodings(sample);
-  const what =
-    guesses.length > 0
-      ? ` Likely encodings (a guess by chardet): ${guesses.join(", ")}.`
-      : looksBinary(sample)
-        ? " It looks binary."
-        : " Its encoding could not be guessed.";
-  return new ToolError(`Not a UTF-8 text file: ${printable(requested)}.${what}${HOW}`, "not_utf8", {
-    path: requested,
-  });
+  if (guesses.length > 0)
+    return new ToolError("not_utf8", { reason: "encoding_guessed", path: requested, items: guesses });
+  const reason = looksBinary(sample) ? "looks_binary" : "encoding_unguessed";
+  return new ToolError("not_utf8", { reason, path: requested });
 }
 
 /** NUL bytes without a UTF-16/32 BOM: no text encoding mcpfs reads has them. */

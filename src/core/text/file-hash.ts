@@ -6,7 +6,6 @@ import { createHash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
 import { ToolError } from "../errors.js";
 import { openVerifiedIfExists, type ReadAt, type VerifiedHandle } from "../fs/safe-open.js";
-import { printable } from "../paths.js";
 import type { ResolvedPath } from "../root.js";
 import { LineCounter } from "./lines.js";
 import { eachChunk } from "./reader.js";
@@ -45,7 +44,7 @@ export async function fileState(target: ResolvedPath): Promise<FileState | undef
   if (!fh) return undefined;
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     const { sha256, size } = await hashHandle(fh, st.size);
     return { sha256, size, mtime: new Date(st.mtimeMs).toISOString() };
   } finally {

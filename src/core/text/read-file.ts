@@ -3,7 +3,6 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
 import { openVerified, openVerifiedFile, type ReadAt, type VerifiedFile } from "../fs/safe-open.js";
-import { printable } from "../paths.js";
 import type { ResolvedPath } from "../workspace.js";
 import {
   bomOf,
@@ -63,9 +62,7 @@ export interface TextReadOptions {
 function checkCount(name: string, n: number | undefined, requested: string): void {
   if (n === undefined) return;
   if (!Number.isInteger(n) || n <= 0)
-    throw new ToolError(
-      `${name} must be a positive whole number of lines (got ${n}) for ${printable(requested)}`,
-    );
+    throw new ToolError("invalid", { reason: "line_count", path: requested, parameter: name, actual: n });
 }
 
 /**
@@ -93,15 +90,14 @@ async function withDecoding<T>(
 /** Reads a text file whole or its first/last lines, never returning more than `budget` bytes. */
 export async function readTextFile(target: ResolvedPath, opts: TextReadOptions): Promise<TextRead> {
   if (opts.head !== undefined && opts.tail !== undefined)
-    throw new ToolError("Cannot specify both head and tail parameters simultaneously");
+    throw new ToolError("invalid", { reason: "head_and_tail" });
   checkCount("head", opts.head, target.requested);
   checkCount("tail", opts.tail, target.requested);
   // The status comes with the verified descriptor (a FIFO is refused there, never waited for).
   const { fh, st } = await openVerifiedFile(target);
   try {
-    if (st.isDirectory())
-      throw new ToolError(`Is a directory, not a file: ${printable(target.requested)}`, "not_file");
-    if (!st.isFile()) throw new ToolError(`Not a regular file: ${printable(target.requested)}`, "not_file");
+    if (st.isDirectory()) throw new ToolError("not_file", { path: target.requested });
+    if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     // A read from line 1 needs no sniff of the BOM first: a UTF-16/32 BOM is never valid UTF-8, so such a
     // file fails its first line, and is then read as its BOM says (a UTF-8 read skips a pread: ~10 µs).
     const sniff = opts.encoding !== undefined || opts.tail !== undefined;
@@ -189,11 +185,13 @@ const WIDE_LIMIT = 64 * 1024 * 1024;
 /** A UTF-16/32 file's text (without its BOM), lines, hash and line count. */
 async function wideText(fh: ReadAt, requested: string, decoding: Decoding, size: number) {
   if (size > WIDE_LIMIT)
-    throw new ToolError(
-      `File too large to read as ${decoding.codec.name} (${size} bytes, limit ${WIDE_LIMIT}): ${printable(requested)}. Convert it to UTF-8 to read it in parts.`,
-      "too_large",
-      { path: requested },
-    );
+    throw new ToolError("too_large", {
+      reason: "read_wide",
+      path: requested,
+      name: decoding.codec.name,
+      actual: size,
+      limit: WIDE_LIMIT,
+    });
   const bytes = Buffer.alloc(size);
   let got = 0;
   while (got < size) {
@@ -296,7 +294,7 @@ export async function readLineRange(
   target: ResolvedPath,
   opts: { start: number; end?: number; maxBytes: number; hash?: boolean; encoding?: string },
 ): Promise<RangeWithState> {
-  if (!target.exists) throw new ToolError(`No such file: ${printable(target.requested)}`, "not_found");
+  if (!target.exists) throw new ToolError("not_found", { reason: "file", path: target.requested });
   const fh = await openVerified(target, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     // From line 1 no BOM sniff first (see readTextFile): a UTF-16/32 file fails its first line as UTF-8.
@@ -322,7 +320,7 @@ async function rangeWithState(
 ): Promise<RangeWithState> {
   for (let attempt = 0; ; attempt++) {
     const since = await fh.stat({ bigint: true });
-    if (!since.isFile()) throw new ToolError(`Not a regular file: ${printable(requested)}`, "not_file");
+    if (!since.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: requested });
     const size = Number(since.size);
     const cheap = opts.hash === true || size <= CHEAP_HASH_LIMIT;
     // From line 1, the hash streams with the read: a read that reaches the end needs no second pass.

@@ -13,7 +13,7 @@ const CONCURRENCY = 8;
 const PROGRESS_EVERY_MS = 250;
 
 export function cancelledError(): ToolError {
-  return new ToolError("Cancelled", "cancelled");
+  return new ToolError("cancelled", {});
 }
 
 /** A directory waiting to be read. */
@@ -195,6 +195,6 @@ class ReadSchedule<D extends QueuedDir> {
 }
 
 function startError(err: NodeJS.ErrnoException): Error {
-  if (err.code === "ENOTDIR") return new ToolError("Not a directory", "not_directory");
+  if (err.code === "ENOTDIR") return new ToolError("not_directory", {});
   return err;
 }

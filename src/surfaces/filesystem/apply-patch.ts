@@ -51,12 +51,12 @@ export const applyPatchTool = defineTool({
   async handler(args, ctx) {
     const intent = args.dryRun ? "read" : "write";
     const baseRequested = args.directory ?? ctx.ws.roots[0]?.path;
-    if (baseRequested === undefined) throw new ToolError("No allowed directories are configured", "no_roots");
+    if (baseRequested === undefined) throw new ToolError("no_roots", {});
     // The base directory itself must be allowed (each patch path is then resolved and confined on its own).
     await ctx.ws.resolve(baseRequested, { intent: "read" });
     const plan = await planPatch(args.patch, {
       resolve: (p) => {
-        if (path.isAbsolute(p)) throw new ToolError(`Patch paths must be relative: ${p}`, "denied");
+        if (path.isAbsolute(p)) throw new ToolError("denied", { reason: "patch_absolute", name: p });
         return ctx.ws.resolve(path.join(baseRequested, p), { intent });
       },
       fuzz: args.fuzz,

@@ -10,9 +10,7 @@ export const codeTools = codeToolsFor({
     let p = requested;
     if (p === undefined) {
       if (ctx.ws.roots.length !== 1)
-        throw new ToolError(
-          "Give path: a file or directory inside an allowed directory (list_allowed_directories).",
-        );
+        throw new ToolError("invalid", { reason: "path_needed", parameter: "path" });
       p = ctx.ws.roots[0]!.real;
     }
     const target = await ctx.ws.resolve(p, { intent: "read" });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { deleteDirectory } from "../../core/mutate/remove.js";
-import { escapeName, printable } from "../../core/paths.js";
+import { escapeName } from "../../core/paths.js";
 import { defineTool, textReply } from "../tool.js";
 import { resolveEntry } from "./common.js";
 
@@ -25,8 +25,7 @@ export const deleteDirectoryTool = defineTool({
   mutating: true,
   async handler(args, ctx) {
     const entry = await resolveEntry(ctx, args.path);
-    if (entry.relative === "")
-      throw new ToolError(`Refusing to delete an allowed directory: ${printable(args.path)}`, "denied");
+    if (entry.relative === "") throw new ToolError("denied", { reason: "delete_root", path: args.path });
     const removed = await deleteDirectory(entry, args.recursive === true, ctx.signal);
     const dirs = removed.filter((e) => e.isDir).length;
     const files = removed.length - dirs;

@@ -37,7 +37,8 @@ export const editFilesTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   mutating: true,
   async handler(args, ctx) {
-    if (args.files.length === 0) throw new ToolError("files must list at least one file");
+    if (args.files.length === 0)
+      throw new ToolError("invalid", { reason: "files_empty", parameter: "files" });
     const intent = args.dryRun ? "read" : "write";
     const files = [];
     for (const f of args.files)

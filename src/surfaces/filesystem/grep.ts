@@ -1,8 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
 import { ANY_COUNT, type ReplyBudget } from "../../core/budget.js";
-import { ToolError } from "../../core/errors.js";
-import { escapeName, printable } from "../../core/paths.js";
+import { noSuchPathError } from "../../core/errors.js";
+import { escapeName } from "../../core/paths.js";
 import { grep, isFileTarget } from "../../core/search/grep.js";
 import type { GrepMatch } from "../../core/search/grep-job.js";
 import { defineTool, encodingFor, encodingParam, textReply } from "../tool.js";
@@ -142,8 +142,7 @@ export const grepTool = defineTool({
   mutating: false,
   async handler(args, ctx) {
     const target = await ctx.ws.resolve(args.path, { intent: "read" });
-    if (!target.exists)
-      throw new ToolError(`No such file or directory: ${printable(args.path)}`, "not_found");
+    if (!target.exists) throw noSuchPathError(args.path);
     const globs = args.glob === undefined ? undefined : Array.isArray(args.glob) ? args.glob : [args.glob];
     const budget = ctx.budget;
     const what = args.filesOnly ? "files" : "matches";

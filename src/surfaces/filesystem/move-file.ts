@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { checkMoveSource } from "../../core/mutate/move.js";
 import { moveNoReplace } from "../../core/mutate/move-no-replace.js";
-import { escapeName, printable } from "../../core/paths.js";
+import { escapeName } from "../../core/paths.js";
 import { namesOf } from "../../core/workspace.js";
 import { defineTool, textReply } from "../tool.js";
 import { expectedSha256 } from "./common.js";
@@ -24,7 +24,7 @@ export const moveFileTool = defineTool({
     const src = await ctx.ws.resolveEntry(args.source, { intent: "write" });
     const dst = await ctx.ws.resolveEntry(args.destination, { intent: "write" });
     if (ctx.ws.roots.some((r) => namesOf(r).equal(r.real, src.real) || namesOf(r).equal(r.path, src.real)))
-      throw new ToolError(`Cannot move an allowed directory itself: ${printable(args.source)}`, "denied");
+      throw new ToolError("denied", { reason: "move_root", path: args.source });
     // mcpfs: refuse to move a file whose content changed since it was read (lost-update protection).
     const before = await checkMoveSource(src, args.expectedSha256, {
       dest: dst,

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { ANY_COUNT, widest } from "../../core/budget.js";
 import { ToolError } from "../../core/errors.js";
-import { printable } from "../../core/paths.js";
 import type { ReadState } from "../../core/text/file-hash.js";
 import { countLines, linesOf } from "../../core/text/lines.js";
 import { numberLines } from "../../core/text/number.js";
@@ -68,20 +67,29 @@ const rangeCutNote = (budget: number, start: number, last: number, of: string) =
 /** mcpfs's line-range read: the lines, and a note saying how to go on only when the reply is cut. */
 async function readRange(args: z.infer<typeof input>, ctx: ToolContext) {
   if (args.head !== undefined || args.tail !== undefined)
-    throw new ToolError("Cannot combine startLine/endLine with head or tail");
+    throw new ToolError("invalid", { reason: "range_with_head_tail" });
   const target = await ctx.ws.resolve(args.path, { intent: "read" });
   for (const [name, v] of [
     ["startLine", args.startLine],
     ["endLine", args.endLine],
   ] as const)
     if (v !== undefined && (!Number.isInteger(v) || v < 1))
-      throw new ToolError(
-        `${name} must be a whole number of 1 or more (got ${v}) for ${printable(target.requested)}`,
-      );
+      throw new ToolError("invalid", {
+        reason: "line_number",
+        path: target.requested,
+        parameter: name,
+        actual: v,
+      });
   const budget = ctx.budget.limit;
   const start = args.startLine ?? 1;
   if (args.endLine !== undefined && args.endLine < start)
-    throw new ToolError(`endLine (${args.endLine}) must be >= startLine (${start})`);
+    throw new ToolError("invalid", {
+      reason: "range_reversed",
+      parameter: "endLine",
+      actual: args.endLine,
+      name: "startLine",
+      limit: start,
+    });
   const close = ctx.budget.reserve(
     widest([
       longLineNote(budget, start, ANY_COUNT),

@@ -36,7 +36,8 @@ export const checkFileSizeTool = defineTool({
   mutating: false,
   async handler(args, ctx) {
     const limit = args.max_lines ?? ctx.config.fileSizeLimit ?? DEFAULT_MAX_LINES;
-    if (limit < 0) throw new ToolError(`max_lines must be >= 0, got ${limit}`);
+    if (limit < 0)
+      throw new ToolError("invalid", { reason: "max_lines_negative", parameter: "max_lines", actual: limit });
     const r = await checkFileSizes(projectRoot(ctx), limit, ctx.signal);
     const lines: string[] = [];
     if (r.violations.length === 0) {

@@ -1,14 +1,13 @@
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { escapeName } from "../../core/paths.js";
-import { noLocalCopyMessage } from "../../core/references.js";
 import type { Intent, ResolvedPath, Root } from "../../core/workspace.js";
 import { encodingParam, type ToolContext, type ToolReply } from "../tool.js";
 
 /** The project root of a workspace-surface connection. */
 export function projectRoot(ctx: ToolContext): Root {
   const root = ctx.ws.roots.find((r) => r.kind === "project");
-  if (!root) throw new ToolError("Project directory has not been set", "no_roots");
+  if (!root) throw new ToolError("no_roots", { reason: "project_unset" });
   return root;
 }
 
@@ -22,8 +21,8 @@ export function referenceRoot(ctx: ToolContext, name: string): Root {
   const root = referenceRoots(ctx).find((r) => r.name === name);
   if (root) return root;
   const urlOnly = ctx.ws.urlOnlyReferences.find((r) => r.name === name);
-  if (urlOnly) throw new ToolError(noLocalCopyMessage(urlOnly), "not_found");
-  throw new ToolError(`Reference project '${name}' not found`, "not_found");
+  if (urlOnly) throw new ToolError("not_found", { reason: "reference_url_only", name, actual: urlOnly.url });
+  throw new ToolError("not_found", { reason: "reference_project", name });
 }
 
 /** How Python prints `type(x)` in mcp-workspace's parameter messages. */
@@ -38,7 +37,11 @@ export function pyType(value: unknown): string {
 
 export function requireFilePath(value: unknown): string {
   if (typeof value !== "string" || value === "")
-    throw new ToolError(`File path must be a non-empty string, got ${pyType(value)}`);
+    throw new ToolError("invalid", {
+      reason: "file_path_type",
+      parameter: "file_path",
+      actual: pyType(value),
+    });
   return value;
 }
 
@@ -160,9 +163,10 @@ export function contentText(content: unknown, ctx: ToolContext): string {
     ctx.log.warn("Content is None, treating as empty string");
     return "";
   }
-  if (typeof content !== "string") throw new ToolError(`Content must be a string, got ${pyType(content)}`);
+  if (typeof content !== "string")
+    throw new ToolError("invalid", { reason: "content_type", parameter: "content", actual: pyType(content) });
   if (/\p{Surrogate}/u.test(content))
-    throw new ToolError("Content contains characters that cannot be encoded. Please check the encoding.");
+    throw new ToolError("invalid", { reason: "content_surrogates", parameter: "content" });
   return content.replace(/\r\n/g, "\n");
 }
 

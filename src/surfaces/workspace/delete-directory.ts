@@ -22,10 +22,15 @@ export const deleteDirectoryTool = defineTool({
   async handler(args, ctx) {
     const dirPath = args.dir_path;
     if (typeof dirPath !== "string" || dirPath === "")
-      throw new ToolError(`Directory path must be a non-empty string, got ${pyType(dirPath)}`);
+      throw new ToolError("invalid", {
+        reason: "dir_path_type",
+        parameter: "dir_path",
+        actual: pyType(dirPath),
+      });
     const entry = await resolveEntry(ctx, dirPath, "write");
     await gitignoreGate(ctx, entry, dirPath, true);
-    if (entry.relative === "") throw new ToolError("Refusing to delete the project root directory", "denied");
+    if (entry.relative === "")
+      throw new ToolError("denied", { reason: "delete_project_root", path: dirPath });
     const rel = entry.relative;
     let deleted: Awaited<ReturnType<typeof deleteDirectory>>;
     try {

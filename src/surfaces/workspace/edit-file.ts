@@ -4,7 +4,6 @@ import { editFile } from "../../core/edit/edit-file.js";
 import { ToolError } from "../../core/errors.js";
 import { KeyedMutex } from "../../core/fs/file-lock.js";
 import { entryKind } from "../../core/mutate/remove.js";
-import { printable } from "../../core/paths.js";
 import { lfPieces } from "../../core/text/lines.js";
 import { defineTool, encodingFor, encodingParam, recordChanges, type ToolContext } from "../tool.js";
 import { expectedSha256, gitignoreGate, requireFilePath, resolveIn, strOutput, strReply } from "./common.js";
@@ -67,17 +66,16 @@ async function run(args: Args, ctx: ToolContext): Promise<string> {
   const filePath = requireFilePath(args.file_path).replace(/\\/g, "/");
   const seedShape = args.edits !== undefined;
   if (seedShape && (args.old_string !== undefined || args.new_string !== undefined))
-    throw new ToolError("Give either edits or old_string/new_string, not both");
+    throw new ToolError("invalid", { reason: "edit_shapes_both" });
   if (!seedShape && (args.old_string === undefined || args.new_string === undefined))
-    throw new ToolError("Give old_string and new_string (or edits: [{old_text, new_text}])");
+    throw new ToolError("invalid", { reason: "edit_shape_missing" });
   const target = await resolveIn(ctx, filePath, "write");
   await gitignoreGate(ctx, target, filePath);
-  const shown = printable(filePath);
 
   return editLocks.run(target.real, async () => {
     const kind = await entryKind(target);
-    if (kind === "missing") throw new ToolError(`File not found: ${shown}`, "not_found");
-    if (kind !== "file") throw new ToolError(`Not a file: ${shown}`, "not_file");
+    if (kind === "missing") throw new ToolError("not_found", { reason: "file", path: filePath });
+    if (kind !== "file") throw new ToolError("not_file", { path: filePath });
     const indent = args.options?.preserve_indentation === true;
     for (const key of Object.keys(args.options ?? {}))
       if (key !== "preserve_indentation") ctx.log.warn(`edit_file: unknown option ignored: ${key}`);

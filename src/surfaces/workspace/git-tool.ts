@@ -2,7 +2,6 @@ import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { GIT_COMMANDS, type GitCommand } from "../../core/git/commands.js";
 import { runGitRead } from "../../core/git/read-command.js";
-import { printable } from "../../core/paths.js";
 import { namesOf, type Root } from "../../core/workspace.js";
 import { defineTool } from "../tool.js";
 import { boundedReply, projectRoot, referenceRoot, strOutput } from "./common.js";
@@ -71,5 +70,5 @@ function splitCommandHint(command: string): void {
   const paths = dashes === -1 ? [] : rest.slice(dashes + 1);
   const list = (a: string[]) => `[${a.map((x) => JSON.stringify(x)).join(", ")}]`;
   const call = `{"command": "${cmd}", "args": ${list(flags)}${paths.length > 0 ? `, "pathspec": ${list(paths)}` : ""}}`;
-  throw new ToolError(`Unknown git command: '${printable(command)}'. Pass the flags in args: ${call}`);
+  throw new ToolError("invalid", { reason: "git_unknown_command", name: command, expected: call });
 }

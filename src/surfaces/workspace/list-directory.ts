@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
 import { filesUnder, renderTree } from "../../core/listing/file-tree.js";
 import { entryKind } from "../../core/mutate/remove.js";
-import { hasGitDirSegment, printable } from "../../core/paths.js";
+import { hasGitDirSegment } from "../../core/paths.js";
 import { namesOf, type ResolvedPath } from "../../core/workspace.js";
 import { defineTool, type ToolContext } from "../tool.js";
 import { gitignoreGate, listOutput, listReply, resolveIn } from "./common.js";
@@ -24,16 +24,14 @@ export const listDirectoryTool = defineTool({
   mutating: false,
   async handler(args, ctx) {
     const requested = args.path ?? ".";
-    const shown = printable(requested);
     const target = await resolveIn(ctx, requested, "read");
     // The same gate as read_file: an ignored folder, or .git/, is refused with the reason (mcp-workspace
     // lists it as empty, which reads as "nothing there").
-    if (await isGated(ctx, target, requested)) throw ignoredFolderError(target, shown);
+    if (await isGated(ctx, target, requested)) throw ignoredFolderError(target, requested);
     const kind = await entryKind(target);
-    if (kind === "file")
-      throw new ToolError(`'${shown}' is a file, not a directory. Use read_file() instead.`);
-    if (kind === "missing") throw new ToolError(`Directory '${shown}' does not exist`, "not_found");
-    if (kind !== "dir") throw new ToolError(`Path '${shown}' is not a directory`, "not_directory");
+    if (kind === "file") throw new ToolError("not_directory", { reason: "is_file", path: requested });
+    if (kind === "missing") throw new ToolError("not_found", { path: requested });
+    if (kind !== "dir") throw new ToolError("not_directory", { path: requested });
     const files = await filesUnder(target.root, target.real, ctx.signal);
     const lines = renderTree(files, target.relative, args.dirs_only === true);
     // Long paths can pass the budget before the 250-line cap: the lines that fit, and what is left.
@@ -47,14 +45,9 @@ export const listDirectoryTool = defineTool({
   },
 });
 
-function ignoredFolderError(target: ResolvedPath, shown: string): ToolError {
-  const why = hasGitDirSegment(target.relative, namesOf(target.root).foldsCase)
-    ? "is inside .git/, which is never listed"
-    : "is excluded by .gitignore";
-  return new ToolError(
-    `Directory '${shown}' ${why}: its files are not listed and cannot be read. Use list_directory() to see available files.`,
-    "ignored",
-  );
+function ignoredFolderError(target: ResolvedPath, requested: string): ToolError {
+  const git = hasGitDirSegment(target.relative, namesOf(target.root).foldsCase);
+  return new ToolError("ignored", { reason: git ? "list_git_dir" : "list_ignored_dir", path: requested });
 }
 
 async function isGated(ctx: ToolContext, target: ResolvedPath, requested: string): Promise<boolean> {

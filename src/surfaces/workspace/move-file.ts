@@ -19,9 +19,9 @@ export const moveFileTool = defineTool({
   mutating: true,
   async handler(args, ctx) {
     if (typeof args.source_path !== "string" || args.source_path === "")
-      throw new ToolError("Invalid source path", "invalid", { parameter: "source_path" });
+      throw new ToolError("invalid", { reason: "path_param_empty", parameter: "source_path" });
     if (typeof args.destination_path !== "string" || args.destination_path === "")
-      throw new ToolError("Invalid destination path", "invalid", { parameter: "destination_path" });
+      throw new ToolError("invalid", { reason: "path_param_empty", parameter: "destination_path" });
     // Refusals are worded in mcp-workspace's few plain words by the surface's table (`workspaceWording`).
     const source = await resolveEntry(ctx, args.source_path, "write");
     const dest = await resolveEntry(ctx, args.destination_path, "write");

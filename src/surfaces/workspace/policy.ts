@@ -75,19 +75,28 @@ const workspaceWording: ErrorWording = {
   read_only: moveOr("Invalid path"),
   not_found: moveOr(
     "File not found",
-    editOr((e) => (FILE_TOOLS.has(e.tool) ? `File '${e.path}' does not exist` : e.text)),
+    editOr((e) => {
+      if (FILE_TOOLS.has(e.tool)) return `File '${e.path}' does not exist`;
+      if (e.tool === "edit_file" && e.detail.reason === "file") return `File not found: ${e.path}`;
+      if (e.tool === "list_directory" && e.detail.reason === undefined)
+        return `Directory '${e.path}' does not exist`;
+      return e.text;
+    }),
   ),
   exists: moveOr("Destination already exists"),
-  not_file: (e) =>
-    e.tool === "delete_this_file"
-      ? `Path '${e.path}' is not a file or is a directory`
-      : FILE_TOOLS.has(e.tool)
-        ? `Path '${e.path}' is not a file`
-        : e.text,
-  not_directory: (e) =>
-    e.tool === "delete_directory"
-      ? `Path '${e.path}' is a file, not a directory. Use delete_this_file instead.`
-      : e.text,
+  not_file: (e) => {
+    if (e.tool === "delete_this_file") return `Path '${e.path}' is not a file or is a directory`;
+    if (FILE_TOOLS.has(e.tool)) return `Path '${e.path}' is not a file`;
+    if (e.tool === "edit_file" && e.detail.reason === undefined) return `Not a file: ${e.path}`;
+    return e.text;
+  },
+  not_directory: (e) => {
+    if (e.tool === "delete_directory")
+      return `Path '${e.path}' is a file, not a directory. Use delete_this_file instead.`;
+    if (e.tool === "list_directory" && e.detail.reason === undefined)
+      return `Path '${e.path}' is not a directory`;
+    return e.text;
+  },
   not_empty: (e) => `Directory '${e.path}' is not empty. Pass recursive=True to delete it and its contents.`,
   too_large: asIs,
   // mcp-workspace's words, then the core's: the likely encodings and how to pass one.

@@ -36,13 +36,19 @@ export interface ReadArgs {
 function checkRange(start: number | null | undefined, end: number | null | undefined): boolean {
   const hasStart = start !== undefined && start !== null;
   const hasEnd = end !== undefined && end !== null;
-  if (hasStart !== hasEnd)
-    throw new ToolError("start_line and end_line must both be provided or both omitted");
+  if (hasStart !== hasEnd) throw new ToolError("invalid", { reason: "line_range_pair" });
   if (!hasStart) return false;
   if (!Number.isInteger(start) || !Number.isInteger(end))
-    throw new ToolError("start_line and end_line must be integers");
-  if (start! < 1 || end! < 1) throw new ToolError("start_line and end_line must be >= 1");
-  if (end! < start!) throw new ToolError(`end_line (${end}) must be >= start_line (${start})`);
+    throw new ToolError("invalid", { reason: "line_range_integers" });
+  if (start! < 1 || end! < 1) throw new ToolError("invalid", { reason: "line_range_min" });
+  if (end! < start!)
+    throw new ToolError("invalid", {
+      reason: "range_reversed",
+      parameter: "end_line",
+      actual: end!,
+      name: "start_line",
+      limit: start!,
+    });
   return true;
 }
 

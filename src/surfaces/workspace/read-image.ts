@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ToolError } from "../../core/errors.js";
-import { printable } from "../../core/paths.js";
 import { imageFields, imageParams, readMediaReply } from "../image-tool.js";
 import { defineTool } from "../tool.js";
 import { gitignoreGate, requireFilePath, resolveIn } from "./common.js";
@@ -28,11 +27,7 @@ export const readImageTool = defineTool({
     await gitignoreGate(ctx, target, a.file_path);
     const m = await readMediaReply(ctx, target, a);
     if (!m.mimeType.startsWith("image/"))
-      throw new ToolError(
-        `Not an image: ${printable(a.file_path)} (${m.mimeType}). Read text with read_file, documents with read_document.`,
-        "invalid",
-        { path: a.file_path },
-      );
+      throw new ToolError("invalid", { reason: "not_image", path: a.file_path, actual: m.mimeType });
     const size = m.width ? `${m.width}x${m.height} px, ` : "";
     const result = m.note ?? `Image ${size}${m.size} bytes ${m.mimeType}, the file's own bytes.`;
     const data = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength).toString("base64");

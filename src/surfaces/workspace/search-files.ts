@@ -126,7 +126,7 @@ export async function searchIn(ctx: ToolContext, root: Root, args: SearchArgs): 
   const glob = args.glob ?? undefined;
   const pattern = args.pattern ?? undefined;
   if (glob === undefined && pattern === undefined)
-    throw new ToolError("At least one of 'glob' or 'pattern' must be provided");
+    throw new ToolError("invalid", { reason: "glob_or_pattern" });
   if (pattern !== undefined) return contentSearch(ctx, root, args, pattern);
   return fileSearch(ctx, root, glob!, args.max_results ?? 50, args.offset ?? 0);
 }
