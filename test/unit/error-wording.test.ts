@@ -434,7 +434,11 @@ const MORE = {
   hunk: { index: 1, oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: 2, near: 0, fileLines: 3 },
 };
 /** Where a case reads a value as a number (a duration in ms). */
-const NUMBERS: Record<string, object> = { "journal_full/min_age": { actual: 5_000, limit: 60_000 } };
+const NUMBERS: Record<string, object> = {
+  "journal_full/min_age": { actual: 5_000, limit: 60_000 },
+  "not_found/cell": { actual: 3 },
+  "too_large/image_pixels": { actual: 900_000_000, limit: 50_000_000 },
+};
 /** The edit engine's detail of an edit that cannot be made (edit_* cases). */
 const EDIT = {
   index: 1,
