@@ -95,6 +95,19 @@ describe.runIf(HAS_FIFO)("FIFOs are never opened blocking", () => {
     expect(fs.statSync(fifo).isFIFO()).toBe(true);
   });
 
+  it("get_file_info of a FIFO answers its metadata (type other, no encoding) without opening it blocking", async () => {
+    const dir = area.tree("info", { "ok.txt": "fine\n" });
+    const fifo = fifoIn(dir);
+    const conn = await start([dir]);
+    const r = await conn.call("get_file_info", { path: fifo });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain("type: other");
+    expect(r.structured).toMatchObject({ isFile: false, type: "other" });
+    expect(r.structured?.encoding).toBeUndefined();
+    const ok = await conn.call("get_file_info", { path: path.join(dir, "ok.txt") });
+    expect(ok.structured).toMatchObject({ isFile: true, size: 5, encoding: "utf-8" });
+  });
+
   it("a FIFO named .gitignore does not block a walk", async () => {
     const dir = area.tree("gi", { "a.txt": "a\n", "sub/b.txt": "b\n" });
     fifoIn(path.join(dir, "sub"), ".gitignore");

@@ -1,4 +1,7 @@
-import { statSync } from "node:fs";
+import { type BigIntStats, closeSync, type Stats, statSync } from "node:fs";
+import { ToolError } from "../errors.js";
+import { openVerifiedSync } from "../fs/safe-open.js";
+import { encodingOfOpen } from "../text/read-file.js";
 import type { ResolvedPath } from "../workspace.js";
 
 export interface FileInfo {
@@ -11,20 +14,55 @@ export interface FileInfo {
   /** Full mode bits: file type stripped, setuid/setgid/sticky kept (e.g. 0o4755). */
   mode: number;
   type: "file" | "directory" | "other";
+  /** A regular file's encoding when asked for (`encodingOfOpen`); undefined for binary bytes. */
+  encoding?: string;
 }
 
-/** Metadata of what the resolved path names (symlinks followed, as the resolution did). */
-export async function fileInfo(target: ResolvedPath): Promise<FileInfo> {
-  // One stat, synchronously: cheaper than a thread-pool round trip on this hot, tiny call.
-  const st = statSync(target.real);
+/**
+ * Metadata of what the resolved path names (symlinks followed, as the resolution did) and, with `encoding`,
+ * a regular file's encoding: one verified open serves both (its status is the descriptor's, the sniff reads
+ * through it). What that open refuses for its kind or permissions (a FIFO, a device, an unreadable file)
+ * still has its metadata, from a stat of the path.
+ */
+export async function fileInfo(target: ResolvedPath, opts: { encoding?: boolean } = {}): Promise<FileInfo> {
+  let opened: { fd: number; st: BigIntStats };
+  try {
+    opened = openVerifiedSync(target);
+  } catch (err) {
+    if (!metadataOnly(err)) throw err;
+    // Synchronous: one stat is cheaper than a thread-pool round trip on this hot, tiny call.
+    return infoOf(statSync(target.real));
+  }
+  try {
+    const info = infoOf(opened.st);
+    if (opts.encoding && info.isFile)
+      // An unreadable sample leaves the encoding unsaid, the metadata stands.
+      info.encoding = await encodingOfOpen(opened.fd, info.size).catch(() => undefined);
+    return info;
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
+/**
+ * A refusal of the verified open that leaves the path's metadata to a stat: its kind (a FIFO, a socket, a
+ * device; a directory where the platform opens none), or no permission.
+ */
+function metadataOnly(err: unknown): boolean {
+  if (err instanceof ToolError) return err.kind === "not_file";
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === "EACCES" || code === "EPERM" || code === "EISDIR";
+}
+
+function infoOf(st: Stats | BigIntStats): FileInfo {
   return {
-    size: st.size,
+    size: Number(st.size),
     created: st.birthtime,
     modified: st.mtime,
     accessed: st.atime,
     isDirectory: st.isDirectory(),
     isFile: st.isFile(),
-    mode: st.mode & 0o7777,
+    mode: Number(st.mode) & 0o7777,
     type: st.isDirectory() ? "directory" : st.isFile() ? "file" : "other",
   };
 }

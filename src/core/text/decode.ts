@@ -358,15 +358,18 @@ async function notUtf8Error(requested: string, sample: Uint8Array): Promise<Tool
   return new ToolError("not_utf8", { reason, path: requested });
 }
 
+/** The first bytes of a file that its encoding is judged by (chardet's guess, `get_file_info`'s report). */
+export const SAMPLE_BYTES = 64 * 1024;
+
 /** NUL bytes without a UTF-16/32 BOM: no text encoding mcpfs reads has them. */
 const looksBinary = (sample: Uint8Array): boolean => {
-  const head = sample.subarray(0, 64 * 1024);
+  const head = sample.subarray(0, SAMPLE_BYTES);
   return !bomOf(head) && head.includes(0);
 };
 
 /** Up to three encodings chardet finds likely for `sample` (its first 64 KiB); none for binary bytes. */
 export async function guessEncodings(sample: Uint8Array): Promise<string[]> {
-  const head = sample.subarray(0, 64 * 1024);
+  const head = sample.subarray(0, SAMPLE_BYTES);
   if (looksBinary(head)) return [];
   const { analyse } = await loadLibs();
   const names = analyse(head)

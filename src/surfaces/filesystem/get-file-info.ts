@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { fileInfo, symbolicMode } from "../../core/listing/info.js";
-import { fileEncoding } from "../../core/text/read-file.js";
 import { defineTool, textReply } from "../tool.js";
 
 export const getFileInfoTool = defineTool({
@@ -26,9 +25,8 @@ export const getFileInfoTool = defineTool({
   mutating: false,
   async handler(args, ctx) {
     const target = await ctx.ws.resolve(args.path, { intent: "read" });
-    const i = await fileInfo(target);
-    // An unreadable file still has its metadata.
-    const encoding = i.isFile ? await fileEncoding(target).catch(() => undefined) : undefined;
+    const i = await fileInfo(target, { encoding: true });
+    const { encoding } = i;
     const permissions = (i.mode & 0o777).toString(8).padStart(3, "0");
     const mode = i.mode.toString(8).padStart(4, "0");
     const symbolic = symbolicMode(i.mode);
