@@ -7,14 +7,16 @@ import {
   GIT_COMMANDS,
   type GitCommand,
   gitSubcommand,
+  type ParsedArgs,
   parseArgs,
   SPECS,
 } from "./commands.js";
 import { compactDiff } from "./compact.js";
-import { applyGitDeny, filterTreeListing, type GitDeny } from "./deny-paths.js";
+import { checkDeniedObjects, excludePathspecs, filterTreeListing, type GitDeny } from "./deny-paths.js";
+import { applyExcludes, ignoreExcludes, takesExcludes } from "./hidden-paths.js";
 import { filterDiff, filterLines, filterLog, searchMatcher, truncateLines } from "./output.js";
 import { isRepoRoot } from "./repo.js";
-import { openRepository, remoteUrls } from "./repository-gate.js";
+import { type GitRepository, openRepository, remoteUrls } from "./repository-gate.js";
 import { runGit } from "./runner.js";
 
 export interface GitReadParams {
@@ -36,6 +38,8 @@ export interface GitReadOptions {
   timeoutMs?: number;
   /** The root's `--deny` rules (see deny-paths.ts). */
   deny?: GitDeny;
+  /** The surface hides what the ignore rules ignore: git output names none of it (see hidden-paths.ts). */
+  hideIgnored?: boolean;
 }
 
 const SEARCHABLE: readonly GitCommand[] = ["log", "diff", "show"];
@@ -90,7 +94,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   if (!isRepoRoot(repo)) throw new ToolError(`Directory is not a git repository: ${opts.label}`);
   const remotes = cmd === "fetch" || cmd === "ls_remote" ? [...(await remoteUrls(repo)).keys()] : [];
   checkPositionals(cmd, parsed, remotes);
-  if (opts.deny) await applyGitDeny(cmd, parsed, opts.deny, repo, opts.signal);
+  await hideFromGit(cmd, parsed, repo, opts);
 
   const blob = cmd === "show" && parsed.positionals.some((p) => /^[^:]+:/.test(p) || p.startsWith(":"));
   const summaryOnly =
@@ -134,6 +138,15 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   text = truncateLines(text, params.maxLines ?? spec.maxLines);
   if (r.truncated) text += "\n[output cut: git produced more than the output limit]";
   return withWarnings(text, warnings);
+}
+
+/** What the server's rules hide is left out of the call (see hidden-paths.ts); a denied object is refused. */
+async function hideFromGit(cmd: GitCommand, parsed: ParsedArgs, repo: GitRepository, opts: GitReadOptions) {
+  if (!takesExcludes(cmd)) return;
+  const excludes = opts.deny ? excludePathspecs(opts.deny) : [];
+  if (opts.hideIgnored) excludes.push(...(await ignoreExcludes(repo, opts.signal)));
+  applyExcludes(cmd, parsed, excludes);
+  if (opts.deny) await checkDeniedObjects(cmd, parsed, opts.deny, repo, opts.signal);
 }
 
 function withWarnings(text: string, warnings: readonly string[]): string {
