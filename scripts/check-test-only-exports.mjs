@@ -19,7 +19,6 @@ const KNOWN = {
     "error-wording walks every case: read them from wordError's table instead",
   "src/surfaces/wording.ts#OFFICIAL_WORDS": "error-wording walks the table: test through wordError",
   "src/core/edit/edit.ts#EditError": "edit-engine matches the class: test through applyEdits' thrown kind",
-  "src/core/text/decode.ts#notUtf8Error": "encodings unit test builds it: test through decodeFile's refusal",
   // Tiers (item 6): e2e tests import src/ instead of the installed package.
   "src/surfaces/catalog.ts#leanSchema":
     "e2e catalog test rebuilds the catalog: check the bundle's catalog instead",

@@ -29,8 +29,10 @@ function workerFile(): string {
 }
 
 export interface Refusal {
-  reason: "encrypted" | "invalid" | "too_large" | "bad_request" | "timeout" | "memory";
+  reason: "encrypted" | "invalid" | "too_large" | "bad_request" | "timeout" | "memory" | "not_utf8";
   message: string;
+  /** `not_utf8`: the encoding the text was not valid in ("utf-8": none was named). */
+  encoding?: string;
 }
 
 /** A parse that failed for a reason the caller words (with the path). */
@@ -58,7 +60,8 @@ class DocumentPool {
       const p = this.settle(res.id);
       if (!p) return;
       if (res.ok) p.resolve(res.value);
-      else p.reject(new DocumentRefused({ reason: res.reason, message: res.message }));
+      else
+        p.reject(new DocumentRefused({ reason: res.reason, message: res.message, encoding: res.encoding }));
     });
     const fail = (err: Error & { code?: string }) => {
       if (this.worker === w) this.worker = undefined;

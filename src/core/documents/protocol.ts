@@ -20,6 +20,8 @@ export interface DocumentRequest {
   maxUnits: number;
   /** Most bytes a zip container may inflate to, all entries together. */
   maxInflated: number;
+  /** Text documents (.csv, .tsv) that are not UTF-8: the encoding to read them in (the decode policy's). */
+  encoding?: string;
 }
 
 /** One page, slide or run of Markdown or table lines. */
@@ -51,5 +53,14 @@ export type WorkerRequest = DocumentRequest | ImageRequest;
 
 export type DocumentResponse =
   | { id: number; ok: true; value: DocumentResult | ImageResult }
-  /** `encrypted`, `invalid` (not a document of its kind), `too_large` (a cap), `bad_request`. */
-  | { id: number; ok: false; reason: "encrypted" | "invalid" | "too_large" | "bad_request"; message: string };
+  /**
+   * `encrypted`, `invalid` (not a document of its kind), `too_large` (a cap), `bad_request`, `not_utf8` (a
+   * text document not valid in `encoding`, "utf-8" when none was named).
+   */
+  | {
+      id: number;
+      ok: false;
+      reason: "encrypted" | "invalid" | "too_large" | "bad_request" | "not_utf8";
+      message: string;
+      encoding?: string;
+    };

@@ -3,6 +3,7 @@ import path from "node:path";
 import { ToolError } from "../errors.js";
 import { openVerified } from "../fs/safe-open.js";
 import { printable } from "../paths.js";
+import { invalidBytesError, notUtf8Error } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 import { DocumentRefused, parseDocument } from "./pool.js";
 import type { DocumentKind, DocumentResult } from "./protocol.js";
@@ -36,6 +37,8 @@ export interface DocumentAsk {
   pages?: string;
   sheet?: string;
   range?: string;
+  /** A text document (.csv, .tsv) that is not UTF-8 is read in this encoding (the decode policy). */
+  encoding?: string;
 }
 
 async function readBytes(target: ResolvedPath): Promise<Buffer> {
@@ -88,6 +91,12 @@ export async function readDocument(
       signal,
     );
   } catch (err) {
-    throw err instanceof DocumentRefused ? refused(target.requested, err.refusal) : err;
+    if (!(err instanceof DocumentRefused)) throw err;
+    // The reads' refusals of text that is not valid in its encoding, naming the path (core/text/decode.ts).
+    if (err.refusal.reason === "not_utf8")
+      throw err.refusal.encoding === undefined || err.refusal.encoding === "utf-8"
+        ? await notUtf8Error(target.requested, data)
+        : invalidBytesError(target.requested, err.refusal.encoding);
+    throw refused(target.requested, err.refusal);
   }
 }

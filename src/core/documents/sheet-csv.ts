@@ -1,4 +1,4 @@
-import { decodeText, encodingOf } from "../text/decode.js";
+import { decodingFor } from "../text/decode.js";
 import { DocError } from "./doc-error.js";
 import { grow, type SheetRead } from "./sheet-model.js";
 
@@ -15,13 +15,22 @@ function delimiterOf(text: string, ext: string): string {
   return best;
 }
 
-/** A CSV file (RFC 4180 quoting, UTF-8) as one sheet. */
-export function readCsv(data: Uint8Array, ext: string, rows: { first: number; last: number }): SheetRead {
+/**
+ * A CSV file (RFC 4180 quoting) as one sheet, its text decoded by the reads' decode policy: its BOM's
+ * encoding, else UTF-8, else `encoding` (the caller's or `--default-encoding`); refused as `not_utf8` else.
+ */
+export async function readCsv(
+  data: Uint8Array,
+  ext: string,
+  rows: { first: number; last: number },
+  encoding: string | undefined,
+): Promise<SheetRead> {
+  const decoding = await decodingFor(data.subarray(0, 4), "", encoding);
   let text: string;
   try {
-    text = decodeText(data, encodingOf(data), "").replace(/^\uFEFF/, "");
+    text = decoding.decode(data).replace(/^\uFEFF/, "");
   } catch {
-    throw new DocError("invalid", "it is not UTF-8 text; convert it to UTF-8 to read it");
+    throw new DocError("not_utf8", "it is not text in its encoding", decoding.codec.name);
   }
   const d = delimiterOf(text, ext);
   const cells: SheetRead["cells"] = new Map();

@@ -33,7 +33,7 @@ parentPort?.on("message", async (req: WorkerRequest) => {
   } catch (err) {
     res =
       err instanceof DocError
-        ? { id: req.id, ok: false, reason: err.reason, message: err.message }
+        ? { id: req.id, ok: false, reason: err.reason, message: err.message, encoding: err.encoding }
         : { id: req.id, ok: false, reason: "invalid", message: "it could not be parsed (corrupt?)" };
   }
   parentPort?.postMessage(res);
