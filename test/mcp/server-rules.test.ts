@@ -72,7 +72,11 @@ async function probe(r: Replies, files: string[], withGit = true): Promise<void>
   await r.call("list_directory", {});
   await r.call("search_files", { pattern: MARK });
   await r.call("search_files", { glob: "**/*" });
-  if (withGit) await r.call("git", { command: "status", args: ["--porcelain", "--untracked-files=all"] });
+  if (!withGit) return;
+  await r.call("git", { command: "status", args: ["--porcelain", "--untracked-files=all"] });
+  await r.call("git", { command: "status", args: ["--porcelain", "--ignored"] });
+  await r.call("git", { command: "ls_files", args: ["--others"] });
+  await r.call("git", { command: "ls_files", args: ["-i", "-o", "--exclude-standard"] });
 }
 
 describe("workspace: the ignore rules at start-up still hold after the agent changes them", () => {
@@ -160,6 +164,22 @@ describe("workspace: the ignore rules at start-up still hold after the agent cha
     }
   });
 
+  it("git status and ls_files list no ignored path, whatever their flags", async () => {
+    const { conn } = await workspace(secrets);
+    const r = new Replies(conn);
+    try {
+      await probe(r, []);
+      const listed = await r.call("git", { command: "ls_files", args: ["--others"] });
+      expect(listed.text).toContain("ok.txt");
+      const st = await r.call("git", { command: "status", args: ["--ignored"] });
+      r.expectNone();
+      r.expectGitNamesNone(".env", "master.key", "secret.key");
+      expect(st.text).toContain("'--ignored' is not supported");
+    } finally {
+      await conn.close();
+    }
+  });
+
   it("a rule typed composed ignores a name stored decomposed (read, list, search, grep)", async () => {
     const { dir, conn } = await workspace({ ".gitignore": `${NFC}\n`, [NFD]: `${MARK}\n`, "ok.txt": "ok\n" });
     const r = new Replies(conn);
@@ -170,10 +190,11 @@ describe("workspace: the ignore rules at start-up still hold after the agent cha
       // git on Linux compares bytes (core.precomposeUnicode acts on macOS only), so the server gives it the
       // rule in both forms: no git output names the file either.
       await r.call("git", { command: "status", args: ["--porcelain", "--untracked-files=all"] });
-      await r.call("git", { command: "status", args: [] });
-      await r.call("git", { command: "ls_files", args: ["--others", "--exclude-standard"] });
+      await r.call("git", { command: "status", args: ["--ignored"] });
+      await r.call("git", { command: "ls_files", args: ["--others", "--ignored", "--exclude-standard"] });
+      const listed = await r.call("git", { command: "ls_files", args: ["--others"] });
       r.expectNone(NFD, "cle\u0301");
-      expect(r.all.at(-1)?.reply).toContain("ok.txt");
+      expect(listed.text).toContain("ok.txt");
     } finally {
       await conn.close();
     }

@@ -7,20 +7,25 @@ import type { GitRepository } from "./repository-gate.js";
 import { runGit } from "./runner.js";
 
 /**
- * What the read-only git tool leaves out of git's output: the paths the server's rules hide (`--deny`, see
- * deny-paths.ts, and on the workspace surface the ignore gate) that git itself would print. Commands that
- * take pathspecs get one exclude pathspec per rule, so status, ls-files, log (`--name-only`, `--stat`, `-p`),
- * diff and show never name such a path, whatever their output format.
+ * What the read-only git tool leaves out of git's output: the paths the server's rules hide that git itself
+ * would print. Rules reach git as exclude pathspecs, so no output format (`--name-only`, `--stat`, `-p`,
+ * porcelain) names such a path. `--deny` rules (deny-paths.ts) apply to every command that takes pathspecs.
  *
- * git applies the repository's ignore rules itself, except where the gate judges otherwise: it compares
- * names as bytes (on Linux; `core.precomposeUnicode` acts on macOS only), where the gate compares them in
- * NFC, so a rule holding a non-ASCII character is given in both forms; and it reads the rules as they are
- * now, where the gate also holds the rules at start-up (see rule-memory.ts), so once a rules file was
- * changed every start-up rule is given as well.
+ * The ignore gate (workspace surface) applies where git applies ignore rules: to the untracked files that
+ * `status` and `ls-files` list (what a commit holds git shows whatever the rules say, as it always did). There
+ * they never list an ignored path: `--ignored` is dropped with a warning, `ls-files --others` gets
+ * `--exclude-standard`, and the gate's rules that git does not apply itself become exclude pathspecs: git
+ * compares names as bytes (on Linux; `core.precomposeUnicode` acts on macOS only) where the gate compares them
+ * in NFC, so a rule holding a non-ASCII character is given in both forms; and git reads the rules as they are
+ * now where the gate also holds the rules at start-up (rule-memory.ts), so once a rules file changed (or a
+ * new one was placed) every start-up rule is given as well.
  */
 
 /** Commands whose pathspecs take magic, and that print paths or contents. */
 const EXCLUDING: readonly GitCommand[] = ["log", "diff", "show", "status", "ls_files"];
+
+/** Commands that list untracked files, judged by ignore rules. */
+const LISTING_UNTRACKED: readonly GitCommand[] = ["status", "ls_files"];
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
@@ -47,15 +52,46 @@ export function applyExcludes(cmd: GitCommand, parsed: ParsedArgs, excludes: rea
   if (excludes.length === 0 || !EXCLUDING.includes(cmd)) return;
   if (cmd === "log" && parsed.flagNames.has("--follow"))
     throw new ToolError(
-      "git log --follow is refused while the server hides paths from git (--deny rules, or ignore rules git does not apply itself): it takes one pathspec only, so hidden paths could not be excluded.",
+      "git log --follow is refused while the server's --deny rules are set: it takes one pathspec only, so denied paths could not be excluded.",
       "ignored",
     );
   parsed.pathspec = [...parsed.pathspec, ...excludes];
 }
 
-/** Whether a command gets exclude pathspecs (and so needs them worked out). */
-export function takesExcludes(cmd: GitCommand): boolean {
-  return EXCLUDING.includes(cmd);
+/** Whether `status` or `ls-files` lists untracked files here, judged by the ignore gate's rules. */
+export function listsUntracked(cmd: GitCommand, hideIgnored: boolean | undefined): boolean {
+  return hideIgnored === true && LISTING_UNTRACKED.includes(cmd);
+}
+
+/**
+ * `status` and `ls-files` under the ignore gate list no ignored path: `--ignored` (`-i`) is dropped and
+ * `ls-files --others` gets `--exclude-standard`. Returns the warning for a dropped flag.
+ */
+export function withoutIgnored(cmd: GitCommand, parsed: ParsedArgs): string | undefined {
+  const kept: string[] = [];
+  let dropped = false;
+  for (let i = 0; i < parsed.flags.length; i++) {
+    const f = parsed.flags[i]!;
+    // A value of `-x`/`--exclude` is a pattern, kept with its flag.
+    if ((f === "-x" || f === "--exclude") && i + 1 < parsed.flags.length) {
+      kept.push(f, parsed.flags[++i]!);
+      continue;
+    }
+    const ignored = f === "--ignored" || f.startsWith("--ignored=") || (cmd === "ls_files" && f === "-i");
+    if (ignored) dropped = true;
+    else kept.push(f);
+  }
+  parsed.flags = kept;
+  parsed.flagNames.delete("--ignored");
+  parsed.flagNames.delete("-i");
+  const others = parsed.flagNames.has("--others") || parsed.flagNames.has("-o");
+  if (cmd === "ls_files" && others && !parsed.flagNames.has("--exclude-standard")) {
+    parsed.flags.push("--exclude-standard");
+    parsed.flagNames.add("--exclude-standard");
+  }
+  return dropped
+    ? `⚠ '--ignored' is not supported for git ${cmd} in this project (ignored paths are out of reach) and was ignored.`
+    : undefined;
 }
 
 /**

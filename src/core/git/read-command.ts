@@ -13,11 +13,11 @@ import {
 } from "./commands.js";
 import { compactDiff } from "./compact.js";
 import { checkDeniedObjects, excludePathspecs, filterTreeListing, type GitDeny } from "./deny-paths.js";
-import { applyExcludes, ignoreExcludes, takesExcludes } from "./hidden-paths.js";
+import { applyExcludes, ignoreExcludes, listsUntracked, withoutIgnored } from "./hidden-paths.js";
 import { filterDiff, filterLines, filterLog, searchMatcher, truncateLines } from "./output.js";
 import { isRepoRoot } from "./repo.js";
 import { type GitRepository, openRepository, remoteUrls } from "./repository-gate.js";
-import { runGit } from "./runner.js";
+import { type GitRunResult, runGit } from "./runner.js";
 
 export interface GitReadParams {
   command: string;
@@ -94,7 +94,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   if (!isRepoRoot(repo)) throw new ToolError(`Directory is not a git repository: ${opts.label}`);
   const remotes = cmd === "fetch" || cmd === "ls_remote" ? [...(await remoteUrls(repo)).keys()] : [];
   checkPositionals(cmd, parsed, remotes);
-  await hideFromGit(cmd, parsed, repo, opts);
+  const untracked = await hideFromGit(cmd, parsed, repo, opts, warnings);
 
   const blob = cmd === "show" && parsed.positionals.some((p) => /^[^:]+:/.test(p) || p.startsWith(":"));
   const summaryOnly =
@@ -102,11 +102,11 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
     !parsed.flagNames.has("-p") &&
     !parsed.flagNames.has("--patch");
   const doCompact = compact && DIFFING.includes(cmd) && !blob && !summaryOnly;
-  const argv = buildArgv(cmd, parsed);
-
   // Denied names are filtered from ls_tree's listing, which needs them unquoted.
   const config = opts.deny && cmd === "ls_tree" ? { "core.quotePath": "false" } : undefined;
-  const r = await runGit(repo, argv, { signal: opts.signal, timeoutMs: opts.timeoutMs, config });
+  const run = () =>
+    runGit(repo, buildArgv(cmd, parsed), { signal: opts.signal, timeoutMs: opts.timeoutMs, config });
+  const r = untracked ? await runIgnoring(repo, parsed, run, opts.signal) : await run();
   const sub = gitSubcommand(cmd);
   if (r.timedOut) throw new ToolError(`git ${sub} timed out`);
   let text = r.stdout;
@@ -140,13 +140,47 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   return withWarnings(text, warnings);
 }
 
-/** What the server's rules hide is left out of the call (see hidden-paths.ts); a denied object is refused. */
-async function hideFromGit(cmd: GitCommand, parsed: ParsedArgs, repo: GitRepository, opts: GitReadOptions) {
-  if (!takesExcludes(cmd)) return;
-  const excludes = opts.deny ? excludePathspecs(opts.deny) : [];
-  if (opts.hideIgnored) excludes.push(...(await ignoreExcludes(repo, opts.signal)));
-  applyExcludes(cmd, parsed, excludes);
-  if (opts.deny) await checkDeniedObjects(cmd, parsed, opts.deny, repo, opts.signal);
+/**
+ * What the server's rules hide is left out of the call (hidden-paths.ts): `--deny` excludes and objects,
+ * and on a `status` or `ls-files` under the ignore gate no `--ignored`. True for the latter.
+ */
+async function hideFromGit(
+  cmd: GitCommand,
+  parsed: ParsedArgs,
+  repo: GitRepository,
+  opts: GitReadOptions,
+  warnings: string[],
+): Promise<boolean> {
+  if (opts.deny) {
+    applyExcludes(cmd, parsed, excludePathspecs(opts.deny));
+    await checkDeniedObjects(cmd, parsed, opts.deny, repo, opts.signal);
+  }
+  if (!listsUntracked(cmd, opts.hideIgnored)) return false;
+  const dropped = withoutIgnored(cmd, parsed);
+  if (dropped) warnings.push(dropped);
+  return true;
+}
+
+/**
+ * Runs a `status` or `ls-files` with the ignore gate's excludes (hidden-paths.ts). Worked out beside the
+ * command rather than before it (they take a git of their own, ~5 ms): the command runs again with them in
+ * the rare repository that has any (a non-ASCII rule, or rules changed since start).
+ */
+async function runIgnoring(
+  repo: GitRepository,
+  parsed: ParsedArgs,
+  run: () => Promise<GitRunResult>,
+  signal: AbortSignal | undefined,
+): Promise<GitRunResult> {
+  const excludes = ignoreExcludes(repo, signal);
+  const first = await run().catch(async (err: unknown) => {
+    await excludes.catch(() => undefined);
+    throw err;
+  });
+  const more = await excludes;
+  if (more.length === 0) return first;
+  parsed.pathspec = [...parsed.pathspec, ...more];
+  return run();
 }
 
 function withWarnings(text: string, warnings: readonly string[]): string {
