@@ -95,11 +95,25 @@ export function withoutIgnored(cmd: GitCommand, parsed: ParsedArgs): string | un
 }
 
 /**
+ * The ignore gate's exclude pathspecs that a `status` or `ls-files` run needs, given what it printed: none
+ * (its output stands) unless the rules changed since start or the output holds a non-ASCII character, as
+ * every name whose Unicode forms differ does (so an ordinary run costs no second git).
+ */
+export async function excludesAfter(
+  repo: GitRepository,
+  output: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  if (!repo.root.startRules?.touched && !NON_ASCII.test(output)) return [];
+  return ignoreExcludes(repo, signal);
+}
+
+/**
  * The exclude pathspecs of the ignore gate's rules that git would not apply itself (see the header): every
  * rule holding a non-ASCII character, of the `.gitignore` files git sees and `.git/info/exclude`, and once a
  * rules file changed since start, every rule the files held at start.
  */
-export async function ignoreExcludes(repo: GitRepository, signal?: AbortSignal): Promise<string[]> {
+async function ignoreExcludes(repo: GitRepository, signal?: AbortSignal): Promise<string[]> {
   const root = repo.root;
   const folds = namesOf(root).foldsCase;
   const out: string[] = [];

@@ -13,7 +13,7 @@ import {
 } from "./commands.js";
 import { compactDiff } from "./compact.js";
 import { checkDeniedObjects, excludePathspecs, filterTreeListing, type GitDeny } from "./deny-paths.js";
-import { applyExcludes, ignoreExcludes, listsUntracked, withoutIgnored } from "./hidden-paths.js";
+import { applyExcludes, excludesAfter, listsUntracked, withoutIgnored } from "./hidden-paths.js";
 import { filterDiff, filterLines, filterLog, searchMatcher, truncateLines } from "./output.js";
 import { isRepoRoot } from "./repo.js";
 import { type GitRepository, openRepository, remoteUrls } from "./repository-gate.js";
@@ -162,9 +162,9 @@ async function hideFromGit(
 }
 
 /**
- * Runs a `status` or `ls-files` with the ignore gate's excludes (hidden-paths.ts). Worked out beside the
- * command rather than before it (they take a git of their own, ~5 ms): the command runs again with them in
- * the rare repository that has any (a non-ASCII rule, or rules changed since start).
+ * Runs a `status` or `ls-files`, then again with the ignore gate's excludes when its output may name what
+ * the gate hides (hidden-paths.ts `excludesAfter`): working them out takes a git of its own, which an
+ * ordinary run does not pay.
  */
 async function runIgnoring(
   repo: GitRepository,
@@ -172,12 +172,8 @@ async function runIgnoring(
   run: () => Promise<GitRunResult>,
   signal: AbortSignal | undefined,
 ): Promise<GitRunResult> {
-  const excludes = ignoreExcludes(repo, signal);
-  const first = await run().catch(async (err: unknown) => {
-    await excludes.catch(() => undefined);
-    throw err;
-  });
-  const more = await excludes;
+  const first = await run();
+  const more = await excludesAfter(repo, first.stdout, signal);
   if (more.length === 0) return first;
   parsed.pathspec = [...parsed.pathspec, ...more];
   return run();
