@@ -197,7 +197,7 @@ const documentDiet = {
 // started on the first read_document, so neither start-up nor the main bundle carries them.
 await build({
   entryPoints: { "mcpfs-doc-worker": "dist/core/documents/worker.js" },
-  plugins: [documentDiet],
+  plugins: [documentDiet, codecsApart],
   outdir: "dist/bundle",
   outExtension: { ".js": ".cjs" },
   bundle: true,

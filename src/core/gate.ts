@@ -56,9 +56,12 @@ export async function gateChange(
 ): Promise<void> {
   const { root } = target;
   const memory = root.startRules;
-  if (memory && !target.exists) memory.markNew(target.real);
-  else if (memory && namesOf(root).equal(path.basename(target.real), ".gitignore"))
-    memory.remember(target.real, readRulesSync(target.real));
+  const rulesFile = namesOf(root).equal(path.basename(target.real), ".gitignore");
+  if (memory && !target.exists) {
+    memory.markNew(target.real);
+    // A new rules file may re-include (`!name`) what the start-up rules ignore.
+    if (rulesFile) memory.touch();
+  } else if (memory && rulesFile) memory.remember(target.real, readRulesSync(target.real));
   if (carries && target.exists) await gateCarried(rules, target, shown);
 }
 

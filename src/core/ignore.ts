@@ -102,7 +102,7 @@ export function readRulesSync(file: string): string[] | undefined {
   }
 }
 
-async function readRules(file: string): Promise<string[] | undefined> {
+export async function readRules(file: string): Promise<string[] | undefined> {
   try {
     if ((await fsp.lstat(file)).isSymbolicLink()) return undefined;
     return ruleLines(await readRegularText(file));

@@ -50,6 +50,13 @@ export class RuleMemory {
     return start ?? undefined;
   }
 
+  /** The rules files remembered, each with the lines it held at start (keys in NFC, folded as the volume folds). */
+  startFiles(): [string, readonly string[]][] {
+    const out: [string, readonly string[]][] = [];
+    for (const [file, lines] of this.files) if (lines) out.push([file, lines]);
+    return out;
+  }
+
   /** Called before a change to `file` (a rules file): remembers it if this is the first look. */
   remember(file: string, now: readonly string[] | undefined): void {
     this.startOf(file, now);

@@ -8,7 +8,7 @@ import { pageSpec } from "../core/documents/page-spec.js";
 import type { DocumentResult } from "../core/documents/protocol.js";
 import { readDocument } from "../core/documents/read.js";
 import type { ResolvedPath } from "../core/workspace.js";
-import type { ToolContext } from "./tool.js";
+import { encodingFor, type ToolContext } from "./tool.js";
 
 export const documentTitle = "Read Document";
 
@@ -113,7 +113,7 @@ export async function readDocumentReply(
   target: ResolvedPath,
   a: DocumentArgs,
 ): Promise<DocumentReply> {
-  const r = await readDocument(target, a, ctx.signal);
+  const r = await readDocument(target, { ...a, encoding: encodingFor(ctx, undefined) }, ctx.signal);
   const b = a.maxChars ? new ReplyBudget(Math.min(ctx.budget.remaining, a.maxChars)) : ctx.budget;
   const byPage = r.kind === "pdf" || r.kind === "pptx";
   const blocks = byPage ? r.units.map((u) => unitBlock(r, u.n, u.text)) : r.units.map((u) => u.text);

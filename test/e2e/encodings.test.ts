@@ -340,3 +340,45 @@ describe("encodings: the code tools under --default-encoding", () => {
     }
   });
 });
+
+describe("encodings: read_document of a CSV follows the decode policy (both surfaces)", () => {
+  const csv = "nom;prix;note\ncafé;2,50;crème\nthé;3;déjà vu\n";
+  for (const surface of ["filesystem", "workspace"] as const) {
+    it(`${surface}: a Latin-1 CSV is read under --default-encoding, refused by name without it`, async () => {
+      const root = area.tree(`document/${surface}`, {
+        "prix.csv": toBytes(csv, "ISO-8859-1"),
+        "utf16.csv": Buffer.concat([Buffer.from([0xff, 0xfe]), toBytes(csv, "UTF-16LE")]),
+      });
+      const start = (extra: string[]) =>
+        startServer([...extra, ...(surface === "filesystem" ? [root] : ["--project-dir", root])], {
+          env: { MCPFS_STATE_DIR: path.join(root, "..", `state-${surface}-${extra.length}`) },
+        });
+      const args = (f: string) =>
+        surface === "filesystem" ? { path: path.join(root, f) } : { file_path: f };
+      const latin1 = await start(["--default-encoding", "latin1"]);
+      try {
+        const r = await latin1.call("read_document", args("prix.csv"));
+        expect(r.isError, r.text).toBe(false);
+        expect(r.text).toContain("| 2 | café | 2,50 | crème |");
+        expect(r.text).toContain("| 3 | thé | 3 | déjà vu |");
+        // A BOM decides before UTF-8 and the flag.
+        const w = await latin1.call("read_document", args("utf16.csv"));
+        expect(w.isError, w.text).toBe(false);
+        expect(w.text).toContain("| 2 | café | 2,50 | crème |");
+      } finally {
+        await latin1.close();
+      }
+      const plain = await start([]);
+      try {
+        const r = await plain.call("read_document", args("prix.csv"));
+        expect(r.isError).toBe(true);
+        expect(r.text).toContain("prix.csv");
+        expect(r.text).toMatch(/not .*UTF-8/i);
+        expect(r.text).toContain("--default-encoding");
+        expect(r.text).not.toContain("\uFFFD");
+      } finally {
+        await plain.close();
+      }
+    });
+  }
+});

@@ -56,6 +56,12 @@ class Replies {
       for (const t of names) if (!asked.includes(t)) expect(reply, `${asked} -> ${reply}`).not.toContain(t);
     }
   }
+  /** No git reply names any of `names` (git applies the rules as they are now; the server holds them). */
+  expectGitNamesNone(...names: string[]): void {
+    const git = this.all.filter(({ asked }) => asked.startsWith("git "));
+    expect(git.length).toBeGreaterThan(0);
+    for (const { asked, reply } of git) for (const t of names) expect(reply, asked).not.toContain(t);
+  }
 }
 
 const changeId = (r: TextResult) => /Change ([0-9a-z]{9}-[0-9a-f]{12})/.exec(r.change ?? r.text)?.[1];
@@ -66,7 +72,11 @@ async function probe(r: Replies, files: string[], withGit = true): Promise<void>
   await r.call("list_directory", {});
   await r.call("search_files", { pattern: MARK });
   await r.call("search_files", { glob: "**/*" });
-  if (withGit) await r.call("git", { command: "status", args: ["--porcelain", "--untracked-files=all"] });
+  if (!withGit) return;
+  await r.call("git", { command: "status", args: ["--porcelain", "--untracked-files=all"] });
+  await r.call("git", { command: "status", args: ["--porcelain", "--ignored"] });
+  await r.call("git", { command: "ls_files", args: ["--others"] });
+  await r.call("git", { command: "ls_files", args: ["-i", "-o", "--exclude-standard"] });
 }
 
 describe("workspace: the ignore rules at start-up still hold after the agent changes them", () => {
@@ -100,6 +110,7 @@ describe("workspace: the ignore rules at start-up still hold after the agent cha
       await r.call("list_changes", {});
       await probe(r, targets);
       r.expectNone();
+      r.expectGitNamesNone(".env", "master.key", "secret.key");
     } finally {
       await conn.close();
     }
@@ -122,6 +133,7 @@ describe("workspace: the ignore rules at start-up still hold after the agent cha
       await r.call("delete_this_file", { file_path: ".gitignore" });
       await probe(r, targets);
       r.expectNone();
+      r.expectGitNamesNone(".env", "master.key", "secret.key");
     } finally {
       await conn.close();
     }
@@ -146,6 +158,23 @@ describe("workspace: the ignore rules at start-up still hold after the agent cha
       );
       await probe(r, targets);
       r.expectNone();
+      r.expectGitNamesNone(".env", "master.key", "secret.key");
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it("git status and ls_files list no ignored path, whatever their flags", async () => {
+    const { conn } = await workspace(secrets);
+    const r = new Replies(conn);
+    try {
+      await probe(r, []);
+      const listed = await r.call("git", { command: "ls_files", args: ["--others"] });
+      expect(listed.text).toContain("ok.txt");
+      const st = await r.call("git", { command: "status", args: ["--ignored"] });
+      r.expectNone();
+      r.expectGitNamesNone(".env", "master.key", "secret.key");
+      expect(st.text).toContain("'--ignored' is not supported");
     } finally {
       await conn.close();
     }
@@ -158,10 +187,14 @@ describe("workspace: the ignore rules at start-up still hold after the agent cha
       expect(fs.readdirSync(dir)).toContain(NFD);
       await probe(r, [NFD, NFC], false);
       r.expectNone(NFD, "cle\u0301");
-      // git on Linux compares bytes (core.precomposeUnicode acts on macOS only): it may name the file, never
-      // show its content.
+      // git on Linux compares bytes (core.precomposeUnicode acts on macOS only), so the server gives it the
+      // rule in both forms: no git output names the file either.
       await r.call("git", { command: "status", args: ["--porcelain", "--untracked-files=all"] });
-      r.expectNone();
+      await r.call("git", { command: "status", args: ["--ignored"] });
+      await r.call("git", { command: "ls_files", args: ["--others", "--ignored", "--exclude-standard"] });
+      const listed = await r.call("git", { command: "ls_files", args: ["--others"] });
+      r.expectNone(NFD, "cle\u0301");
+      expect(listed.text).toContain("ok.txt");
     } finally {
       await conn.close();
     }

@@ -340,3 +340,42 @@ describe("ripgrep names lines, the verified read gives their text", () => {
     }
   });
 });
+
+describe("a file in another encoding, decoded chunk by chunk", () => {
+  // Lines whose characters straddle the 64 KiB chunks: 3 bytes per kana in UTF-8, 2 in Shift-JIS and UTF-16.
+  const lines = Array.from(
+    { length: 6000 },
+    (_, i) => `${i + 1} ${"あいうえお".repeat(3)}${i % 1000 === 999 ? " 針" : ""}`,
+  );
+  const text = `${lines.join("\n")}\n`;
+  const dir = area.tree("encoded", { "keep.txt": "針 in UTF-8\n" });
+  const want = [1000, 2000, 3000, 4000, 5000, 6000];
+
+  it("finds the same lines, with their numbers, in UTF-16 with a BOM and in the call's encoding", async () => {
+    const iconv = (await import("iconv-lite")).default;
+    fs.writeFileSync(
+      path.join(dir, "utf16.txt"),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(text, "utf-16le")]),
+    );
+    fs.writeFileSync(path.join(dir, "sjis.txt"), iconv.encode(text, "shift_jis"));
+    expect(fs.statSync(path.join(dir, "sjis.txt")).size).toBeGreaterThan(3 * 64 * 1024);
+    const r2: Root = { ...root, real: dir, path: dir };
+    const r = await grep({
+      root: r2,
+      start: dir,
+      pattern: "針",
+      gitignore: false,
+      engine: "js",
+      encoding: "shift_jis",
+    });
+    const by = (f: string) => r.matches.filter((m) => m.path === f);
+    for (const f of ["utf16.txt", "sjis.txt"]) {
+      expect(
+        by(f).map((m) => m.line),
+        f,
+      ).toEqual(want);
+      expect(by(f)[0]!.text, f).toBe(lines[999]);
+    }
+    expect(by("keep.txt").map((m) => m.line)).toEqual([1]);
+  });
+});

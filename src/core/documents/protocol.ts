@@ -21,6 +21,8 @@ export interface DocumentRequest {
   maxUnits: number;
   /** Most bytes a zip container may inflate to, all entries together. */
   maxInflated: number;
+  /** Text documents (.csv, .tsv) that are not UTF-8: the encoding to read them in (the decode policy's). */
+  encoding?: string;
 }
 
 /** One page, slide or run of Markdown or table lines. */

@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { openVerified } from "../fs/safe-open.js";
+import { explained } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 import { parseDocument } from "./pool.js";
 import type { DocumentKind, DocumentResult } from "./protocol.js";
@@ -35,6 +36,8 @@ export interface DocumentAsk {
   pages?: string;
   sheet?: string;
   range?: string;
+  /** A text document (.csv, .tsv) that is not UTF-8 is read in this encoding (the decode policy). */
+  encoding?: string;
 }
 
 async function readBytes(target: ResolvedPath): Promise<Buffer> {
@@ -69,10 +72,15 @@ export async function readDocument(
   const kind = KINDS[ext] ?? (data.subarray(0, 5).toString("latin1") === "%PDF-" ? "pdf" : undefined);
   if (kind === undefined) throw new ToolError("invalid", { reason: "doc_type", path: target.requested });
   const maxUnits = kind === "pdf" || kind === "pptx" ? DOCUMENT_LIMITS.maxPages : DOCUMENT_LIMITS.maxRows;
-  return await parseDocument(
-    { kind, ext, data, ...ask, maxUnits, maxInflated: DOCUMENT_LIMITS.maxInflated },
-    target.requested,
-    DOCUMENT_LIMITS.timeoutMs,
-    signal,
-  );
+  try {
+    return await parseDocument(
+      { kind, ext, data, ...ask, maxUnits, maxInflated: DOCUMENT_LIMITS.maxInflated },
+      target.requested,
+      DOCUMENT_LIMITS.timeoutMs,
+      signal,
+    );
+  } catch (err) {
+    // A text document (.csv) not valid in its encoding: the reads' refusal, with its likely encodings.
+    throw await explained(err, data, target.requested);
+  }
 }

@@ -1,5 +1,5 @@
 import { ToolError } from "../errors.js";
-import { decodeText, encodingOf } from "../text/decode.js";
+import { decodingFor } from "../text/decode.js";
 import { grow, type SheetRead } from "./sheet-model.js";
 
 /** The delimiter of a .csv: the one of `,` `;` tab most frequent on its first line (.tsv: tab). */
@@ -15,13 +15,25 @@ function delimiterOf(text: string, ext: string): string {
   return best;
 }
 
-/** A CSV file (RFC 4180 quoting, UTF-8) as one sheet. */
-export function readCsv(data: Uint8Array, ext: string, rows: { first: number; last: number }): SheetRead {
+/**
+ * A CSV file (RFC 4180 quoting) as one sheet, its text decoded by the reads' decode policy: its BOM's
+ * encoding, else UTF-8, else `encoding` (the caller's or `--default-encoding`); refused as `not_utf8` else.
+ */
+export async function readCsv(
+  data: Uint8Array,
+  ext: string,
+  rows: { first: number; last: number },
+  encoding: string | undefined,
+): Promise<SheetRead> {
+  const decoding = await decodingFor(data.subarray(0, 4), "", encoding);
   let text: string;
   try {
-    text = decodeText(data, encodingOf(data), "").replace(/^\uFEFF/, "");
+    text = decoding.decode(data).replace(/^\uFEFF/, "");
   } catch {
-    throw new ToolError("invalid", { reason: "doc_csv_not_utf8" });
+    // As data (the pool adds the path): the main thread words it with the file's likely encodings.
+    throw decoding.codec.name === "utf-8"
+      ? new ToolError("not_utf8", { reason: "encoding_needed" })
+      : new ToolError("not_utf8", { reason: "invalid_bytes", name: decoding.codec.name });
   }
   const d = delimiterOf(text, ext);
   const cells: SheetRead["cells"] = new Map();

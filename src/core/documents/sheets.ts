@@ -11,13 +11,13 @@ const cellText = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, "<br>"
  * One sheet of an .xlsx, .ods or .csv as Markdown table rows ("| 12 | a | b |": the row number, then the
  * cells of the range's columns), at most `maxUnits` rows; `rest` holds the first row not shown.
  */
-export function readSheet(req: DocumentRequest): DocumentResult {
+export async function readSheet(req: DocumentRequest): Promise<DocumentResult> {
   const asked = parseRange(req.range);
   // Rows past this are never materialised (a reader may stop early).
   const rows = { first: asked?.r1 ?? 1, last: (asked?.r1 ?? 1) + req.maxUnits - 1 };
   const read =
     req.ext === ".csv" || req.ext === ".tsv"
-      ? readCsv(req.data, req.ext, rows)
+      ? await readCsv(req.data, req.ext, rows, req.encoding)
       : req.ext === ".ods"
         ? readOds(req.data, req.sheet, rows, req.maxInflated)
         : readXlsx(req.data, req.sheet, rows, req.maxInflated);

@@ -2,6 +2,7 @@ import type { DenyRules } from "../deny.js";
 import { ToolError } from "../errors.js";
 import { lfPieces } from "../text/lines.js";
 import type { GitCommand, ParsedArgs } from "./commands.js";
+import { excludeForms } from "./hidden-paths.js";
 import type { GitRepository } from "./repository-gate.js";
 import { runGit } from "./runner.js";
 
@@ -19,37 +20,26 @@ export interface GitDeny {
   folds: boolean;
 }
 
-/** Commands whose pathspecs take magic, and that print paths or contents. */
-const EXCLUDING: readonly GitCommand[] = ["log", "diff", "show", "status", "ls_files"];
-
 /** The exclude pathspecs of the rules: a name at any depth, a path from the root, and what lies below each. */
 export function excludePathspecs(deny: GitDeny): string[] {
-  const magic = deny.folds ? "exclude,glob,icase" : "exclude,glob";
-  const out: string[] = [];
-  for (const g of deny.rules.globs) {
+  return deny.rules.globs.flatMap((g) => {
     const body = g.replace(/\/+$/, "");
-    const at = body.startsWith("/") ? body.slice(1) : `**/${body}`;
-    // git compares bytes: a name stored composed or decomposed (NFD) needs the rule in that form too.
-    for (const form of new Set([at, at.normalize("NFC"), at.normalize("NFD")]))
-      out.push(`:(${magic})${form}`, `:(${magic})${form}/**`);
-  }
-  return out;
+    return excludeForms(body.startsWith("/") ? body.slice(1) : `**/${body}`, deny.folds);
+  });
 }
 
 /**
- * Applies the rules to a parsed call before it runs: exclude pathspecs appended, `show` objects checked.
+ * Checks a `show` call's objects against the rules before it runs (its exclude pathspecs are the caller's,
+ * see hidden-paths.ts).
  * @throws ToolError `ignored` for a `show` of a denied path, or of a blob or tree named by hash or ref.
  */
-export async function applyGitDeny(
+export async function checkDeniedObjects(
   cmd: GitCommand,
   parsed: ParsedArgs,
   deny: GitDeny,
   repo: GitRepository,
   signal?: AbortSignal,
 ): Promise<void> {
-  if (cmd === "log" && parsed.flagNames.has("--follow"))
-    throw new ToolError("ignored", { reason: "git_deny_follow" });
-  if (EXCLUDING.includes(cmd)) parsed.pathspec = [...parsed.pathspec, ...excludePathspecs(deny)];
   if (cmd !== "show") return;
   const type = async (obj: string) => {
     const r = await runGit(repo, ["cat-file", "-t", obj], { signal, timeoutMs: 15_000 });

@@ -6,15 +6,17 @@ import {
   GIT_COMMANDS,
   type GitCommand,
   gitSubcommand,
+  type ParsedArgs,
   parseArgs,
   SPECS,
 } from "./commands.js";
 import { compactDiff } from "./compact.js";
-import { applyGitDeny, filterTreeListing, type GitDeny } from "./deny-paths.js";
+import { checkDeniedObjects, excludePathspecs, filterTreeListing, type GitDeny } from "./deny-paths.js";
+import { applyExcludes, excludesAfter, listsUntracked, withoutIgnored } from "./hidden-paths.js";
 import { filterDiff, filterLines, filterLog, searchMatcher, truncateLines } from "./output.js";
 import { isRepoRoot } from "./repo.js";
-import { openRepository, remoteUrls } from "./repository-gate.js";
-import { runGit } from "./runner.js";
+import { type GitRepository, openRepository, remoteUrls } from "./repository-gate.js";
+import { type GitRunResult, runGit } from "./runner.js";
 
 export interface GitReadParams {
   command: string;
@@ -35,6 +37,8 @@ export interface GitReadOptions {
   timeoutMs?: number;
   /** The root's `--deny` rules (see deny-paths.ts). */
   deny?: GitDeny;
+  /** The surface hides what the ignore rules ignore: git output names none of it (see hidden-paths.ts). */
+  hideIgnored?: boolean;
 }
 
 const SEARCHABLE: readonly GitCommand[] = ["log", "diff", "show"];
@@ -92,7 +96,7 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   if (!isRepoRoot(repo)) throw new ToolError("invalid", { reason: "git_not_repo", path: opts.label });
   const remotes = cmd === "fetch" || cmd === "ls_remote" ? [...(await remoteUrls(repo)).keys()] : [];
   checkPositionals(cmd, parsed, remotes);
-  if (opts.deny) await applyGitDeny(cmd, parsed, opts.deny, repo, opts.signal);
+  const untracked = await hideFromGit(cmd, parsed, repo, opts, warnings);
 
   const blob = cmd === "show" && parsed.positionals.some((p) => /^[^:]+:/.test(p) || p.startsWith(":"));
   const summaryOnly =
@@ -100,11 +104,11 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
     !parsed.flagNames.has("-p") &&
     !parsed.flagNames.has("--patch");
   const doCompact = compact && DIFFING.includes(cmd) && !blob && !summaryOnly;
-  const argv = buildArgv(cmd, parsed);
-
   // Denied names are filtered from ls_tree's listing, which needs them unquoted.
   const config = opts.deny && cmd === "ls_tree" ? { "core.quotePath": "false" } : undefined;
-  const r = await runGit(repo, argv, { signal: opts.signal, timeoutMs: opts.timeoutMs, config });
+  const run = () =>
+    runGit(repo, buildArgv(cmd, parsed), { signal: opts.signal, timeoutMs: opts.timeoutMs, config });
+  const r = untracked ? await runIgnoring(repo, parsed, run, opts.signal) : await run();
   const sub = gitSubcommand(cmd);
   if (r.timedOut) throw new ToolError("io", { reason: "git_timeout", command: sub });
   let text = r.stdout;
@@ -136,6 +140,45 @@ export async function runGitRead(params: GitReadParams, opts: GitReadOptions): P
   text = truncateLines(text, params.maxLines ?? spec.maxLines);
   if (r.truncated) text += "\n[output cut: git produced more than the output limit]";
   return withWarnings(text, warnings);
+}
+
+/**
+ * What the server's rules hide is left out of the call (hidden-paths.ts): `--deny` excludes and objects,
+ * and on a `status` or `ls-files` under the ignore gate no `--ignored`. True for the latter.
+ */
+async function hideFromGit(
+  cmd: GitCommand,
+  parsed: ParsedArgs,
+  repo: GitRepository,
+  opts: GitReadOptions,
+  warnings: string[],
+): Promise<boolean> {
+  if (opts.deny) {
+    applyExcludes(cmd, parsed, excludePathspecs(opts.deny));
+    await checkDeniedObjects(cmd, parsed, opts.deny, repo, opts.signal);
+  }
+  if (!listsUntracked(cmd, opts.hideIgnored)) return false;
+  const dropped = withoutIgnored(cmd, parsed);
+  if (dropped) warnings.push(dropped);
+  return true;
+}
+
+/**
+ * Runs a `status` or `ls-files`, then again with the ignore gate's excludes when its output may name what
+ * the gate hides (hidden-paths.ts `excludesAfter`): working them out takes a git of its own, which an
+ * ordinary run does not pay.
+ */
+async function runIgnoring(
+  repo: GitRepository,
+  parsed: ParsedArgs,
+  run: () => Promise<GitRunResult>,
+  signal: AbortSignal | undefined,
+): Promise<GitRunResult> {
+  const first = await run();
+  const more = await excludesAfter(repo, first.stdout, signal);
+  if (more.length === 0) return first;
+  parsed.pathspec = [...parsed.pathspec, ...more];
+  return run();
 }
 
 function withWarnings(text: string, warnings: readonly string[]): string {

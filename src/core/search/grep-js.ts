@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { openVerifiedSync } from "../fs/safe-open.js";
 import type { Root } from "../root.js";
-import { bomOf, decodeFile, TextCheck } from "../text/decode.js";
-import { SyncChunks } from "../text/reader.js";
+import { type Codec, decodingFor } from "../text/decode.js";
+import { DecodedChunks, Utf8Chunks } from "../text/reader.js";
 import { cancelledError, STOP, type WalkEachOptions, walkEach } from "../walk.js";
 import { compileGlobs } from "./globs.js";
 import type { EngineJob, GrepMatch, GrepTarget, RawGrep } from "./grep-job.js";
@@ -136,11 +136,14 @@ async function scanFile(root: Root, { real, rel }: GrepTarget, m: Matcher, scan:
     return undefined;
   }
   try {
-    if (scan.encoding !== undefined && size <= DECODE_LIMIT) return await scanWhole(fd, rel, m, scan);
     const sink = scan.sink();
+    // With an encoding to fall back on, every chunk is checked, even where no line is decoded.
+    const source = scan.encoding === undefined ? fd : new Utf8Chunks(fd, rel);
     // Binary: skipped when seen at once; otherwise what was searched before stands (as ripgrep does).
-    const end = await searchFd(fd, new LineSearcher(m, sink), scan.explicit, scan.pace);
-    if (end === "wide") return size <= DECODE_LIMIT ? await scanWhole(fd, rel, m, scan) : undefined;
+    const end = await searchFd(source, new LineSearcher(m, sink), scan.explicit, scan.pace);
+    // Not UTF-8 with an encoding to read it in, or UTF-16/32: searched again as the reads decode it.
+    const decode = end === "wide" || (end === "not-utf8" && scan.encoding !== undefined);
+    if (decode) return size <= DECODE_LIMIT ? await scanDecoded(fd, rel, m, scan) : undefined;
     return end === "binary-at-once" ? undefined : sink.hits;
   } finally {
     fs.closeSync(fd);
@@ -151,33 +154,23 @@ async function scanFile(root: Root, { real, rel }: GrepTarget, m: Matcher, scan:
 const DECODE_LIMIT = 64 * 1024 * 1024;
 
 /**
- * The whole file, as the reads decode it: UTF-8 when it is, else decoded from its BOM or `scan.encoding`,
- * and searched as that text. Undefined when it is binary or cannot be decoded (not searched, as a read
- * would refuse it).
+ * The file as the reads decode it, searched as that text: in its BOM's encoding, else (its bytes are not
+ * UTF-8) in `scan.encoding`. Decoded chunk by chunk between the searcher's paces (`DecodedChunks`), so no
+ * decode holds the event loop. Undefined when it is binary or not valid in that encoding (not searched, as
+ * a read would refuse it).
  */
-async function scanWhole(fd: number, rel: string, m: Matcher, scan: Scan) {
-  const parts: Buffer[] = [];
-  let total = 0;
-  const chunks = new SyncChunks(fd, 64 * 1024, 0);
-  for (let b = chunks.next(); b !== undefined; b = chunks.next()) {
-    total += b.length;
-    if (total > DECODE_LIMIT) return undefined;
-    parts.push(Buffer.from(b));
-    await scan.pace();
-  }
-  const data = Buffer.concat(parts);
-  const bom = bomOf(data.subarray(0, 4));
-  const wide = bom !== undefined && bom.name !== "utf-8";
-  if (!wide && !scan.explicit && data.subarray(0, 64 * 1024).indexOf(0) !== -1) return undefined;
-  let text = data;
-  if (wide || !new TextCheck().push(data).ok(true)) {
-    try {
-      text = Buffer.from((await decodeFile(data, rel, scan.encoding)).text, "utf8");
-    } catch {
-      return undefined;
-    }
+async function scanDecoded(fd: number, rel: string, m: Matcher, scan: Scan) {
+  const head = Buffer.alloc(4);
+  const n = fs.readSync(fd, head, 0, 4, 0);
+  let codec: Codec;
+  try {
+    const decoding = await decodingFor(head.subarray(0, n), rel, scan.encoding);
+    codec = decoding.fallback ?? decoding.codec;
+  } catch {
+    return undefined;
   }
   const sink = scan.sink();
-  new LineSearcher(m, sink).block(text, true);
-  return sink.hits;
+  const chunks = new DecodedChunks(fd, codec, rel);
+  const end = await searchFd(chunks, new LineSearcher(m, sink), scan.explicit, scan.pace);
+  return end === "binary-at-once" || end === "not-utf8" ? undefined : sink.hits;
 }

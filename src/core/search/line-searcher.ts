@@ -1,7 +1,7 @@
 import { ToolError } from "../errors.js";
 import { bomOf, charBoundary, charStart, decodeText } from "../text/decode.js";
 import { LF, lineEnd, splitLines } from "../text/lines.js";
-import { SyncChunks } from "../text/reader.js";
+import { type SyncChunkSource, SyncChunks } from "../text/reader.js";
 import type { Matcher } from "./matcher.js";
 
 /** Read size; a NUL byte in a chunk marks the file binary from there on (as ripgrep's buffer does). */
@@ -91,19 +91,24 @@ export class LineSearcher {
 }
 
 /**
- * Reads an open file chunk by chunk into the searcher (memory stays flat whatever its size), calling `pace`
- * between chunks: blocks of whole lines, or windows of a line too long to hold. "binary" when a NUL byte
+ * Reads an open file (or a decoded one's chunks, `DecodedChunks`) chunk by chunk into the searcher (memory
+ * stays flat whatever its size), calling `pace` between chunks: blocks of whole lines, or windows of a line too long to hold. "binary" when a NUL byte
  * shows up (unless `explicit`: a file asked for by name is searched whole), "stopped" when the sink said so,
  * "wide" for a UTF-16/32 BOM and "not-utf8" at bytes that are not UTF-8 (the caller decides what to decode).
  */
 export async function searchFd(
-  fd: number,
+  fd: number | SyncChunkSource,
   searcher: LineSearcher,
   explicit: boolean,
   pace: () => Promise<void>,
 ): Promise<"done" | "stopped" | "binary" | "binary-at-once" | "not-utf8" | "wide"> {
   try {
-    return await searchChunks(fd, searcher, explicit, pace);
+    return await searchChunks(
+      typeof fd === "number" ? new SyncChunks(fd, CHUNK) : fd,
+      searcher,
+      explicit,
+      pace,
+    );
   } catch (err) {
     // Bytes that are not UTF-8 text are never shown as such (the reads' decode policy): without an encoding
     // to read them in, the file is binary from there on, as at a NUL byte, and what was searched before stands.
@@ -113,14 +118,13 @@ export async function searchFd(
 }
 
 async function searchChunks(
-  fd: number,
+  chunks: SyncChunkSource,
   searcher: LineSearcher,
   explicit: boolean,
   pace: () => Promise<void>,
 ): Promise<"done" | "stopped" | "binary" | "binary-at-once" | "wide"> {
   // One read buffer per file, and the unfinished line kept in one buffer that grows to a window at most:
   // a buffer per read of a 1 GiB file was 1 GiB of garbage, and its collection lagged by tens of MiB.
-  const chunks = new SyncChunks(fd, CHUNK);
   let held = Buffer.allocUnsafe(0);
   let carried = 0;
   const keep = (b: Buffer) => {

@@ -116,6 +116,18 @@ export interface Codec {
   decode(bytes: Uint8Array): string | undefined;
   /** The bytes of `text`, or undefined when the encoding cannot hold one of its characters. */
   encode(text: string): Buffer | undefined;
+  /** A decoder of the bytes piece by piece (a character split between pieces is carried to the next). */
+  decoder(): ChunkDecoder;
+}
+
+/**
+ * Decodes a file's bytes in pieces, as `Codec.decode` does them whole: each call gives the text of the
+ * characters completed so far, or undefined once bytes are not valid in the encoding (the rest is refused).
+ */
+export interface ChunkDecoder {
+  write(bytes: Uint8Array): string | undefined;
+  /** The end of the bytes: undefined when they stop inside a character. */
+  end(): string | undefined;
 }
 
 const asBuffer = (b: Uint8Array): Buffer =>
@@ -134,6 +146,18 @@ function utf8Codec(bom: number): Codec {
       return text.includes("\uFFFD") && !isUtf8(b) ? undefined : text;
     },
     encode: (text) => Buffer.from(text, "utf8"),
+    decoder() {
+      // Fatal: an invalid byte throws rather than becoming U+FFFD; a BOM stays U+FEFF as in `decode`.
+      const d = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+      const run = (bytes?: Uint8Array) => {
+        try {
+          return bytes === undefined ? d.decode() : d.decode(bytes, { stream: true });
+        } catch {
+          return undefined;
+        }
+      };
+      return { write: (bytes) => run(bytes), end: () => run() };
+    },
   };
 }
 
@@ -156,6 +180,11 @@ function iconvCodec(libs: CodecLibs, name: string, bom: number): Codec {
       const out = iconv.encode(text, name, { addBOM: false });
       // iconv-lite writes "?" for a character the encoding lacks: found by the round trip.
       return iconv.decode(out, name, { stripBOM: false }) === text ? out : undefined;
+    },
+    decoder() {
+      const d = iconv.getDecoder(name, { stripBOM: false });
+      const checked = (text: string | undefined) => (text?.includes("\uFFFD") ? undefined : (text ?? ""));
+      return { write: (bytes) => checked(d.write(asBuffer(bytes))), end: () => checked(d.end()) };
     },
   };
 }
@@ -244,7 +273,7 @@ export class Decoding {
 
 export const encodingLabel = (c: Codec): string => (c.bom > 0 ? `${c.name} with BOM` : c.name);
 
-function invalidBytesError(requested: string, name: string): ToolError {
+export function invalidBytesError(requested: string, name: string): ToolError {
   return new ToolError("not_utf8", { reason: "invalid_bytes", path: requested, name });
 }
 

@@ -6,7 +6,18 @@
 import type { Hash } from "node:crypto";
 import fs from "node:fs";
 import type { ReadAt } from "../fs/safe-open.js";
-import { charBoundary, type Decoding, decodeText, encodingOf, type TextEncoding } from "./decode.js";
+import {
+  type ChunkDecoder,
+  type Codec,
+  charBoundary,
+  type Decoding,
+  decodeText,
+  encodingOf,
+  invalidBytesError,
+  notTextError,
+  TextCheck,
+  type TextEncoding,
+} from "./decode.js";
 import { type Eol, LF } from "./lines.js";
 
 /** Large reads: a range near the end of a 200 MB file is one sequential pass at disk speed. */
@@ -68,7 +79,7 @@ export class Chunks {
  * The same loop over a descriptor read synchronously, forwards from its current position, into one reused
  * buffer: grep's engine reads each file this way (most files are one read; no thread-pool hop per file).
  */
-export class SyncChunks {
+export class SyncChunks implements SyncChunkSource {
   readonly #buf: Buffer;
 
   /** `from`: read from this offset on (the descriptor's position untouched); default its position. */
@@ -85,6 +96,67 @@ export class SyncChunks {
     const n = fs.readSync(this.fd, this.#buf, 0, this.#buf.length, this.from);
     if (this.from !== null) this.from += n;
     return n === 0 ? undefined : n < this.#buf.length ? this.#buf.subarray(0, n) : this.#buf;
+  }
+}
+
+/** A source of chunks, read synchronously (a view valid until the next call), undefined at the end. */
+export interface SyncChunkSource {
+  next(): Buffer | undefined;
+}
+
+/**
+ * A file's chunks as they are, refused (`not_utf8`, naming `requested`) at the first that is not UTF-8: a
+ * search with an encoding to fall back on learns so even where it skips lines undecoded.
+ */
+export class Utf8Chunks implements SyncChunkSource {
+  readonly #bytes: SyncChunks;
+  readonly #check = new TextCheck();
+
+  constructor(
+    fd: number,
+    private readonly requested: string,
+    size = 64 * 1024,
+  ) {
+    this.#bytes = new SyncChunks(fd, size, 0);
+  }
+
+  next(): Buffer | undefined {
+    const b = this.#bytes.next();
+    if (!this.#check.push(b ?? EMPTY).ok(b === undefined)) throw notTextError(this.requested);
+    return b;
+  }
+}
+
+/**
+ * The chunks of a file in another encoding (`codec`) as UTF-8 bytes, decoded piece by piece: memory stays
+ * the chunk's and no decode runs long, however big the file (a 56 MiB Latin-1 file decoded whole blocked
+ * the server for 3-4 s). Throws the `not_utf8` refusal naming `requested` at bytes the encoding lacks.
+ */
+export class DecodedChunks implements SyncChunkSource {
+  readonly #bytes: SyncChunks;
+  readonly #decoder: ChunkDecoder;
+  #ended = false;
+
+  constructor(
+    fd: number,
+    private readonly codec: Codec,
+    private readonly requested: string,
+    size = 64 * 1024,
+  ) {
+    this.#bytes = new SyncChunks(fd, size, 0);
+    this.#decoder = codec.decoder();
+  }
+
+  next(): Buffer | undefined {
+    for (;;) {
+      if (this.#ended) return undefined;
+      const b = this.#bytes.next();
+      if (b === undefined) this.#ended = true;
+      const text = b === undefined ? this.#decoder.end() : this.#decoder.write(b);
+      if (text === undefined) throw invalidBytesError(this.requested, this.codec.name);
+      // A piece that completed no character (a split one) gives nothing yet: read on.
+      if (text !== "") return Buffer.from(text, "utf8");
+    }
   }
 }
 

@@ -50,7 +50,7 @@ export const gitTool = defineTool({
         maxLines: args.max_lines,
         compact: args.compact,
       },
-      { root, label, signal: ctx.signal, deny },
+      { root, label, signal: ctx.signal, deny, hideIgnored: ctx.ws.rules.hideIgnored },
     );
     return boundedReply(ctx, text);
   },
