@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import fsp from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { readRegularText, readRegularTextSync } from "./fs/safe-open.js";
@@ -102,11 +101,12 @@ export function readRulesSync(file: string): string[] | undefined {
   }
 }
 
-async function readRules(file: string): Promise<string[] | undefined> {
+/** `readRulesSync` for the per-path gate: the rules file of `root` at `file`, through the verified open. */
+async function readRules(root: Root, file: string): Promise<string[] | undefined> {
   try {
-    if ((await fsp.lstat(file)).isSymbolicLink()) return undefined;
-    return ruleLines(await readRegularText(file));
+    return ruleLines(await readRegularText(root, file));
   } catch {
+    // Absent, unreadable, a symlink or not a regular file: no rules, as git reads it.
     return undefined;
   }
 }
@@ -203,8 +203,7 @@ export function ancestorLevels(root: Root, start: string): IgnoreLevel[] {
 
 function exists(p: string): boolean {
   try {
-    fs.lstatSync(p);
-    return true;
+    return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
@@ -250,14 +249,9 @@ export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Pro
     const where = { prefix: "", strip: i === 0 ? 0 : dirRel.length + 1, dirFromRoot: dirRel, folds };
     const exFile = path.join(dir, ".git", "info", "exclude");
     const giFile = path.join(dir, ".gitignore");
-    const [hasGit, ex, gi] = await Promise.all([
-      fsp.lstat(path.join(dir, ".git")).then(
-        () => true,
-        () => false,
-      ),
-      readRules(exFile),
-      readRules(giFile),
-    ]);
+    const [ex, gi] = await Promise.all([readRules(root, exFile), readRules(root, giFile)]);
+    // A readable exclude file says `.git` is there; else one metadata call asks.
+    const hasGit = ex !== undefined || exists(path.join(dir, ".git"));
     const exLevel = hasGit ? levelOf(exFile, ex, root.startRules, where) : undefined;
     const giLevel = levelOf(giFile, gi, root.startRules, where);
     if (exLevel) levels.push(exLevel);
