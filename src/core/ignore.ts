@@ -114,15 +114,31 @@ async function readRules(root: Root, file: string): Promise<string[] | undefined
 function makeLevel(
   lines: string[],
   start: readonly string[] | undefined,
-  prefix: string,
-  strip: number,
-  dirFromRoot: string,
-  foldsCase: boolean,
+  where: { prefix: string; strip: number; dirFromRoot: string; folds: boolean },
+  memory: RuleMemory | undefined,
 ): IgnoreLevel {
-  const ig = newIgnore(foldsCase).add(nfc(lines));
-  const level = { ig, prefix, strip, lines, dirFromRoot, own: ownRules(ig) };
+  const { prefix, strip, dirFromRoot, folds } = where;
+  const { ig, own } = compiled(lines, folds, memory);
+  const level = { ig, prefix, strip, lines, dirFromRoot, own };
   if (start === lines || sameLines(start ?? [], lines)) return level;
-  return { ...level, ownStart: ownRules(newIgnore(foldsCase).add(nfc(start ?? []))) };
+  return { ...level, ownStart: compiled(start ?? [], folds, memory).own };
+}
+
+/**
+ * Rule lines compiled to their matcher; the same text compiles once per root that keeps a rule memory
+ * (`RuleMemory.compiled`): the workspace gate judges every path a call names against the rules files on
+ * its way, read again each time, and compiling them was a tenth of a small read's CPU.
+ */
+function compiled(
+  lines: readonly string[],
+  folds: boolean,
+  memory: RuleMemory | undefined,
+): { ig: Ignore; own: (path: string) => IgnoreVerdict } {
+  const make = () => {
+    const ig = newIgnore(folds).add(nfc(lines));
+    return { ig, own: ownRules(ig) };
+  };
+  return memory ? memory.compiled(lines, make) : make();
 }
 
 function sameLines(a: readonly string[], b: readonly string[]): boolean {
@@ -141,7 +157,7 @@ function levelOf(
 ): IgnoreLevel | undefined {
   const start = memory ? memory.startOf(file, now) : now;
   if (!now?.length && !start?.length) return undefined;
-  return makeLevel(now ?? [], start, where.prefix, where.strip, where.dirFromRoot, where.folds);
+  return makeLevel(now ?? [], start, where, memory);
 }
 
 /**

@@ -134,6 +134,17 @@ describe("read_file", () => {
     expect((await conn.call("read_file", { file_path: "sub/kept.txt" })).text).toBe("kept\n");
     expect((await conn.call("read_file", { file_path: "rules/linked-rule.txt" })).text).toBe("not hidden\n");
   });
+
+  it("applies a rule added to a .gitignore from the next call on", async () => {
+    expect((await conn.call("read_file", { file_path: "sub/kept.txt" })).isError).toBe(false);
+    fs.writeFileSync(p("sub/.gitignore"), "local.txt\nkept.txt\n");
+    try {
+      expect((await conn.call("read_file", { file_path: "sub/kept.txt" })).isError).toBe(true);
+    } finally {
+      fs.writeFileSync(p("sub/.gitignore"), "local.txt\n");
+    }
+    expect((await conn.call("read_file", { file_path: "sub/kept.txt" })).text).toBe("kept\n");
+  });
 });
 
 describe("path escapes are refused by every tool", () => {
