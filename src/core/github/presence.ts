@@ -48,8 +48,9 @@ export class GitHubPresence {
   private stamp(): string {
     const stat = (p: string) => {
       try {
-        const s = fs.statSync(p);
-        return `${s.size}:${s.mtimeMs}`;
+        // A missing file (the common case: no settings file) without the cost of an exception.
+        const s = fs.statSync(p, { throwIfNoEntry: false });
+        return s ? `${s.size}:${s.mtimeMs}` : "-";
       } catch {
         return "-";
       }
