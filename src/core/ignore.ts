@@ -265,9 +265,12 @@ export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Pro
     const where = { prefix: "", strip: i === 0 ? 0 : dirRel.length + 1, dirFromRoot: dirRel, folds };
     const exFile = path.join(dir, ".git", "info", "exclude");
     const giFile = path.join(dir, ".gitignore");
-    const [ex, gi] = await Promise.all([readRules(root, exFile), readRules(root, giFile)]);
-    // A readable exclude file says `.git` is there; else one metadata call asks.
-    const hasGit = ex !== undefined || exists(path.join(dir, ".git"));
+    // One metadata call (no exception when absent, as in most folders) before the exclude file is opened.
+    const hasGit = exists(path.join(dir, ".git"));
+    const [ex, gi] = await Promise.all([
+      hasGit ? readRules(root, exFile) : undefined,
+      readRules(root, giFile),
+    ]);
     const exLevel = hasGit ? levelOf(exFile, ex, root.startRules, where) : undefined;
     const giLevel = levelOf(giFile, gi, root.startRules, where);
     if (exLevel) levels.push(exLevel);
