@@ -112,14 +112,15 @@ export function cpuOf(pid) {
  * Starts a server and connects; `startMs` is spawn → tools/list answer received, `listedMs` spawn → the SDK
  * client done with it (it validates the list and compiles a validator per output schema, which costs the
  * client more for a server with more and richer schemas). `call` returns the client wall
- * time and the reply's size on the wire. `node` runs the server (default: SERVER_NODE).
+ * time and the reply's size on the wire. `node` runs the server (default: SERVER_NODE); `listTimeoutMs`
+ * bounds the wait for the tool list (a server under valgrind starts in a minute or more).
  */
-export async function connect(bin, args, env = {}, node = SERVER_NODE) {
+export async function connect(bin, args, env = {}, node = SERVER_NODE, listTimeoutMs = 60_000) {
   const t0 = performance.now();
   const transport = new LineTransport(node, [bin, ...args], env);
   const client = new Client({ name: "mcpfs-bench", version: "1.0.0" }, { capabilities: {} });
-  await client.connect(transport);
-  const { tools } = await client.listTools();
+  await client.connect(transport, { timeout: listTimeoutMs });
+  const { tools } = await client.listTools(undefined, { timeout: listTimeoutMs });
   const listedMs = performance.now() - t0;
   const startMs = transport.toolsAt - t0;
   const names = new Set(tools.map((t) => t.name));

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import fsp from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { readRegularText, readRegularTextSync } from "./fs/safe-open.js";
@@ -102,11 +101,12 @@ export function readRulesSync(file: string): string[] | undefined {
   }
 }
 
-export async function readRules(file: string): Promise<string[] | undefined> {
+/** `readRulesSync` for the per-path gate: the rules file of `root` at `file`, through the verified open. */
+export async function readRules(root: Root, file: string): Promise<string[] | undefined> {
   try {
-    if ((await fsp.lstat(file)).isSymbolicLink()) return undefined;
-    return ruleLines(await readRegularText(file));
+    return ruleLines(await readRegularText(root, file));
   } catch {
+    // Absent, unreadable, a symlink or not a regular file: no rules, as git reads it.
     return undefined;
   }
 }
@@ -114,15 +114,31 @@ export async function readRules(file: string): Promise<string[] | undefined> {
 function makeLevel(
   lines: string[],
   start: readonly string[] | undefined,
-  prefix: string,
-  strip: number,
-  dirFromRoot: string,
-  foldsCase: boolean,
+  where: { prefix: string; strip: number; dirFromRoot: string; folds: boolean },
+  memory: RuleMemory | undefined,
 ): IgnoreLevel {
-  const ig = newIgnore(foldsCase).add(nfc(lines));
-  const level = { ig, prefix, strip, lines, dirFromRoot, own: ownRules(ig) };
+  const { prefix, strip, dirFromRoot, folds } = where;
+  const { ig, own } = compiled(lines, folds, memory);
+  const level = { ig, prefix, strip, lines, dirFromRoot, own };
   if (start === lines || sameLines(start ?? [], lines)) return level;
-  return { ...level, ownStart: ownRules(newIgnore(foldsCase).add(nfc(start ?? []))) };
+  return { ...level, ownStart: compiled(start ?? [], folds, memory).own };
+}
+
+/**
+ * Rule lines compiled to their matcher; the same text compiles once per root that keeps a rule memory
+ * (`RuleMemory.compiled`): the workspace gate judges every path a call names against the rules files on
+ * its way, read again each time, and compiling them was a tenth of a small read's CPU.
+ */
+function compiled(
+  lines: readonly string[],
+  folds: boolean,
+  memory: RuleMemory | undefined,
+): { ig: Ignore; own: (path: string) => IgnoreVerdict } {
+  const make = () => {
+    const ig = newIgnore(folds).add(nfc(lines));
+    return { ig, own: ownRules(ig) };
+  };
+  return memory ? memory.compiled(lines, make) : make();
 }
 
 function sameLines(a: readonly string[], b: readonly string[]): boolean {
@@ -141,7 +157,7 @@ function levelOf(
 ): IgnoreLevel | undefined {
   const start = memory ? memory.startOf(file, now) : now;
   if (!now?.length && !start?.length) return undefined;
-  return makeLevel(now ?? [], start, where.prefix, where.strip, where.dirFromRoot, where.folds);
+  return makeLevel(now ?? [], start, where, memory);
 }
 
 /**
@@ -203,8 +219,7 @@ export function ancestorLevels(root: Root, start: string): IgnoreLevel[] {
 
 function exists(p: string): boolean {
   try {
-    fs.lstatSync(p);
-    return true;
+    return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
@@ -250,13 +265,11 @@ export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Pro
     const where = { prefix: "", strip: i === 0 ? 0 : dirRel.length + 1, dirFromRoot: dirRel, folds };
     const exFile = path.join(dir, ".git", "info", "exclude");
     const giFile = path.join(dir, ".gitignore");
-    const [hasGit, ex, gi] = await Promise.all([
-      fsp.lstat(path.join(dir, ".git")).then(
-        () => true,
-        () => false,
-      ),
-      readRules(exFile),
-      readRules(giFile),
+    // One metadata call (no exception when absent, as in most folders) before the exclude file is opened.
+    const hasGit = exists(path.join(dir, ".git"));
+    const [ex, gi] = await Promise.all([
+      hasGit ? readRules(root, exFile) : undefined,
+      readRules(root, giFile),
     ]);
     const exLevel = hasGit ? levelOf(exFile, ex, root.startRules, where) : undefined;
     const giLevel = levelOf(giFile, gi, root.startRules, where);

@@ -1,5 +1,8 @@
 import path from "node:path";
 
+/** The compiled rules texts a root keeps at most (each a few KiB; the oldest goes first). */
+const MATCHERS = 256;
+
 /**
  * The ignore rules as they stood when the server started, so that on the workspace surface (which refuses
  * what .gitignore files ignore) an agent's edit, move or delete of a rules file can add hidden paths but
@@ -9,7 +12,9 @@ import path from "node:path";
  * and before any change that could alter it (`Workspace` calls `remember` for a write to a rules file and
  * for the subtree of a folder moved or deleted, `markNew` for a place that does not exist yet, whose rules
  * files were therefore absent at start). Held by the root (`Root.startRules`), so every connection of the
- * process shares one memory. Keys are real paths in NFC, case-folded where the volume folds case.
+ * process shares one memory. Keys are real paths in NFC, case-folded where the volume folds case. It also
+ * keeps each rules text it met compiled (`compiled`), so the gate's per-call read of a rules file does not
+ * compile the same rules again.
  */
 export class RuleMemory {
   private readonly files = new Map<string, readonly string[] | null>();
@@ -17,6 +22,8 @@ export class RuleMemory {
   private readonly newPlaces = new Set<string>();
   /** A change may have altered a rules file since start. */
   private changed = false;
+  /** Compiled matchers by rules text (see `compiled`), oldest first. */
+  private readonly matchers = new Map<string, unknown>();
 
   constructor(private readonly fold: (p: string) => string) {}
 
@@ -55,6 +62,20 @@ export class RuleMemory {
     const out: [string, readonly string[]][] = [];
     for (const [file, lines] of this.files) if (lines) out.push([file, lines]);
     return out;
+  }
+
+  /**
+   * The matcher `make` compiles from `lines`, made once per text: a root's rules files hold the same text
+   * call after call. The texts of this root only (its case policy is the matcher's); at most MATCHERS kept.
+   */
+  compiled<T>(lines: readonly string[], make: () => T): T {
+    const text = lines.join("\n");
+    const hit = this.matchers.get(text) as T | undefined;
+    if (hit !== undefined) return hit;
+    const made = make();
+    if (this.matchers.size >= MATCHERS) this.matchers.delete(this.matchers.keys().next().value!);
+    this.matchers.set(text, made);
+    return made;
   }
 
   /** Called before a change to `file` (a rules file): remembers it if this is the first look. */

@@ -29,8 +29,15 @@ fs.writeFileSync(
 );
 fs.symlinkSync(outside, path.join(project, "out-link"));
 fs.symlinkSync(path.join(outside, "secret.txt"), path.join(project, "secret-link.txt"));
-fs.mkdirSync(path.join(project, ".git"));
+fs.mkdirSync(path.join(project, ".git", "info"), { recursive: true });
 fs.writeFileSync(path.join(project, ".git", "config"), "[core]\n");
+fs.writeFileSync(path.join(project, ".git", "info", "exclude"), "rules/excluded.txt\n");
+// A symlinked rules file is not read (git 2.32+): the rule in its target hides nothing.
+fs.mkdirSync(path.join(project, "rules"));
+fs.writeFileSync(path.join(project, "rules", "linked-rule.txt"), "not hidden\n");
+fs.writeFileSync(path.join(project, "rules", "excluded.txt"), "hidden by .git/info/exclude\n");
+fs.writeFileSync(path.join(project, "rules-target.txt"), "linked-rule.txt\n");
+fs.symlinkSync(path.join(project, "rules-target.txt"), path.join(project, "rules", ".gitignore"));
 
 let conn: Connection;
 const p = (rel: string) => path.join(project, rel);
@@ -114,7 +121,7 @@ describe("read_file", () => {
   });
 
   it("refuses gitignored paths (root and nested .gitignore) and anything under .git", async () => {
-    for (const f of ["debug.log", "build/out.js", "sub/local.txt", ".git/config"]) {
+    for (const f of ["debug.log", "build/out.js", "sub/local.txt", ".git/config", "rules/excluded.txt"]) {
       const r = await conn.call("read_file", { file_path: f });
       expect(r.isError).toBe(true);
       expect(r.text).toBe(
@@ -123,6 +130,18 @@ describe("read_file", () => {
           `File '${f}' is excluded by .gitignore and cannot be accessed. Use list_directory() to see available files.`,
         ),
       );
+    }
+    expect((await conn.call("read_file", { file_path: "sub/kept.txt" })).text).toBe("kept\n");
+    expect((await conn.call("read_file", { file_path: "rules/linked-rule.txt" })).text).toBe("not hidden\n");
+  });
+
+  it("applies a rule added to a .gitignore from the next call on", async () => {
+    expect((await conn.call("read_file", { file_path: "sub/kept.txt" })).isError).toBe(false);
+    fs.writeFileSync(p("sub/.gitignore"), "local.txt\nkept.txt\n");
+    try {
+      expect((await conn.call("read_file", { file_path: "sub/kept.txt" })).isError).toBe(true);
+    } finally {
+      fs.writeFileSync(p("sub/.gitignore"), "local.txt\n");
     }
     expect((await conn.call("read_file", { file_path: "sub/kept.txt" })).text).toBe("kept\n");
   });

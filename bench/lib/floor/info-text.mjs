@@ -14,3 +14,6 @@ export function infoReply(p) {
   ].join("\n");
   return { content: [{ type: "text", text }], structuredContent: { content: text } };
 }
+
+/** The noop tool's reply: as long as the 1.5 KB file the small reads read (27 lines of 56 bytes). */
+export const NOOP_TEXT = "const greeting = 'hello world'; // a short line of code\n".repeat(27);

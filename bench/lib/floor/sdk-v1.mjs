@@ -2,7 +2,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
-import { infoReply } from "./info-text.mjs";
+import { infoReply, NOOP_TEXT } from "./info-text.mjs";
 
 const server = new McpServer({ name: "floor-sdk-v1", version: "1.0.0" });
 server.registerTool(
@@ -13,5 +13,15 @@ server.registerTool(
     outputSchema: { content: z.string() },
   },
   async ({ path }) => infoReply(path),
+);
+// The SDK's own cost of a call, nothing else: a constant reply of a small read's size (bench cpu_per_call).
+server.registerTool(
+  "noop",
+  {
+    description: "A constant text.",
+    inputSchema: { path: z.string() },
+    outputSchema: { content: z.string() },
+  },
+  async () => ({ content: [{ type: "text", text: NOOP_TEXT }], structuredContent: { content: NOOP_TEXT } }),
 );
 await server.connect(new StdioServerTransport());

@@ -362,14 +362,24 @@ export function tempPathBeside(real: string): string {
 }
 
 /**
- * Reads a configuration-like file the walk finds by name (`.gitignore`, an allow-list) only if it is a
- * regular file: opened `O_NONBLOCK`, so a FIFO planted under that name never blocks. Throws otherwise.
+ * Reads a rules file of `root` (`.gitignore`, `.git/info/exclude`) at the real path `file` through the one
+ * verified open: a symlink (refused by `O_NOFOLLOW`, as git 2.32+ refuses a symlinked rules file), a path
+ * whose folders changed since, a FIFO or anything but a regular file throws. One thread-pool read of the
+ * size the open's status gives (the open, its checks and the close are the verified open's metadata calls).
  */
-export async function readRegularText(file: string): Promise<string> {
-  const fh = await fs.open(file, constants.O_RDONLY | O_NONBLOCK);
+export async function readRegularText(root: Root, file: string): Promise<string> {
+  const { fh, st } = await openVerifiedFile({ root, requested: file, real: file });
   try {
-    if (!(await fh.stat()).isFile()) throw new Error(`not a regular file: ${file}`);
-    return await fh.readFile("utf8");
+    if (!st.isFile()) throw notRegularError(file);
+    const size = Number(st.size);
+    const bytes = Buffer.allocUnsafe(size);
+    let got = 0;
+    while (got < size) {
+      const { bytesRead } = await fh.read(bytes, got, size - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return bytes.toString("utf8", 0, got);
   } finally {
     await fh.close();
   }

@@ -11,7 +11,8 @@ export type GitHubToolsMode = "always" | "auto" | "never";
  * Whether the GitHub tools can work here: a token, and a GitHub repository to talk to (the project's origin
  * remote, a reference project's URL or origin). A model shown tools that can only fail pays for their
  * catalog (about 1,100 tokens) and for the failed calls. Re-checked cheaply on every ask: the remotes are
- * read again only when a git config or the settings file changed (by size and mtime) or the token did.
+ * read again only when a git config or the settings file (the one place a token can appear after start)
+ * changed, by size and mtime.
  */
 export class GitHubPresence {
   private key: string | undefined;
@@ -37,19 +38,23 @@ export class GitHubPresence {
     return this.ws.roots.filter((r) => r.kind === "project" || r.kind === "reference").map((r) => r.real);
   }
 
-  /** What the answer depends on, as cheap stats: token present, settings file, each repository's config. */
+  /**
+   * What the answer depends on, as cheap stats: the settings file (where a token can appear; the
+   * environment's is fixed at start) and each repository's config. Nothing is read or parsed here: `look`
+   * reads the settings when a stamp changed.
+   */
   private stamp(): string {
     const stat = (p: string) => {
       try {
-        const s = fs.statSync(p);
-        return `${s.size}:${s.mtimeMs}`;
+        // A missing file (the common case: no settings file) without the cost of an exception.
+        const s = fs.statSync(p, { throwIfNoEntry: false });
+        return s ? `${s.size}:${s.mtimeMs}` : "-";
       } catch {
         return "-";
       }
     };
-    const token = loadGitHubSettings(this.env).token ? "t" : "-";
     const configs = this.repoDirs().map((d) => stat(path.join(d, ".git", "config")));
-    return [token, stat(configFilePath(this.env)), ...configs].join("|");
+    return [stat(configFilePath(this.env)), ...configs].join("|");
   }
 
   private async look(): Promise<boolean> {

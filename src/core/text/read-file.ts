@@ -331,6 +331,7 @@ async function rangeWithState(
       maxBytes: opts.maxBytes,
       hash,
       decoding,
+      size,
     });
     const mtime = new Date(Number(since.mtimeMs)).toISOString();
     // The hash is of the bytes returned: if a writer raced the read, it matches no version, so a change

@@ -8,7 +8,7 @@ import { charBoundary, charStart, type Decoding, decodeText, encodingOf } from "
 import { LF, type Line, LineCounter } from "./lines.js";
 import { Chunks, eachChunk, LineReader, type ReadLine } from "./reader.js";
 
-/** A head's first read: a few dozen ordinary lines, from Node's shared buffer pool (under 4 KiB). */
+/** Reads under 4 KiB come from Node's shared buffer pool: a head's first read (a few dozen lines), a small file. */
 const FIRST_HEAD_CHUNK = 4095;
 const TAIL_CHUNK = 64 * 1024;
 
@@ -153,10 +153,13 @@ export async function rangeLines(
   requested: string,
   start: number,
   end = Number.POSITIVE_INFINITY,
-  opts: { maxBytes?: number; hash?: Hash; decoding?: Decoding } = {},
+  opts: { maxBytes?: number; hash?: Hash; decoding?: Decoding; size?: number } = {},
 ): Promise<RangeRead> {
   const maxBytes = opts.maxBytes ?? Number.POSITIVE_INFINITY;
-  const reader = new LineReader(fh, { requested, hash: opts.hash, decoding: opts.decoding });
+  // A file under 4 KiB by its status (most source files an agent reads) is read through a buffer of Node's
+  // shared pool instead of a fresh 256 KiB one, whose external memory drives the collector.
+  const chunk = opts.size !== undefined && opts.size < FIRST_HEAD_CHUNK ? FIRST_HEAD_CHUNK : undefined;
+  const reader = new LineReader(fh, { requested, hash: opts.hash, decoding: opts.decoding, chunk });
   const lines: Line[] = [];
   const stop = () => ({ offset: reader.offset, lines: reader.lineNo - 1 });
   if (!(await reader.skipTo(start))) return { lines, more: false, truncated: false, stop: stop() };
