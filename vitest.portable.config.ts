@@ -19,7 +19,7 @@ export default defineConfig({
       "test/mcp/workspace-edit.test.ts",
       "test/mcp/lost-update.test.ts",
       "test/e2e/fs-extra-tools.test.ts",
-      "test/unit/portable-volume.test.ts",
+      "src/core/fs/portable-volume.test.ts",
     ],
     // The installed package, as in the black-box tier of vitest.config.ts.
     globalSetup: ["test/helpers/installed-package.ts"],

@@ -2,7 +2,7 @@ import type { Ignore } from "ignore";
 
 /**
  * The one reach into `ignore`'s internals (the pinned version keeps its compiled rules at `_rules._rules`,
- * each `{ negative, regex }`). `test/unit/ignore-compiled.test.ts` fails loudly when an upgrade moves them;
+ * each `{ negative, regex }`). `src/core/ignore-compiled.test.ts` fails loudly when an upgrade moves them;
  * until then, callers fall back to the public `ig.test`.
  */
 export interface CompiledRule {
