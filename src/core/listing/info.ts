@@ -55,16 +55,25 @@ function metadataOnly(err: unknown): boolean {
 }
 
 function infoOf(st: Stats | BigIntStats): FileInfo {
+  const big = typeof st.size === "bigint" ? (st as BigIntStats) : undefined;
   return {
     size: Number(st.size),
-    created: st.birthtime,
-    modified: st.mtime,
-    accessed: st.atime,
+    created: big ? dateOfNs(big.birthtimeNs) : st.birthtime,
+    modified: big ? dateOfNs(big.mtimeNs) : st.mtime,
+    accessed: big ? dateOfNs(big.atimeNs) : st.atime,
     isDirectory: st.isDirectory(),
     isFile: st.isFile(),
     mode: Number(st.mode) & 0o7777,
     type: st.isDirectory() ? "directory" : st.isFile() ? "file" : "other",
   };
+}
+
+/**
+ * A time in ns as a number stat's Date gives it (ms rounded, as the official server shows it): a BigIntStats'
+ * own Date truncates the ms, which is a millisecond off in about half of all files.
+ */
+function dateOfNs(ns: bigint): Date {
+  return new Date(Math.round(Number(ns / 1_000_000_000n) * 1e3 + Number(ns % 1_000_000_000n) / 1e6));
 }
 
 /** `rwxr-xr-x` style, with s/S and t/T for the special bits. */
