@@ -150,6 +150,18 @@ export interface ReadAt {
   stat(opts: { bigint: true }): Promise<BigIntStats>;
 }
 
+/** The first `size` bytes of an open file (fewer if it is shorter now): one read where the pool allows. */
+export async function readBytesAt(fh: ReadAt, size: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const { bytesRead } = await fh.read(bytes, got, size - got, got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return bytes.subarray(0, got);
+}
+
 /**
  * THE verified open: `O_NOFOLLOW | O_NONBLOCK`, then `checkDescriptor`; only a regular file or a directory
  * is kept. Synchronous, as a metadata call: `openVerifiedFile` wraps its descriptor for async reads, and the
@@ -371,15 +383,7 @@ export async function readRegularText(root: Root, file: string): Promise<string>
   const { fh, st } = await openVerifiedFile({ root, requested: file, real: file });
   try {
     if (!st.isFile()) throw notRegularError(file);
-    const size = Number(st.size);
-    const bytes = Buffer.allocUnsafe(size);
-    let got = 0;
-    while (got < size) {
-      const { bytesRead } = await fh.read(bytes, got, size - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return bytes.toString("utf8", 0, got);
+    return (await readBytesAt(fh, Number(st.size))).toString("utf8");
   } finally {
     await fh.close();
   }

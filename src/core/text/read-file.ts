@@ -2,7 +2,13 @@
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { ToolError } from "../errors.js";
-import { openVerified, openVerifiedFile, type ReadAt, type VerifiedFile } from "../fs/safe-open.js";
+import {
+  openVerified,
+  openVerifiedFile,
+  type ReadAt,
+  readBytesAt,
+  type VerifiedFile,
+} from "../fs/safe-open.js";
 import type { ResolvedPath } from "../workspace.js";
 import {
   bomOf,
@@ -194,18 +200,11 @@ async function wideText(fh: ReadAt, requested: string, decoding: Decoding, size:
       actual: size,
       limit: WIDE_LIMIT,
     });
-  const bytes = Buffer.alloc(size);
-  let got = 0;
-  while (got < size) {
-    const { bytesRead } = await fh.read(bytes, got, size - got, got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  const data = bytes.subarray(0, got);
+  const data = await readBytesAt(fh, size);
   const decoded = decoding.decode(data);
   const text = decoded.startsWith("\uFEFF") ? decoded.slice(1) : decoded;
   const sha256 = createHash("sha256").update(data).digest("hex");
-  return { text, lines: linesOf(text), sha256, size: got };
+  return { text, lines: linesOf(text), sha256, size: data.length };
 }
 
 /** `readTextFile` of a UTF-16/32 file: the same shapes over its decoded lines. */
