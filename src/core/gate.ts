@@ -29,9 +29,8 @@ export async function gateIgnored(
   if (!rules.hideIgnored || target.relative === "") return;
   const ignored =
     isDir === "either"
-      ? (await isGitIgnored(target.root, target.relative, false)) ||
-        (await isGitIgnored(target.root, target.relative, true))
-      : await isGitIgnored(target.root, target.relative, isDir);
+      ? isGitIgnored(target.root, target.relative, false) || isGitIgnored(target.root, target.relative, true)
+      : isGitIgnored(target.root, target.relative, isDir);
   if (ignored) throw ignoredError(shown);
 }
 

@@ -102,9 +102,9 @@ export function readRulesSync(file: string): string[] | undefined {
 }
 
 /** `readRulesSync` for the per-path gate: the rules file of `root` at `file`, through the verified open. */
-export async function readRules(root: Root, file: string): Promise<string[] | undefined> {
+export function readRules(root: Root, file: string): string[] | undefined {
   try {
-    return ruleLines(await readRegularText(root, file));
+    return ruleLines(readRegularText(root, file));
   } catch {
     // Absent, unreadable, a symlink or not a regular file: no rules, as git reads it.
     return undefined;
@@ -254,7 +254,7 @@ export function isIgnoredBy(levels: readonly IgnoreLevel[], rel: string, isDir: 
  * `.gitignore`, any nested `.gitignore` on its path, or `.git/info/exclude`. A path inside an ignored
  * directory is ignored (git cannot re-include below an excluded directory).
  */
-export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Promise<boolean> {
+export function isGitIgnored(root: Root, rel: string, isDir: boolean): boolean {
   const segs = rel.split("/").filter((s) => s !== "" && s !== ".");
   const folds = namesOf(root).foldsCase;
   if (segs.some((s) => isGitDirName(s, folds))) return true;
@@ -267,10 +267,8 @@ export async function isGitIgnored(root: Root, rel: string, isDir: boolean): Pro
     const giFile = path.join(dir, ".gitignore");
     // One metadata call (no exception when absent, as in most folders) before the exclude file is opened.
     const hasGit = exists(path.join(dir, ".git"));
-    const [ex, gi] = await Promise.all([
-      hasGit ? readRules(root, exFile) : undefined,
-      readRules(root, giFile),
-    ]);
+    const ex = hasGit ? readRules(root, exFile) : undefined;
+    const gi = readRules(root, giFile);
     const exLevel = hasGit ? levelOf(exFile, ex, root.startRules, where) : undefined;
     const giLevel = levelOf(giFile, gi, root.startRules, where);
     if (exLevel) levels.push(exLevel);

@@ -280,6 +280,6 @@ describe("isGitIgnored", () => {
     ["new/file.log", false, true],
     ["new/file.ts", false, false],
   ])("%s (dir=%s) → %s", async (rel, isDir, want) => {
-    expect(await isGitIgnored(root, rel, isDir)).toBe(want);
+    expect(isGitIgnored(root, rel, isDir)).toBe(want);
   });
 });

@@ -123,7 +123,7 @@ async function ignoreExcludes(repo: GitRepository, signal?: AbortSignal): Promis
   const now: [string, string][] = [...files].map((f) => [path.posix.dirname(f), path.join(root.real, f)]);
   now.push(["", path.join(root.real, ".git", "info", "exclude")]);
   for (const [dir, file] of now) {
-    const lines = (await readRules(root, file)) ?? [];
+    const lines = readRules(root, file) ?? [];
     for (const line of lines) if (NON_ASCII.test(line)) out.push(...ruleExcludes(dir, line, folds));
   }
   for (const [dir, lines] of startRules(root))
