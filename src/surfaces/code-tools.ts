@@ -9,7 +9,7 @@ import { findSymbol } from "../core/code/find-symbol.js";
 import { indentSymbols } from "../core/code/indent-outline.js";
 import { SYMBOL_KINDS, type SymbolKind } from "../core/code/languages.js";
 import { outlineLines, outlineTree } from "../core/code/outline.js";
-import { findReferences } from "../core/code/references.js";
+import { findReferences, referenceRows } from "../core/code/references.js";
 import { repoMap } from "../core/code/repo-map.js";
 import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "../core/code/scope.js";
 import { symbolsOf, viewCode } from "../core/code/source.js";
@@ -334,8 +334,6 @@ export interface FindReferencesArgs {
   maxResults?: number;
 }
 
-const SYNTACTIC = "[syntactic matches, not type-resolved]";
-
 export async function findReferencesCode(
   ctx: ToolContext,
   paths: CodePaths,
@@ -343,11 +341,7 @@ export async function findReferencesCode(
 ): Promise<CodeReply> {
   const scope = await paths.scope(ctx, a.path);
   const r = await findReferences(scope, a.name, a.maxResults ?? 200);
-  const rows: string[] = [SYNTACTIC];
-  for (const f of r.files) {
-    rows.push(escapeName(f.path));
-    for (const l of f.lines) rows.push(`${l.line} ${l.tags.join(",")}: ${l.text}`);
-  }
+  const rows = referenceRows(r.files);
   const { kept, note } = ctx.budget.fitLines(
     rows,
     (k) => pageNote(k, rows.length, "a narrower path"),

@@ -98,6 +98,17 @@ export interface Settings {
 export function apply(budget: Settings): void {}
 `;
 
+const TALLY_TS = `import { count } from "./count";
+
+export function tally(xs: number[]): number {
+  const a = count(xs);
+  const b = count(xs.slice(1));
+  // count in a comment
+  const c = count;
+  return a + b + c(xs);
+}
+`;
+
 const CONFIG_YAML = `# settings
 server:
   port: 8080
@@ -116,6 +127,7 @@ const FILES: Record<string, string> = {
   "README.md": MD,
   "notes.xyz": "nothing to parse\n",
   "lib/long.ts": LONG_TS,
+  "lib/tally.ts": TALLY_TS,
   "config.yaml": CONFIG_YAML,
   "Cargo.toml": '[package]\nname = "x"\n\n[dependencies]\nserde = "1"\n',
   ".gitignore": "ignored/\n",
@@ -266,11 +278,34 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
   it("find_references tags each occurrence and skips comments and strings", async () => {
     const r = await conn.call("find_references", { name: "helper", ...treeArgs() });
     expect(r.text).toContain("syntactic");
-    expect(r.text).toContain("src/parser.ts\n1 import:");
-    expect(r.text).toContain("\n9 call:");
+    expect(r.text).toContain("src/parser.ts\n1 import\n9 call: return helper(input)");
     expect(r.text).toContain("src/util.ts\n1 definition:");
     expect(r.text).not.toMatch(/\n\s*8 /); // the comment line
     expect(r.structured!.total).toBe(3);
+  });
+
+  it("find_references tags a run of lines once and shows an import by its line alone", async () => {
+    const r = await conn.call("find_references", { name: "count", ...treeArgs("lib") });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text.split("\n")).toEqual([
+      "[syntactic matches, not type-resolved; an untagged line has the tag of the line above]",
+      "tally.ts", // relative to the path asked, as grep shows it
+      "1 import",
+      "4 call: const a = count(xs);",
+      "5: const b = count(xs.slice(1));",
+      "7 other: const c = count;",
+    ]);
+    const files = r.structured!.files as { references: { line: number; tags: string[]; text: string }[] }[];
+    expect(files[0]!.references[0]).toEqual({
+      line: 1,
+      tags: ["import"],
+      text: 'import { count } from "./count";',
+    });
+    expect(files[0]!.references[2]).toEqual({
+      line: 5,
+      tags: ["call"],
+      text: "const b = count(xs.slice(1));",
+    });
   });
 
   it("find_references tags a parameter's type as a type, not an import", async () => {

@@ -1,5 +1,6 @@
 /** Identifier occurrences across files, grouped per file, each line tagged with its role. */
 
+import { escapeName } from "../echo.js";
 import { lfPieces } from "../text/lines.js";
 import type { RefTag } from "./extract.js";
 import { type CodeScope, filesWithWord, readInScope } from "./scope.js";
@@ -60,4 +61,31 @@ export async function findReferences(
     if (out.capped) break;
   }
   return out;
+}
+
+/** The reply's first line: what the matches are, and how to read a line without a tag. */
+const REFERENCES_HEADER =
+  "[syntactic matches, not type-resolved; an untagged line has the tag of the line above]";
+
+/**
+ * The reply's rows: the header, then per file its path and a row per line, `12 call: text` (grep's
+ * `12: text` with the line's tags). Left out, as a model learns nothing from them: the tags of a line that
+ * has the tags of the line above in the same file (a run of calls is tagged once; a file's first row always
+ * has its tags, so each file reads alone), and the text of a line that is only an import (`3 import`: the
+ * text repeats the name and a module path; structuredContent keeps it). For ToolError in src/, where most
+ * hits are one-line calls and 103 of 490 are imports, that is 9,573 tokens instead of 10,902.
+ */
+export function referenceRows(files: readonly FileReferences[]): string[] {
+  const rows = [REFERENCES_HEADER];
+  for (const f of files) {
+    rows.push(escapeName(f.path));
+    let above = "";
+    for (const l of f.lines) {
+      const tags = l.tags.join(",");
+      if (tags === "import") rows.push(`${l.line} import`);
+      else rows.push(tags === above ? `${l.line}: ${l.text}` : `${l.line} ${tags}: ${l.text}`);
+      above = tags;
+    }
+  }
+  return rows;
 }
