@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { node22 } from "../../scripts/node22.mjs";
 import { connect, SERVER_NODE } from "../lib/client.mjs";
-import { cpuNs } from "../lib/cpu-ns.mjs";
 import { median } from "../lib/measure.mjs";
 import { servers } from "../lib/tool.mjs";
 
@@ -25,8 +24,9 @@ async function coldStart(server, node, env) {
   let sample;
   for (let i = 0; i <= 1; i++) {
     const c = await connect(server.bin, server.args, { ...server.env, ...env }, node);
-    // The server's CPU (all threads) when the list has been answered: its whole start-up.
-    const cpu = (cpuNs(c.pid) ?? c.cpu() * 1e6) / 1e6;
+    // The server's CPU (all threads) when its list arrived: its whole start-up (ticks where /proc has no
+    // per-thread run time).
+    const cpu = Number.isFinite(c.startCpuMs) ? c.startCpuMs : c.cpu();
     sample = { answered: c.startMs, listed: c.listedMs, cpu, hwm: c.mem().hwm };
     await c.close();
   }

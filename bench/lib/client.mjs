@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { cpuNs } from "./cpu-ns.mjs";
 
 class LineTransport {
   constructor(command, args, env) {
@@ -33,7 +34,11 @@ class LineTransport {
         try {
           const msg = JSON.parse(line);
           // When the tools/list answer arrived, before the client's own validation of it.
-          if (msg?.result?.tools && this.toolsAt === undefined) this.toolsAt = performance.now();
+          if (msg?.result?.tools && this.toolsAt === undefined) {
+            this.toolsAt = performance.now();
+            // The server's CPU then: its start-up, before any work it defers to after the list (a warm-up).
+            this.toolsCpuMs = (cpuNs(this.pid) ?? Number.NaN) / 1e6;
+          }
           this.onmessage?.(msg);
         } catch (err) {
           this.onerror?.(err);
@@ -129,6 +134,7 @@ export async function connect(bin, args, env = {}, node = SERVER_NODE, listTimeo
     tools,
     startMs,
     listedMs,
+    startCpuMs: transport.toolsCpuMs,
     has: (name) => names.has(name),
     mem: () => memOf(transport.pid),
     cpu: () => cpuOf(transport.pid),
