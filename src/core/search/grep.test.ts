@@ -154,6 +154,32 @@ describe.each(["rg", "js"] as const)("grep with the %s engine", (engine) => {
   });
 });
 
+describe("the byte budget's page", () => {
+  // One file deep in folders, many short matching lines: the reply prints its path once.
+  const rel = "a-rather-long-folder-name/another-long-folder-name/with-a-long-file-name.txt";
+  const dir = area.tree("budget", {
+    [rel]: Array.from({ length: 400 }, (_, i) => `needle ${i}`).join("\n"),
+  });
+  const where: Root = { path: dir, real: dir, mode: "rw", kind: "directory" };
+  for (const engine of ["rg", "js"] as const)
+    it(`fills the budget as the heading layout prints it (${engine})`, async () => {
+      const budgetBytes = 2000;
+      const r = await grep({
+        root: where,
+        start: dir,
+        gitignore: true,
+        pattern: "needle",
+        engine,
+        budgetBytes,
+      });
+      expect(r.truncated).toBe(true);
+      // The path once, then `line: text` rows: what the surfaces print, within the budget and filling it.
+      const printed = `${rel}\n${r.matches.map((m) => `${m.line}: ${m.text}\n`).join("")}`;
+      expect(printed.length).toBeLessThanOrEqual(budgetBytes);
+      expect(printed.length).toBeGreaterThan(budgetBytes * 0.9);
+    });
+});
+
 describe("both engines agree", () => {
   it.each(Object.entries(cases))("%s", async (_name, c) => {
     const [a, b] = await Promise.all([run("rg", c), run("js", c)]);

@@ -106,12 +106,29 @@ function filesOf(matches: readonly Hit[]): string[] {
   return files;
 }
 
-/** A match's share of the byte budget (path and text of each line it holds). */
-function matchBytes(m: GrepMatch): number {
-  let n = m.path.length + m.text.length + 16;
-  for (const c of m.before) n += m.path.length + c.text.length + 16;
-  for (const c of m.after) n += m.path.length + c.text.length + 16;
-  return n;
+/**
+ * The bytes each hit adds to a reply in ripgrep's heading layout, which the surfaces print: its file's path
+ * once (with the blank line before it), then its rows. Stateful over hits sorted by path. (Counting the path
+ * on every row cut pages to about two thirds of the budget.)
+ */
+function headed<T extends Hit>(rows: (hit: T) => number): (hit: T) => number {
+  let file: string | undefined;
+  return (hit) => {
+    const n = (hit.path === file ? 0 : hit.path.length + 2) + rows(hit);
+    file = hit.path;
+    return n;
+  };
+}
+
+/** A match's rows, `12: text` and its newline each, and with context a `--` line that may separate them. */
+function matchBytes(withContext: boolean): (m: GrepMatch) => number {
+  const row = (line: number, text: string) => String(line).length + text.length + (withContext ? 6 : 3);
+  return headed<GrepMatch>((m) => {
+    let n = row(m.line, m.text);
+    for (const c of m.before) n += row(c.line, c.text);
+    for (const c of m.after) n += row(c.line, c.text);
+    return n;
+  });
 }
 
 /** The page: sorted by path then line, `offset` skipped, at most `maxResults` (files when filesOnly). */
@@ -149,23 +166,27 @@ function fitBudget(
     const files = fitting(p.files, fileBytes, opts.budgetBytes);
     return { matches: [], files, truncated: p.truncated || files.length < p.files.length, engine, ignored };
   }
-  const matches = fitting(p.matches, matchBytes, opts.budgetBytes);
+  const matches = fitting(p.matches, matchBytes((opts.contextLines ?? 0) > 0), opts.budgetBytes);
   const cut = matches.length < p.matches.length;
   const files = cut ? filesOf(matches) : p.files;
   return { matches, files, truncated: p.truncated || cut, engine, ignored };
 }
 
 /**
- * ripgrep's page cut to what can fit the budget before its text is read: a hit needs at least its path and
- * the fixed overhead (text and context add to it), so no hit the budget would keep is cut, and the files
- * read again stay about as few as the reply holds.
+ * ripgrep's page cut to what can fit the budget before its text is read: a hit needs at least its row's
+ * line number and punctuation, and its file's path once (text and context add to it), so no hit the
+ * budget would keep is cut, and the files read again stay about as few as the reply holds.
  */
 function mayFit(p: { matches: Hit[]; files: string[]; truncated: boolean }, opts: GrepOptions) {
   if (opts.filesOnly) {
     const files = fitting(p.files, fileBytes, opts.budgetBytes);
     return { ...p, files, truncated: p.truncated || files.length < p.files.length };
   }
-  const matches = fitting(p.matches, (m) => m.path.length + 16, opts.budgetBytes);
+  const matches = fitting(
+    p.matches,
+    headed((h) => String(h.line).length + 3),
+    opts.budgetBytes,
+  );
   if (matches.length === p.matches.length) return p;
   return { matches, files: filesOf(matches), truncated: true };
 }
