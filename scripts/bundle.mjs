@@ -72,14 +72,19 @@ const lazyVendors = {
 };
 
 /**
- * iconv-lite's and chardet's tables (~0.5 MiB) stay out of the main bundle: core/text/decode.ts imports them
- * (`import("./codec-libs.js")`) only for a file that is not UTF-8, and the bundle loads them from a file of
- * their own beside it, so start-up never parses them.
+ * Libraries a start never needs, each in a file of its own beside the bundle, loaded by the module that
+ * imports them with `import()` on first need, so start-up never parses them: iconv-lite's and chardet's
+ * tables (~0.5 MiB; core/text/decode.ts, only for a file that is not UTF-8) and Octokit (~150 KiB;
+ * core/github/client.ts, on the first GitHub call).
  */
-const codecsApart = {
-  name: "codecs-apart",
+const APART = { "./codec-libs.js": "mcpfs-codecs", "./octokit-libs.js": "mcpfs-github" };
+const librariesApart = {
+  name: "libraries-apart",
   setup(b) {
-    b.onResolve({ filter: /^\.\/codec-libs\.js$/ }, () => ({ path: "./mcpfs-codecs.cjs", external: true }));
+    b.onResolve({ filter: /^\.\/(codec|octokit)-libs\.js$/ }, (args) => ({
+      path: `./${APART[args.path]}.cjs`,
+      external: true,
+    }));
   },
 };
 
@@ -126,7 +131,7 @@ await build({
   entryPoints: { "mcpfs-main": "dist/cli/main.js" },
   ...common,
   external: ["@vscode/ripgrep"],
-  plugins: [startupDiet, lazyVendors, esmBuilds, prebuilt, codecsApart],
+  plugins: [startupDiet, lazyVendors, esmBuilds, prebuilt, librariesApart],
   keepNames: false,
 });
 
@@ -146,8 +151,9 @@ await build({
     });
 }
 
-// The encoding libraries, loaded by the main bundle on first need (see codecsApart).
+// The encoding libraries and Octokit, loaded by the main bundle on first need (see librariesApart).
 await workerBuild("mcpfs-codecs", "dist/core/text/codec-libs.js");
+await workerBuild("mcpfs-github", "dist/core/github/octokit-libs.js");
 
 // The regex admission worker (core/search/regex-admit.ts).
 await workerBuild("regex-worker", "dist/core/search/regex-worker.js");
@@ -197,7 +203,7 @@ const documentDiet = {
 // started on the first read_document, so neither start-up nor the main bundle carries them.
 await build({
   entryPoints: { "mcpfs-doc-worker": "dist/core/documents/worker.js" },
-  plugins: [documentDiet, codecsApart],
+  plugins: [documentDiet, librariesApart],
   outdir: "dist/bundle",
   outExtension: { ".js": ".cjs" },
   bundle: true,

@@ -58,7 +58,7 @@ async function withFakeTime<T>(
 }
 
 const client = () => makeClient({ token: fake.token, baseUrl: fake.url, timeoutMs: 60_000 });
-const get = () => client().rest.issues.get({ owner: "octo", repo: "project", issue_number: 1 });
+const get = async () => (await client()).rest.issues.get({ owner: "octo", repo: "project", issue_number: 1 });
 
 describe("GitHub client retries", () => {
   it("a 5xx is retried and the later success returned", async () => {
@@ -88,7 +88,7 @@ describe("GitHub client retries", () => {
   it("an unreachable API host is retried, then reported as unreachable", async () => {
     // Port 9 (discard) on loopback: nothing listens there on a test machine.
     const base = "http://127.0.0.1:9";
-    const unreachable = makeClient({ token: fake.token, baseUrl: base, timeoutMs: 60_000 });
+    const unreachable = await makeClient({ token: fake.token, baseUrl: base, timeoutMs: 60_000 });
     const r = await withFakeTime(() => unreachable.rest.issues.listLabelsForRepo({ owner: "o", repo: "r" }));
     expect(describeGitHubError(r.error, base)).toMatch(
       /^GitHub API host unreachable \(http:\/\/127\.0\.0\.1:9\)/,

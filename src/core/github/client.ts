@@ -1,9 +1,4 @@
-import { retry } from "@octokit/plugin-retry";
-import { throttling } from "@octokit/plugin-throttling";
-import { Octokit } from "@octokit/rest";
-
-const GitHubOctokit = Octokit.plugin(retry, throttling);
-export type GitHub = InstanceType<typeof GitHubOctokit>;
+export type GitHub = InstanceType<typeof import("./octokit-libs.js").GitHubOctokit>;
 
 export interface ClientOptions {
   token: string;
@@ -44,7 +39,8 @@ function timedFetch(timeoutMs: number): typeof fetch {
 }
 
 /** An Octokit with bounded time per request, two retries on server errors, and rate-limit handling. */
-export function makeClient(opts: ClientOptions): GitHub {
+export async function makeClient(opts: ClientOptions): Promise<GitHub> {
+  const { GitHubOctokit } = await import("./octokit-libs.js");
   const warn = (m: string) => opts.log?.warn(m);
   return new GitHubOctokit({
     auth: opts.token,

@@ -87,7 +87,7 @@ export async function resolveTarget(opts: TargetOptions): Promise<RepoTarget> {
     refName !== undefined ? `reference project '${printable(refName)}'` : "the project's origin remote";
   const { apiBase, token } = apiEndpointFor(id, settings, whose);
   if (!token) throw new GitHubToolError(missingTokenMessage(settings));
-  const gh = makeClient({
+  const gh = await makeClient({
     token,
     baseUrl: apiBase,
     timeoutMs: settings.timeoutMs,
