@@ -104,6 +104,8 @@ export function readRulesSync(file: string): string[] | undefined {
 /** `readRulesSync` for the per-path gate: the rules file of `root` at `file`, through the verified open. */
 export function readRules(root: Root, file: string): string[] | undefined {
   try {
+    // Most folders have no rules file: one status call says so without the cost of a failed open's errors.
+    if (!fs.lstatSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
     return ruleLines(readRegularText(root, file));
   } catch {
     // Absent, unreadable, a symlink or not a regular file: no rules, as git reads it.
