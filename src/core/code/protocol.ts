@@ -6,9 +6,10 @@ export interface ParseRequest {
   id: number;
   /**
    * `uses`: the names the file uses but does not define there, with counts; `map`: symbols and uses at once
-   * (what the repository map needs of a file: its text crosses to the worker once).
+   * (what the repository map needs of a file: its text crosses to the worker once); `warm`: load the
+   * runtime and the grammar, nothing parsed (a tree-wide tool sends it while it still lists the files).
    */
-  op: "symbols" | "occurrences" | "uses" | "map" | "errors";
+  op: "symbols" | "occurrences" | "uses" | "map" | "errors" | "warm";
   grammar: GrammarId;
   text: string;
   /** Cache key: the content's sha256 (`errors` is never cached). */

@@ -46,8 +46,12 @@ function parser(): Promise<Parser> {
 function language(id: GrammarId): Promise<Language> {
   let l = languages.get(id);
   if (!l) {
-    l = readFile(path.join(grammarDir, `tree-sitter-${id}.wasm`)).then((bytes) => Language.load(bytes));
+    // The file is read while the runtime starts; the grammar loads into the started runtime.
+    l = Promise.all([readFile(path.join(grammarDir, `tree-sitter-${id}.wasm`)), parser()]).then(([bytes]) =>
+      Language.load(bytes),
+    );
     languages.set(id, l);
+    l.catch(() => languages.delete(id)); // a failed load is tried again by the next file
   }
   return l;
 }
@@ -111,6 +115,10 @@ async function usesJson(req: ParseRequest, e: Entry): Promise<string> {
 }
 
 async function handle(req: ParseRequest): Promise<string> {
+  if (req.op === "warm") {
+    await language(req.grammar);
+    return "null";
+  }
   if (req.op === "errors") return String(await withTree(req, errorCount));
   const e = entryFor(`${req.grammar}:${req.key}`);
   if (req.op === "symbols") return symbolsJson(req, e);
