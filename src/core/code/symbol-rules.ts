@@ -83,8 +83,10 @@ function tsVariable(n: Node): SymbolKind | undefined {
 }
 
 /** A member of an interface or class (not of an object type in a signature: `(): { text: string }`). */
-const inInterface = (kind: SymbolKind) => (n: Node) =>
-  n.parent?.type === "object_type" && n.parent.parent?.type !== "interface_declaration" ? undefined : kind;
+const inInterface = (kind: SymbolKind) => (n: Node) => {
+  const up = n.parent;
+  return up?.type === "object_type" && up.parent?.type !== "interface_declaration" ? undefined : kind;
+};
 
 const TS: Rules = {
   function_declaration: { kind: "function" },
