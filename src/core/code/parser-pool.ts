@@ -55,13 +55,15 @@ class ParserPool {
       workerData: { grammarDir },
       resourceLimits: { maxYoungGenerationSizeMb: 2 },
     });
-    w.on("message", (res: ParseResponse) => {
-      const p = this.pending.get(res.id);
-      if (!p) return;
-      this.pending.delete(res.id);
+    w.on("message", (answers: ParseResponse[]) => {
+      for (const res of answers) {
+        const p = this.pending.get(res.id);
+        if (!p) continue;
+        this.pending.delete(res.id);
+        if (res.ok) p.resolve(JSON.parse(res.json));
+        else p.reject(new ToolError("invalid", { reason: "parse_failed", cause: res.cause }));
+      }
       if (this.pending.size === 0) w.unref();
-      if (res.ok) p.resolve(JSON.parse(res.json));
-      else p.reject(new ToolError("invalid", { reason: "parse_failed", cause: res.cause }));
     });
     const fail = (err: Error) => {
       if (this.worker === w) this.worker = undefined;

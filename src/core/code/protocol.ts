@@ -36,6 +36,7 @@ export interface MapResult {
 /**
  * An answer travels as JSON text: one string copy across the thread boundary (cloning the object graph of a
  * large outline cost more than the parse), and the worker keeps it as that text (its size is its weight).
+ * The worker posts answers in batches: an array of these per message.
  */
 export type ParseResponse =
   | { id: number; ok: true; json: string }
