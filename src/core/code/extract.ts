@@ -33,16 +33,25 @@ function kindOf(rule: Rule, n: Node): SymbolKind | undefined {
   return typeof rule.kind === "function" ? rule.kind(n) : rule.kind;
 }
 
-/** The node whose range is the definition's: the lone declarator's declaration, then any wrappers. */
+/**
+ * The node whose range is the definition's: the lone declarator's declaration, then any wrappers. Each parent
+ * is asked once (the tree finds a node's parent by walking down from the root).
+ */
 function outerOf(n: Node): Node {
   let o = n;
+  let up = n.parent;
   if (
     n.type === "variable_declarator" &&
-    o.parent &&
-    o.parent.namedChildren.filter((c) => c?.type === "variable_declarator").length === 1
-  )
-    o = o.parent;
-  while (o.parent && WRAPPERS.has(o.parent.type)) o = o.parent;
+    up &&
+    up.namedChildren.filter((c) => c?.type === "variable_declarator").length === 1
+  ) {
+    o = up;
+    up = o.parent;
+  }
+  while (up && WRAPPERS.has(up.type)) {
+    o = up;
+    up = o.parent;
+  }
   return o;
 }
 

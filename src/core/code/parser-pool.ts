@@ -43,8 +43,11 @@ class ParserPool {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  /** The grammars the current worker was asked to load. */
+  private warmed = new Set<GrammarId>();
 
   private start(): Worker {
+    this.warmed = new Set();
     const { worker, grammarDir } = locate();
     // A small young generation: the worker's garbage (nodes, texts received) dies young, and a large one
     // only raised the server's RSS (by ~25 MiB over a tree-wide search of the bench's 100k-file monorepo).
@@ -52,13 +55,15 @@ class ParserPool {
       workerData: { grammarDir },
       resourceLimits: { maxYoungGenerationSizeMb: 2 },
     });
-    w.on("message", (res: ParseResponse) => {
-      const p = this.pending.get(res.id);
-      if (!p) return;
-      this.pending.delete(res.id);
+    w.on("message", (answers: ParseResponse[]) => {
+      for (const res of answers) {
+        const p = this.pending.get(res.id);
+        if (!p) continue;
+        this.pending.delete(res.id);
+        if (res.ok) p.resolve(JSON.parse(res.json));
+        else p.reject(new ToolError("invalid", { reason: "parse_failed", cause: res.cause }));
+      }
       if (this.pending.size === 0) w.unref();
-      if (res.ok) p.resolve(JSON.parse(res.json));
-      else p.reject(new ToolError("invalid", { reason: "parse_failed", cause: res.cause }));
     });
     const fail = (err: Error) => {
       if (this.worker === w) this.worker = undefined;
@@ -69,6 +74,15 @@ class ParserPool {
     w.on("error", fail);
     w.on("exit", (code) => fail(new Error(`exit ${code}`)));
     return w;
+  }
+
+  warm(grammar: GrammarId): void {
+    if (this.worker && this.warmed.has(grammar)) return;
+    try {
+      // A failure here is the first parse's to report (this one only saves it time).
+      this.request({ op: "warm", grammar, text: "", key: "" }).catch(() => {});
+      this.warmed.add(grammar);
+    } catch {}
   }
 
   request<T>(req: Omit<ParseRequest, "id">, signal?: AbortSignal): Promise<T> {
@@ -116,6 +130,15 @@ export function parseOccurrences(
     { op: "occurrences", grammar, text, key, ...(name !== undefined ? { name } : {}) },
     signal,
   );
+}
+
+/**
+ * Starts the worker and loads a grammar ahead of the first file (once per grammar and worker): a tree-wide
+ * tool calls it as its walk finds a file of the language, so the worker's start-up and the grammar's compile
+ * overlap the walk instead of following it. Nothing waits on it.
+ */
+export function warmParser(grammar: GrammarId): void {
+  pool.warm(grammar);
 }
 
 export function parseErrors(grammar: GrammarId, text: string, signal?: AbortSignal) {

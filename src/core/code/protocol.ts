@@ -6,9 +6,10 @@ export interface ParseRequest {
   id: number;
   /**
    * `uses`: the names the file uses but does not define there, with counts; `map`: symbols and uses at once
-   * (what the repository map needs of a file: its text crosses to the worker once).
+   * (what the repository map needs of a file: its text crosses to the worker once); `warm`: load the
+   * runtime and the grammar, nothing parsed (a tree-wide tool sends it while it still lists the files).
    */
-  op: "symbols" | "occurrences" | "uses" | "map" | "errors";
+  op: "symbols" | "occurrences" | "uses" | "map" | "errors" | "warm";
   grammar: GrammarId;
   text: string;
   /** Cache key: the content's sha256 (`errors` is never cached). */
@@ -35,6 +36,7 @@ export interface MapResult {
 /**
  * An answer travels as JSON text: one string copy across the thread boundary (cloning the object graph of a
  * large outline cost more than the parse), and the worker keeps it as that text (its size is its weight).
+ * The worker posts answers in batches: an array of these per message.
  */
 export type ParseResponse =
   | { id: number; ok: true; json: string }

@@ -8,6 +8,7 @@ import { ToolError } from "../errors.js";
 import { grep } from "../search/grep.js";
 import type { ResolvedPath, Root } from "../workspace.js";
 import { languageOf } from "./languages.js";
+import { warmParser } from "./parser-pool.js";
 import { type CodeText, viewCode } from "./source.js";
 import { codeFilesUnder } from "./tree-files.js";
 
@@ -43,7 +44,10 @@ export async function filesWithWord(scope: CodeScope, word: string, caseSensitiv
   return r.files.filter((f) => languageOf(f) !== undefined);
 }
 
-/** Scope-relative paths of every code file (Markdown too with `markdown`). */
+/**
+ * Scope-relative paths of every code file (Markdown too with `markdown`). Each grammar starts loading when
+ * the walk finds its first file: the caller parses them next.
+ */
 export async function allCodeFiles(
   scope: CodeScope,
   markdown: boolean,
@@ -55,6 +59,9 @@ export async function allCodeFiles(
     gitignore: scope.gitignore,
     signal: scope.signal,
     markdown,
+    found: (lang) => {
+      if (lang !== "markdown") warmParser(lang);
+    },
   });
 }
 

@@ -69,22 +69,28 @@ const TS_VALUE_KIND: Record<string, SymbolKind> = {
   class: "class",
 };
 
-/** `const x = …` at the top of a module or namespace: a function, class, constant or variable. */
+/**
+ * `const x = …` at the top of a module or namespace: a function, class, constant or variable. Asked of every
+ * declarator (locals, mostly), so each node's type is read once (a call into WebAssembly).
+ */
 function tsVariable(n: Node): SymbolKind | undefined {
   const decl = n.parent;
   const holder = decl?.parent;
-  if (!holder || !/^(program|export_statement|statement_block|ambient_declaration)$/.test(holder.type))
+  const where = holder?.type;
+  if (!where || !/^(program|export_statement|statement_block|ambient_declaration)$/.test(where))
     return undefined;
-  if (holder.type === "statement_block" && holder.parent?.type !== "internal_module") return undefined;
+  if (where === "statement_block" && holder!.parent?.type !== "internal_module") return undefined;
   if (n.childForFieldName("name")?.type !== "identifier") return undefined;
-  const value = n.childForFieldName("value");
-  if (value && TS_VALUE_KIND[value.type]) return TS_VALUE_KIND[value.type];
+  const kind = TS_VALUE_KIND[n.childForFieldName("value")?.type ?? ""];
+  if (kind) return kind;
   return decl?.text.startsWith("const") ? "constant" : "variable";
 }
 
 /** A member of an interface or class (not of an object type in a signature: `(): { text: string }`). */
-const inInterface = (kind: SymbolKind) => (n: Node) =>
-  n.parent?.type === "object_type" && n.parent.parent?.type !== "interface_declaration" ? undefined : kind;
+const inInterface = (kind: SymbolKind) => (n: Node) => {
+  const up = n.parent;
+  return up?.type === "object_type" && up.parent?.type !== "interface_declaration" ? undefined : kind;
+};
 
 const TS: Rules = {
   function_declaration: { kind: "function" },

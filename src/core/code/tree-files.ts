@@ -1,7 +1,7 @@
 /** The code files below a directory (gitignore as the walk applies it), sorted, for tree-wide tools. */
 import { walk } from "../walk.js";
 import type { Root } from "../workspace.js";
-import { languageOf } from "./languages.js";
+import { type Language, languageOf } from "./languages.js";
 
 export interface TreeFilesOptions {
   root: Root;
@@ -12,6 +12,8 @@ export interface TreeFilesOptions {
   limit?: number;
   /** Include Markdown (outlines do; references and the repo map do not). */
   markdown?: boolean;
+  /** Told the language of each code file as the walk finds it, before the walk ends. */
+  found?: (language: Language) => void;
 }
 
 /** Relative paths ("/" separators) of the regular files with a grammar; symlinks are never followed. */
@@ -28,7 +30,9 @@ export async function codeFilesUnder(
     include: (rel, isDir) => {
       if (isDir) return false;
       const lang = languageOf(rel);
-      return lang !== undefined && (opts.markdown !== false || lang !== "markdown");
+      const kept = lang !== undefined && (opts.markdown !== false || lang !== "markdown");
+      if (kept) opts.found?.(lang);
+      return kept;
     },
   });
   const files = r.entries.filter((e) => e.type === "file").map((e) => e.rel);
