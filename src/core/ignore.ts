@@ -90,12 +90,25 @@ function nfc(lines: readonly string[]): string[] {
   return lines.map((l) => (NON_ASCII.test(l) ? l.normalize("NFC") : l));
 }
 
+/**
+ * Over this size a rules file is not read: every path below its folder counts as ignored instead, but the
+ * .gitignore itself, so it can be seen and cut down. Failing closed hides, never reveals; compiling it would
+ * hold every call (a 5 MB .gitignore of 200,000 rules took 7.6 s, and an agent may write one); no
+ * .gitignore in use comes near.
+ */
+const RULES_FILE_MAX_BYTES = 256 * 1024;
+const OVERSIZE_RULES: readonly string[] = ["*", "!.gitignore"];
+
+/** Lines of a rules file's text, or the rule that ignores everything for one over the size limit. */
+const linesOf = (text: string | undefined): string[] =>
+  text === undefined ? [...OVERSIZE_RULES] : ruleLines(text);
+
 /** The rule lines of a rules file now (undefined: absent, unreadable or not a regular file). */
 export function readRulesSync(file: string): string[] | undefined {
   try {
     // A symlinked rules file is not read, as git (2.32+) does not: editing its target would change the rules.
     if (fs.lstatSync(file).isSymbolicLink()) return undefined;
-    return ruleLines(readRegularTextSync(file));
+    return linesOf(readRegularTextSync(file, RULES_FILE_MAX_BYTES));
   } catch {
     return undefined;
   }
@@ -106,7 +119,7 @@ export function readRules(root: Root, file: string): string[] | undefined {
   try {
     // Most folders have no rules file: one status call says so without the cost of a failed open's errors.
     if (!fs.lstatSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
-    return ruleLines(readRegularText(root, file));
+    return linesOf(readRegularText(root, file, RULES_FILE_MAX_BYTES));
   } catch {
     // Absent, unreadable, a symlink or not a regular file: no rules, as git reads it.
     return undefined;

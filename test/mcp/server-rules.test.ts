@@ -116,6 +116,33 @@ describe("workspace: the ignore rules at start-up still hold after the agent cha
     }
   });
 
+  it("a .gitignore too large to compile hides everything below it and holds no call", async () => {
+    const { conn } = await workspace(secrets);
+    const r = new Replies(conn);
+    try {
+      // 5 MB of rules: compiling them held the server 7.6 s before they were refused by size.
+      const rules = Array.from({ length: 200_000 }, (_, i) => `build-${i}/**/*.tmp${i}`).join("\n");
+      expect((await r.call("save_file", { file_path: ".gitignore", content: `${rules}\n` })).isError).toBe(
+        false,
+      );
+      const t = performance.now();
+      const ok = await r.call("read_file", { file_path: "ok.txt" });
+      const ms = performance.now() - t;
+      expect(ok.isError, ok.text).toBe(true);
+      expect(ok.text).toContain("ok.txt");
+      expect(ms, "a gated call's wait behind the rules (ms)").toBeLessThan(2000);
+      // The file itself stays readable, so it can be cut down; a small one restores the rules.
+      const seen = await r.call("read_file", { file_path: ".gitignore", start_line: 1, end_line: 1 });
+      expect(seen.isError, seen.text).toBe(false);
+      expect((await r.call("save_file", { file_path: ".gitignore", content: ".env\n" })).isError).toBe(false);
+      expect((await r.call("read_file", { file_path: "ok.txt" })).text).toContain("ok");
+      await probe(r, targets);
+      r.expectNone();
+    } finally {
+      await conn.close();
+    }
+  });
+
   it("deleting or moving .gitignore, or a nested negation, reveals nothing", async () => {
     const { dir, conn } = await workspace(secrets);
     const r = new Replies(conn);

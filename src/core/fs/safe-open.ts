@@ -382,23 +382,25 @@ export function tempPathBeside(real: string): string {
 /**
  * A rules file's text through the verified open, read synchronously: rules are compiled on the main thread
  * right after, so a thread-pool read saves no stall and cost a round trip per file on every gated call.
+ * Undefined, unread, when the file holds more than `maxBytes`.
  */
-export function readRegularText(root: Root, file: string): string {
+export function readRegularText(root: Root, file: string, maxBytes: number): string | undefined {
   const { fd, st } = openVerifiedSync({ root, requested: file, real: file });
   try {
     if (!st.isFile()) throw notRegularError(file);
-    return fsSync.readFileSync(fd, "utf8");
+    return st.size > BigInt(maxBytes) ? undefined : fsSync.readFileSync(fd, "utf8");
   } finally {
     fsSync.closeSync(fd);
   }
 }
 
 /** `readRegularText` without the verified open, for walks that read rules inline. */
-export function readRegularTextSync(file: string): string {
+export function readRegularTextSync(file: string, maxBytes: number): string | undefined {
   const fd = fsSync.openSync(file, constants.O_RDONLY | O_NONBLOCK);
   try {
-    if (!fsSync.fstatSync(fd).isFile()) throw new Error(`not a regular file: ${file}`);
-    return fsSync.readFileSync(fd, "utf8");
+    const st = fsSync.fstatSync(fd);
+    if (!st.isFile()) throw new Error(`not a regular file: ${file}`);
+    return st.size > maxBytes ? undefined : fsSync.readFileSync(fd, "utf8");
   } finally {
     fsSync.closeSync(fd);
   }
