@@ -131,6 +131,8 @@ describe("workspace: the ignore rules at start-up still hold after the agent cha
       expect(ok.isError, ok.text).toBe(true);
       expect(ok.text).toContain("ok.txt");
       expect(ms, "a gated call's wait behind the rules (ms)").toBeLessThan(2000);
+      // The agent's rules dropped the secrets' own: nothing names them, git included.
+      await probe(r, targets);
       // The file itself stays readable, so it can be cut down; a small one restores the rules.
       const seen = await r.call("read_file", { file_path: ".gitignore", start_line: 1, end_line: 1 });
       expect(seen.isError, seen.text).toBe(false);
@@ -138,6 +140,7 @@ describe("workspace: the ignore rules at start-up still hold after the agent cha
       expect((await r.call("read_file", { file_path: "ok.txt" })).text).toContain("ok");
       await probe(r, targets);
       r.expectNone();
+      r.expectGitNamesNone(".env", "master.key", "secret.key");
     } finally {
       await conn.close();
     }
