@@ -376,13 +376,9 @@ export function tempPathBeside(real: string): string {
 /**
  * Reads a rules file of `root` (`.gitignore`, `.git/info/exclude`) at the real path `file` through the one
  * verified open: a symlink (refused by `O_NOFOLLOW`, as git 2.32+ refuses a symlinked rules file), a path
- * whose folders changed since, a FIFO or anything but a regular file throws. One thread-pool read of the
- * size the open's status gives (the open, its checks and the close are the verified open's metadata calls).
- */
-/**
- * A rules file's text through the verified open, read synchronously: rules are compiled on the main thread
- * right after, so a thread-pool read saves no stall and cost a round trip per file on every gated call.
- * Undefined, unread, when the file holds more than `maxBytes`.
+ * whose folders changed since, a FIFO or anything but a regular file throws. Read synchronously: the rules
+ * are compiled on the main thread right after, so a thread-pool read saved no stall and cost a round trip
+ * per file on every gated call. Undefined, unread, when the file holds more than `maxBytes`.
  */
 export function readRegularText(root: Root, file: string, maxBytes: number): string | undefined {
   const { fd, st } = openVerifiedSync({ root, requested: file, real: file });
