@@ -15,3 +15,30 @@ export async function mapLimit<T, R>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
+
+/** Per signal, the callbacks its abort runs: one listener per signal however many waits it has. */
+const onAborts = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Runs `fn` when `signal` aborts; returns its removal. A tree-wide call waits on hundreds of files under one
+ * signal, and a listener each passed Node's leak warning at eleven: the signal gets one listener, on its
+ * first wait, which lives as long as the signal (the call's).
+ */
+export function onAbort(signal: AbortSignal, fn: () => void): () => void {
+  let set = onAborts.get(signal);
+  if (!set) {
+    const mine = new Set<() => void>();
+    onAborts.set(signal, mine);
+    signal.addEventListener(
+      "abort",
+      () => {
+        for (const f of [...mine]) f();
+      },
+      { once: true },
+    );
+    set = mine;
+  }
+  set.add(fn);
+  const waits = set;
+  return () => waits.delete(fn);
+}

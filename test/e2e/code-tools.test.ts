@@ -251,6 +251,22 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(r.text).not.toContain("secret");
   });
 
+  it("a directory outline of many files answers every one, and Node warns of no listener leak", async () => {
+    // Each file waits under the call's one cancel signal: a listener per file passed Node's warning at 11.
+    const many = path.join(root, "many");
+    fs.mkdirSync(many);
+    try {
+      for (let i = 0; i < 40; i++)
+        fs.writeFileSync(path.join(many, `m${i}.ts`), `export const v${i} = ${i};\n`);
+      const r = await conn.call("outline", treeArgs("many"));
+      expect(r.isError).toBe(false);
+      for (let i = 0; i < 40; i++) expect(r.text).toContain(`constant v${i}`);
+      expect(conn.stderr()).not.toMatch(/MaxListenersExceeded|memory leak/);
+    } finally {
+      fs.rmSync(many, { recursive: true, force: true });
+    }
+  });
+
   it("find_symbol finds definitions (qualified too), not mentions", async () => {
     const r = await conn.call("find_symbol", { name: "helper", ...treeArgs() });
     expect(r.text.split("\n")).toEqual([

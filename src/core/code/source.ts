@@ -1,4 +1,5 @@
 /** A code file read once through the verified open, and its symbols (parsed off the main thread). */
+import { onAbort } from "../concurrency.js";
 import { ToolError } from "../errors.js";
 import { readSnapshot, type Snapshot } from "../mutate/snapshot.js";
 import { type Codec, decodeFile, decodeForEdit } from "../text/decode.js";
@@ -85,9 +86,8 @@ function memo<T>(file: CodeText, key: string, ask: () => Promise<T>, signal?: Ab
   if (!signal) return p;
   if (signal.aborted) return Promise.reject(new ToolError("cancelled", {}));
   return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(new ToolError("cancelled", {}));
-    signal.addEventListener("abort", stop, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+    const settled = onAbort(signal, () => reject(new ToolError("cancelled", {})));
+    p.then(resolve, reject).finally(settled);
   });
 }
 
