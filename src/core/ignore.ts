@@ -118,8 +118,12 @@ export function readRulesSync(file: string): string[] | undefined {
 export function readRules(root: Root, file: string): string[] | undefined {
   try {
     // Most folders have no rules file: one status call says so without the cost of a failed open's errors.
-    if (!fs.lstatSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
-    return linesOf(readRegularText(root, file, RULES_FILE_MAX_BYTES));
+    const st = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
+    if (!st?.isFile()) return undefined;
+    const read = () => linesOf(readRegularText(root, file, RULES_FILE_MAX_BYTES));
+    if (!root.startRules) return read();
+    const status = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    return root.startRules.readOnce(file, status, read);
   } catch {
     // Absent, unreadable, a symlink or not a regular file: no rules, as git reads it.
     return undefined;

@@ -2,6 +2,8 @@ import path from "node:path";
 
 /** The compiled rules texts a root keeps at most (each a few KiB; the oldest goes first). */
 const MATCHERS = 256;
+/** The rules files whose last read a root keeps (see `readOnce`; the oldest goes first). */
+const LAST_READS = 1024;
 
 /**
  * The ignore rules as they stood when the server started, so that on the workspace surface (which refuses
@@ -13,8 +15,8 @@ const MATCHERS = 256;
  * for the subtree of a folder moved or deleted, `markNew` for a place that does not exist yet, whose rules
  * files were therefore absent at start). Held by the root (`Root.startRules`), so every connection of the
  * process shares one memory. Keys are real paths in NFC, case-folded where the volume folds case. It also
- * keeps each rules text it met compiled (`compiled`), so the gate's per-call read of a rules file does not
- * compile the same rules again.
+ * keeps each rules text it met compiled (`compiled`), and each rules file's last read by its status
+ * (`readOnce`), so the gate's per-call look at a rules file neither reads nor compiles the same rules again.
  */
 export class RuleMemory {
   private readonly files = new Map<string, readonly string[] | null>();
@@ -24,6 +26,8 @@ export class RuleMemory {
   private changed = false;
   /** Compiled matchers by rules text (see `compiled`), oldest first. */
   private readonly matchers = new Map<string, unknown>();
+  /** Each rules file's last read, with the status it was read under (see `readOnce`), oldest first. */
+  private readonly lastReads = new Map<string, { status: string; lines: string[] | undefined }>();
 
   constructor(private readonly fold: (p: string) => string) {}
 
@@ -76,6 +80,22 @@ export class RuleMemory {
     if (this.matchers.size >= MATCHERS) this.matchers.delete(this.matchers.keys().next().value!);
     this.matchers.set(text, made);
     return made;
+  }
+
+  /**
+   * `read()`'s lines for `file`, read again only when its `status` (identity, size, modify and change times,
+   * from one lstat) differs from the last read's: the gate asks for the same rules files on every call, and a
+   * verified read costs an open, three status calls and a read. Every write changes the change time, which
+   * no call can set back; the status is taken before the read, so a write in between reads again next time.
+   */
+  readOnce(file: string, status: string, read: () => string[] | undefined): string[] | undefined {
+    const hit = this.lastReads.get(file);
+    if (hit?.status === status) return hit.lines;
+    const lines = read();
+    this.lastReads.delete(file);
+    if (this.lastReads.size >= LAST_READS) this.lastReads.delete(this.lastReads.keys().next().value!);
+    this.lastReads.set(file, { status, lines });
+    return lines;
   }
 
   /** Called before a change to `file` (a rules file): remembers it if this is the first look. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempArea } from "../../test/helpers/fixtures.js";
 import { createIgnoreOracle, isGitIgnored } from "./ignore.js";
+import { RuleMemory } from "./rule-memory.js";
 import { STOP, walk, walkEach } from "./walk.js";
 import type { Root } from "./workspace.js";
 
@@ -281,5 +282,33 @@ describe("isGitIgnored", () => {
     ["new/file.ts", false, false],
   ])("%s (dir=%s) → %s", async (rel, isDir, want) => {
     expect(isGitIgnored(root, rel, isDir)).toBe(want);
+  });
+});
+
+describe("isGitIgnored over a rules file that changes", () => {
+  it("reads a rewritten .gitignore again, even one of the same size written at once", () => {
+    // The gate keeps each rules file's last read by its status: every rewrite must be seen by the next call.
+    const dir = area.tree("rules-change", {});
+    const r: Root = {
+      path: dir,
+      real: dir,
+      mode: "rw",
+      kind: "directory",
+      startRules: new RuleMemory((p) => p),
+    };
+    fs.writeFileSync(path.join(dir, ".gitignore"), "a.txt\n");
+    expect(isGitIgnored(r, "a.txt", false)).toBe(true);
+    expect(isGitIgnored(r, "b.txt", false)).toBe(false);
+    for (const [text, hidden] of [
+      ["b.txt\n", "b.txt"],
+      ["c.txt\n", "c.txt"],
+      ["d.txt\n", "d.txt"],
+    ] as const) {
+      fs.writeFileSync(path.join(dir, ".gitignore"), text);
+      expect(isGitIgnored(r, hidden, false)).toBe(true);
+    }
+    // The start-up rules still hold beside the rules now (a.txt was hidden when the server first read it).
+    expect(isGitIgnored(r, "a.txt", false)).toBe(true);
+    expect(isGitIgnored(r, "b.txt", false)).toBe(false);
   });
 });
