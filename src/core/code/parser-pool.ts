@@ -1,11 +1,9 @@
 /**
- * The main thread's side of the parser workers: up to two per process, the first started on the first parse
- * (a server that never parses pays nothing), the second only by a tree-wide tool (`warmParser`), each held
- * only while requests are pending. They are shared by every connection: they hold no path or permission,
- * only results keyed by content that a caller sent them.
+ * The main thread's side of the parser worker: one worker per process, started on the first parse (a
+ * server that never parses pays nothing), held only while requests are pending. It is shared by every
+ * connection: it holds no path or permission, only results keyed by content that a caller sent it.
  */
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -42,26 +40,14 @@ function locate(): { worker: string; grammarDir: string } {
   }
 }
 
-/**
- * Workers a tree-wide tool uses. The worker is the critical path of a directory outline or a repository map
- * (the main thread, which walks, reads and prints, is idle two thirds of that time), so a second one halves
- * it on a machine with two cores; a third gained little over the main thread's share and costs another
- * runtime and set of grammars in memory (about 10 MiB each).
- */
-const SLOTS = Math.min(2, availableParallelism());
+class ParserPool {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  /** The grammars the current worker was asked to load. */
+  private warmed = new Set<GrammarId>();
 
-/** One worker, and the grammars it was asked to load. */
-class Slot {
-  worker: Worker | undefined;
-  warmed = new Set<GrammarId>();
-  readonly pending = new Map<number, Pending>();
-
-  get started(): boolean {
-    return this.worker !== undefined;
-  }
-
-  ensure(): Worker {
-    if (this.worker) return this.worker;
+  private start(): Worker {
     this.warmed = new Set();
     const { worker, grammarDir } = locate();
     // A small young generation: the worker's garbage (nodes, texts received) dies young, and a large one
@@ -88,52 +74,29 @@ class Slot {
     };
     w.on("error", fail);
     w.on("exit", (code) => fail(new Error(`exit ${code}`)));
-    this.worker = w;
     return w;
   }
-}
 
-class ParserPool {
-  private readonly slots = Array.from({ length: SLOTS }, () => new Slot());
-  private nextId = 1;
-
-  /** Starts every worker and loads `grammar` in each (a tree-wide tool is about to send many files). */
   warm(grammar: GrammarId): void {
-    for (const slot of this.slots) {
-      if (slot.started && slot.warmed.has(grammar)) continue;
-      try {
-        // A failure here is the first parse's to report (this one only saves it time).
-        this.send(slot, { op: "warm", grammar, text: "", key: "" }).catch(() => {});
-        slot.warmed.add(grammar);
-      } catch {}
-    }
-  }
-
-  /**
-   * The worker for a request: a content key always goes to the same started worker (its cache holds the
-   * file's answers); a keyless one to the least busy.
-   */
-  private pick(key: string): Slot {
-    const started = this.slots.filter((s) => s.started);
-    if (started.length === 0) return this.slots[0]!;
-    if (key !== "") return started[Number.parseInt(key.slice(0, 8), 16) % started.length] ?? started[0]!;
-    return started.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    if (this.worker && this.warmed.has(grammar)) return;
+    try {
+      // A failure here is the first parse's to report (this one only saves it time).
+      this.request({ op: "warm", grammar, text: "", key: "" }).catch(() => {});
+      this.warmed.add(grammar);
+    } catch {}
   }
 
   request<T>(req: Omit<ParseRequest, "id">, signal?: AbortSignal): Promise<T> {
-    return this.send(this.pick(req.key), req, signal);
-  }
-
-  private send<T>(slot: Slot, req: Omit<ParseRequest, "id">, signal?: AbortSignal): Promise<T> {
-    if (signal?.aborted) return Promise.reject(new ToolError("cancelled", {}));
-    const w = slot.ensure();
+    this.worker ??= this.start();
+    const w = this.worker;
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
+      // One listener per signal (onAbort): a tree-wide call sends every file under one signal.
       const cancel = () => {
-        if (slot.pending.delete(id)) reject(new ToolError("cancelled", {}));
+        if (this.pending.delete(id)) reject(new ToolError("cancelled", {}));
       };
       const settled = signal ? onAbort(signal, cancel) : () => {};
-      slot.pending.set(id, {
+      this.pending.set(id, {
         resolve: (v) => {
           settled();
           resolve(v as T);
@@ -170,9 +133,9 @@ export function parseOccurrences(
 }
 
 /**
- * Starts every worker and loads a grammar in each ahead of the first file (once per grammar and worker): a
- * tree-wide tool calls it as its walk finds a file of the language, so the workers' start-up and the
- * grammar's compile overlap the walk instead of following it. Nothing waits on it.
+ * Starts the worker and loads a grammar ahead of the first file (once per grammar and worker): a tree-wide
+ * tool calls it as its walk finds a file of the language, so the worker's start-up and the grammar's compile
+ * overlap the walk instead of following it. Nothing waits on it.
  */
 export function warmParser(grammar: GrammarId): void {
   pool.warm(grammar);
