@@ -25,6 +25,14 @@ const onAborts = new WeakMap<AbortSignal, Set<() => void>>();
  * first wait, which lives as long as the signal (the call's).
  */
 export function onAbort(signal: AbortSignal, fn: () => void): () => void {
+  // An aborted signal fires no more events: its waiter is told at once (after the caller's own set-up).
+  if (signal.aborted) {
+    let live = true;
+    queueMicrotask(() => live && fn());
+    return () => {
+      live = false;
+    };
+  }
   let set = onAborts.get(signal);
   if (!set) {
     const mine = new Set<() => void>();

@@ -85,8 +85,11 @@ export class RuleMemory {
   /**
    * `read()`'s lines for `file`, read again only when its `status` (identity, size, modify and change times,
    * from one lstat) differs from the last read's: the gate asks for the same rules files on every call, and a
-   * verified read costs an open, three status calls and a read. Every write changes the change time, which
-   * no call can set back; the status is taken before the read, so a write in between reads again next time.
+   * verified read costs an open, three status calls and a read. A write changes the change time, which no
+   * call can set back (walk.test.ts rewrites a file three times at once, same size); the status is taken
+   * before the read, so a write in between reads again next time. On a volume whose times are coarse (FAT:
+   * 2 s, HFS+: 1 s) a same-size rewrite within one tick of the last read goes unseen until the next change:
+   * the rules at start still apply, so that can only delay a rule added since.
    */
   readOnce(file: string, status: string, read: () => string[] | undefined): string[] | undefined {
     const hit = this.lastReads.get(file);
