@@ -406,6 +406,7 @@ const ERROR_REASONS = {
     "media",
     "copy_entries",
     // structured, documents, code, search, images, walk, text, surfaces
+    "code_size",
     "document",
     "doc_inflated",
     "doc_timeout",

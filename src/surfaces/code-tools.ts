@@ -12,7 +12,7 @@ import { outlineLines, outlineTree } from "../core/code/outline.js";
 import { findReferences, referenceRows } from "../core/code/references.js";
 import { repoMap } from "../core/code/repo-map.js";
 import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "../core/code/scope.js";
-import { symbolsOf, viewCode } from "../core/code/source.js";
+import { MAX_CODE_BYTES, symbolsOf, viewCode } from "../core/code/source.js";
 import { fencedDiff } from "../core/edit/diff.js";
 import { isErrno, noSuchPathError, ToolError } from "../core/errors.js";
 import { escapeName } from "../core/paths.js";
@@ -57,7 +57,24 @@ export async function scopeOf(
     encoding: ctx.config.defaultEncoding,
     signal: ctx.signal,
     admit,
+    tooLarge: [],
   };
+}
+
+/** Files named in a note about the ones left out for size, at most. */
+const TOO_LARGE_NAMED = 3;
+
+/**
+ * The note naming the files a tree-wide call left out for being over the parse limit (`""` when none), taken
+ * from the budget now: the answer is whole except for them, and grep still reads them.
+ */
+function tooLargeNote(ctx: ToolContext, scope: CodeScope): string {
+  const left = [...new Set(scope.tooLarge)].sort();
+  if (left.length === 0) return "";
+  const named = left.slice(0, TOO_LARGE_NAMED).map(escapeName).join(", ");
+  const more = left.length > TOO_LARGE_NAMED ? ` and ${left.length - TOO_LARGE_NAMED} more` : "";
+  const note = `\n[mcpfs: not parsed, over ${MAX_CODE_BYTES / 1024 / 1024} MiB: ${named}${more}. grep them instead.]`;
+  return ctx.budget.take(note) ? note : "";
 }
 
 export interface CodeReply {
@@ -212,16 +229,18 @@ async function outlineDirectory(
   let i = offset - 1;
   for await (const got of parsedAhead) {
     i++;
-    if (!got?.parsed) continue;
-    const { file, parsed } = got;
-    const lines = outlineLines(parsed.symbols, { ...opts, language: file.language });
+    const tooLarge = !got && scope.tooLarge.includes(files[i]!);
+    if (!got?.parsed && !tooLarge) continue;
+    const lines = got?.parsed
+      ? outlineLines(got.parsed.symbols, { ...opts, language: got.file.language })
+      : [`  (not parsed: over ${MAX_CODE_BYTES / 1024 / 1024} MiB; grep it instead)`];
     const block = [escapeName(files[i]!), ...lines].join("\n");
     if (!ctx.budget.take(`${block}\n`)) {
       next = i;
       break;
     }
     blocks.push(block);
-    shown.push({ path: files[i]!, symbols: outlineTree(parsed.symbols, opts) });
+    shown.push({ path: files[i]!, symbols: outlineTree(got?.parsed?.symbols ?? [], opts) });
   }
   let text = blocks.join("\n") || "(no code files)";
   text += close(
@@ -265,6 +284,7 @@ export async function findSymbolCode(
     maxResults: a.maxResults ?? 50,
     withBody: a.includeBody,
   });
+  const left = tooLargeNote(ctx, scope);
   const rows: string[] = [];
   for (const h of r.hits) {
     rows.push(
@@ -279,9 +299,9 @@ export async function findSymbolCode(
     r.capped,
   );
   const text =
-    rows.length === 0
+    (rows.length === 0
       ? `No definition of '${a.name}' found. Try exact=false or find_references.`
-      : rows.slice(0, kept).join("\n") + (note ?? "");
+      : rows.slice(0, kept).join("\n") + (note ?? "")) + left;
   const hits = r.hits.map((h) => ({
     path: h.path,
     name: h.symbol.name,
@@ -345,6 +365,7 @@ export async function findReferencesCode(
 ): Promise<CodeReply> {
   const scope = await paths.scope(ctx, a.path);
   const r = await findReferences(scope, a.name, a.maxResults ?? 200);
+  const left = tooLargeNote(ctx, scope);
   const rows = referenceRows(r.files);
   const { kept, note } = ctx.budget.fitLines(
     rows,
@@ -352,9 +373,9 @@ export async function findReferencesCode(
     r.capped,
   );
   const text =
-    r.total === 0
+    (r.total === 0
       ? `No occurrences of '${a.name}' as an identifier.`
-      : rows.slice(0, kept).join("\n") + (note ?? "");
+      : rows.slice(0, kept).join("\n") + (note ?? "")) + left;
   const files = r.files.map((f) => ({ path: f.path, references: f.lines }));
   return { text, fields: { files, total: r.total, truncated: note !== undefined } };
 }
@@ -410,6 +431,7 @@ export async function repoMapCode(ctx: ToolContext, paths: CodePaths, a: RepoMap
   // A token is at least a byte: a budget beyond the reply's room could never be shown.
   const maxTokens = Math.min(Math.max(64, a.maxTokens ?? 1024), ctx.budget.remaining);
   const m = await repoMap(scope, { maxTokens, focus: a.focus });
+  const left = tooLargeNote(ctx, scope);
   const note = m.truncatedScan
     ? "\n[mcpfs: the tree is large; mapped from its first files. Give a narrower path.]"
     : "";
@@ -418,5 +440,5 @@ export async function repoMapCode(ctx: ToolContext, paths: CodePaths, a: RepoMap
     "\n[mcpfs: map cut to fit the reply.]",
     true,
   );
-  return { text, fields: { files: m.files, filesShown: m.filesShown, tokens: m.tokens } };
+  return { text: text + left, fields: { files: m.files, filesShown: m.filesShown, tokens: m.tokens } };
 }

@@ -222,6 +222,7 @@ const CASES: { readonly [K in ErrorKind]: { readonly [R in ReasonOf<K> | "plain"
     plain: true,
     change_whole: true,
     resource_blob: true,
+    code_size: true,
     media: true,
     copy_entries: true,
     document: true,

@@ -481,6 +481,8 @@ const OFFICIAL_WORDS: CaseTable = {
       `File too large to return as media: ${e.path} is ${e.detail.actual} bytes; the limit is ${e.detail.limit} bytes (raise it with --max-output-bytes, or use get_file_info)`,
     copy_entries: (e) => `Too many entries to copy (more than ${e.detail.limit}): ${e.path}`,
     // structured, documents, code, search, images, walk, text, surfaces
+    code_size: (e) =>
+      `File too large for the code tools (${e.detail.actual} bytes; they parse up to ${e.detail.limit}): ${e.path}. Read it with a line range or grep it instead.`,
     document: (e) =>
       `Document too large: ${e.path} is ${e.detail.actual} bytes; the limit is ${e.detail.limit}`,
     doc_inflated: (e) => docRead(e, `it inflates to more than ${e.detail.limit} bytes (a zip bomb?)`, FEWER),

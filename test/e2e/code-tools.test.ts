@@ -397,6 +397,38 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(again.text).toBe(r.text);
   });
 
+  it("a file over the parse limit is refused by its own words and named by every tree-wide tool", async () => {
+    // Generated code over 2 MiB: the code tools do not parse it, and an answer without it must say so.
+    const huge = `export function bulky() {}\n${"// generated filler line\n".repeat(90_000)}`;
+    const dir = area.tree(`${s.name}/root/gen`, {
+      "huge.ts": huge,
+      "use.ts": 'import { bulky } from "./huge";\nbulky();\n',
+    });
+    try {
+      expect(huge.length).toBeGreaterThan(2 * 1024 * 1024);
+      const one = await conn.call("outline", treeArgs("gen/huge.ts"));
+      expect(one.isError).toBe(true);
+      expect(one.text).toMatch(
+        /too large for the code tools \(\d+ bytes; they parse up to 2097152\): .*huge\.ts\. .*grep/,
+      );
+      expect(one.text).not.toContain("change");
+      const refs = await conn.call("find_references", { name: "bulky", ...treeArgs("gen") });
+      expect(refs.text).toContain("use.ts\n1 import\n2 call: bulky();");
+      expect(refs.text).toMatch(/\[mcpfs: not parsed, over 2 MiB: huge\.ts\. grep them instead\.\]$/);
+      const sym = await conn.call("find_symbol", { name: "bulky", ...treeArgs("gen") });
+      expect(sym.text).toMatch(
+        /^No definition of 'bulky' found\..*\n\[mcpfs: not parsed, over 2 MiB: huge\.ts\./,
+      );
+      const tree = await conn.call("outline", treeArgs("gen"));
+      expect(tree.text).toContain("huge.ts\n  (not parsed: over 2 MiB; grep it instead)");
+      expect(tree.text).toContain("use.ts");
+      const map = await conn.call("repo_map", treeArgs("gen"));
+      expect(map.text).toMatch(/\[mcpfs: not parsed, over 2 MiB: huge\.ts\. grep them instead\.\]$/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("paths outside the root are refused and nothing is read", async () => {
     const outside = area.tree(`${s.name}/outside`, { "x.ts": "export function leaked() {}\n" });
     const args =

@@ -24,6 +24,12 @@ export interface CodeScope {
   signal?: AbortSignal;
   /** The surface's gate for one file found below `start` (its real path); `undefined` = skip it. */
   admit(real: string): Promise<ResolvedPath | undefined>;
+  /**
+   * Scope-relative paths of the files this call left out for being over the code tools' size limit (filled
+   * as it reads): a reply names them, so an answer without them does not pass for a whole one. A file the
+   * gate refuses is never listed here.
+   */
+  readonly tooLarge: string[];
 }
 
 /** Scope-relative paths of the code files that contain `word` (a literal), sorted. */
@@ -65,7 +71,10 @@ export async function allCodeFiles(
   });
 }
 
-/** Reads a scope-relative file through the surface's gate; `undefined` when refused, gone or unreadable. */
+/**
+ * Reads a scope-relative file through the surface's gate; `undefined` when refused, gone, unreadable or too
+ * large to parse (then it is listed in `scope.tooLarge`).
+ */
 export async function readInScope(scope: CodeScope, rel: string): Promise<CodeText | undefined> {
   const real = scope.isFile ? scope.start : path.join(scope.start, ...rel.split("/"));
   try {
@@ -73,6 +82,7 @@ export async function readInScope(scope: CodeScope, rel: string): Promise<CodeTe
     return target ? await viewCode(target, scope.encoding) : undefined;
   } catch (err) {
     if (err instanceof ToolError && err.kind === "cancelled") throw err;
+    if (err instanceof ToolError && err.kind === "too_large") scope.tooLarge.push(rel);
     return undefined;
   }
 }

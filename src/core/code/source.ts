@@ -35,7 +35,7 @@ export interface CodeFile extends CodeText {
  * come back unchanged from that text (decode.ts's `decodeForEdit`), so an edit keeps every other line's bytes.
  */
 export async function readCode(target: ResolvedPath, encoding?: string, forEdit = false): Promise<CodeFile> {
-  const snap = await readSnapshot(target, { maxBytes: MAX_CODE_BYTES });
+  const snap = await readSnapshot(target, { maxBytes: MAX_CODE_BYTES, tooLarge: "code_size" });
   if (!snap) throw new ToolError("not_found", { reason: "file", path: target.requested });
   const { text, codec } = await (forEdit ? decodeForEdit : decodeFile)(snap.data, target.requested, encoding);
   const bom = text.startsWith("\uFEFF");

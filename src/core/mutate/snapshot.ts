@@ -19,6 +19,8 @@ export interface Snapshot extends FileState {
 export interface SnapshotOptions {
   /** Refuse files larger than this many bytes. */
   maxBytes?: number;
+  /** What the refusal of a larger file says (default: it cannot be changed in one piece). */
+  tooLarge?: "change_whole" | "code_size";
 }
 
 /** Reads a regular file whole through a verified descriptor; `undefined` when it does not exist. */
@@ -34,7 +36,7 @@ export async function readSnapshot(
     if (!st.isFile()) throw new ToolError("not_file", { reason: "not_regular", path: target.requested });
     if (opts.maxBytes !== undefined && st.size > BigInt(opts.maxBytes))
       throw new ToolError("too_large", {
-        reason: "change_whole",
+        reason: opts.tooLarge ?? "change_whole",
         path: target.requested,
         actual: Number(st.size),
         limit: opts.maxBytes,
