@@ -10,9 +10,10 @@ import { ConflictError, conflictWithDiff } from "../core/mutate/precondition.js"
 import { type ReadBudget, ReadMemory } from "../core/mutate/read-memory.js";
 import { printable } from "../core/paths.js";
 import type { Workspace } from "../core/workspace.js";
+import { parameterNamesOf } from "../surfaces/catalog.js";
 import type { SurfacePolicy } from "../surfaces/policy.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
-import { clientMessage } from "../surfaces/wording.js";
+import { clientMessage, unknownArguments } from "../surfaces/wording.js";
 import type { ClientLog } from "./client-log.js";
 import { type HandlerWraps, type SdkRequestHandler, wrapToolHandlers } from "./sdk-handlers.js";
 
@@ -111,7 +112,7 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
     }
   };
   const wraps: HandlerWraps = {
-    "tools/call": answerUnknownTools(new Set(callable.map((t) => t.name)), deps.policy.name),
+    "tools/call": answerCallsNotTaken(new Map(callable.map((t) => [t.name, t])), deps.policy.name),
   };
   if (listed.size < callable.length || github)
     wraps["tools/list"] = hideFromListing(async (name) => {
@@ -128,13 +129,24 @@ type Wrap = (sdk: SdkRequestHandler) => SdkRequestHandler;
 /**
  * A call of a tool this connection does not have (a typo, a disabled tool, one from another server) is a
  * tool error the model reads, as the official server answers, not a protocol error its client may only
- * log. The SDK's own tools/call handler serves every known tool unchanged.
+ * log. So is a call of a changing tool with an argument it does not take, before anything runs: the SDK
+ * would drop the argument, as both originals do, and a `dry_run` sent where the tool takes `dryRun` would
+ * write, a misspelt `expectedSha256` would skip the lost-update check. The SDK's own tools/call handler
+ * serves every other call unchanged.
  */
-function answerUnknownTools(known: ReadonlySet<string>, surface: string): Wrap {
+function answerCallsNotTaken(tools: ReadonlyMap<string, AnyToolDef>, surface: string): Wrap {
   return (sdkCall) => (request, ctx) => {
-    const name = (request as { params: { name: string } }).params.name;
-    if (known.has(name)) return sdkCall(request, ctx);
-    const text = `Tool ${printable(name)} not found. This ${surface} server's tools are listed by tools/list.`;
+    const { name, arguments: args } = (request as { params: { name: string; arguments?: unknown } }).params;
+    const tool = tools.get(name);
+    if (!tool) {
+      const text = `Tool ${printable(name)} not found. This ${surface} server's tools are listed by tools/list.`;
+      return { content: [{ type: "text", text }], isError: true };
+    }
+    const takes =
+      tool.mutating && args !== null && typeof args === "object" ? parameterNamesOf(tool) : undefined;
+    const unknown = takes ? Object.keys(args as object).filter((k) => !takes.includes(k)) : [];
+    if (!takes || unknown.length === 0) return sdkCall(request, ctx);
+    const text = unknownArguments(tool.name, unknown, takes);
     return { content: [{ type: "text", text }], isError: true };
   };
 }

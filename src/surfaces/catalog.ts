@@ -49,6 +49,18 @@ function leanSchema(node: unknown): unknown {
   return out;
 }
 
+const parameterNames = new WeakMap<AnyToolDef, readonly string[]>();
+
+/** The argument names a tool takes, as its listed input schema names them (a catalog's tool or a built one). */
+export function parameterNamesOf(tool: AnyToolDef): readonly string[] {
+  let names = parameterNames.get(tool);
+  if (!names) {
+    names = Object.keys((jsonOf(tool.input, "input").properties as object | undefined) ?? {});
+    parameterNames.set(tool, names);
+  }
+  return names;
+}
+
 /** The catalog of a surface's tools, with their schemas as the SDK would convert them. */
 export function catalogOf(tools: readonly AnyToolDef[]): CatalogEntry[] {
   return tools.map((t) => ({

@@ -624,3 +624,22 @@ export function clientMessage(err: unknown, requested?: string, during?: string)
   if (err instanceof ToolError && err.data) return caseText(OFFICIAL_WORDS, err, requested);
   return toClientMessage(err, requested, during);
 }
+
+/** The same name but for case, `_` and `-` (`dry_run` for `dryRun`). */
+const looseName = (name: string) => name.toLowerCase().replace(/[_-]/g, "");
+
+/**
+ * A changing tool's refusal of arguments it does not take (register-tools.ts), in the SDK's words for any
+ * other invalid argument: each named, with the one meant when clear.
+ */
+export function unknownArguments(tool: string, keys: readonly string[], takes: readonly string[]): string {
+  const named = keys.map((k) => {
+    const meant = takes.find((t) => looseName(t) === looseName(k));
+    return meant === undefined ? shown(k) : `${shown(k)} (did you mean ${meant}?)`;
+  });
+  const what = keys.length > 1 ? "unknown parameters" : "unknown parameter";
+  return (
+    `Input validation error: Invalid arguments for tool ${tool}: ${what} ${named.join(", ")}; nothing was ` +
+    `done. Its parameters: ${takes.join(", ")}.`
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * A tool that changes files refuses an argument it does not take, and changes nothing: ignored (as both
+ * originals ignore it), the other surface's spelling of `dryRun` wrote the file, and of `expectedSha256`
+ * skipped the lost-update check. Reading tools still ignore extra arguments, as the originals do.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempArea } from "../helpers/fixtures.js";
+import { type Connection, startServer } from "../helpers/in-process.js";
+
+const area = tempArea();
+afterAll(() => area.cleanup());
+const STALE = "0".repeat(64);
+
+describe("filesystem surface", () => {
+  const root = area.tree("fs", { "a.txt": "hello\n", "r.txt": "read me\n" });
+  const file = path.join(root, "a.txt");
+  let conn: Connection;
+  beforeAll(async () => {
+    conn = await startServer([root]);
+  });
+  afterAll(() => conn.close());
+
+  it("edit_file with the workspace's dry_run and expected_sha256 names both and writes nothing", async () => {
+    const r = await conn.call("edit_file", {
+      path: file,
+      edits: [{ oldText: "hello", newText: "bye" }],
+      dry_run: true,
+      expected_sha256: STALE,
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(
+      "unknown parameters dry_run (did you mean dryRun?), expected_sha256 (did you mean expectedSha256?); nothing was done. Its parameters: path, edits, dryRun, expectedSha256, encoding.",
+    );
+    expect(fs.readFileSync(file, "utf8")).toBe("hello\n");
+    const changes = await conn.call("list_changes", {});
+    expect(changes.text).not.toContain("edit_file");
+  });
+
+  it("write_file with an argument it does not take creates nothing", async () => {
+    const r = await conn.call("write_file", { path: path.join(root, "b.txt"), content: "x", mode: "0600" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("unknown parameter mode; nothing was done.");
+    expect(fs.existsSync(path.join(root, "b.txt"))).toBe(false);
+  });
+
+  it("every changing tool refuses an argument it does not take before it runs; the catalog is unchanged", async () => {
+    const { tools } = await conn.client.listTools();
+    const changing = tools.filter(
+      (t: { annotations?: { readOnlyHint?: boolean } }) => !t.annotations?.readOnlyHint,
+    );
+    expect(changing.length).toBeGreaterThan(10);
+    for (const t of changing) {
+      const r = await conn.call(t.name, { zz_not_a_parameter: 1 });
+      expect(r.isError, t.name).toBe(true);
+      expect(r.text, t.name).toContain(
+        `Invalid arguments for tool ${t.name}: unknown parameter zz_not_a_parameter; nothing was done.`,
+      );
+    }
+    // Refused by the server, not announced: the listing costs no token more.
+    for (const t of tools) expect(t.inputSchema.additionalProperties, t.name).toBeUndefined();
+    expect(fs.readdirSync(root).sort()).toEqual(["a.txt", "r.txt"]);
+  });
+
+  it("a reading tool still answers with an extra argument, as the official server does", async () => {
+    const r = await conn.call("read_text_file", { path: path.join(root, "r.txt"), max_lines: 3 });
+    expect(r.isError).toBe(false);
+    expect(r.text).toBe("read me\n");
+  });
+});
+
+describe("workspace surface", () => {
+  const root = area.tree("ws", { "a.txt": "hello\n" });
+  const file = path.join(root, "a.txt");
+  let conn: Connection;
+  beforeAll(async () => {
+    conn = await startServer(["--project-dir", root]);
+  });
+  afterAll(() => conn.close());
+
+  it("edit_file with the filesystem's dryRun writes nothing", async () => {
+    const r = await conn.call("edit_file", {
+      file_path: "a.txt",
+      old_string: "hello",
+      new_string: "bye",
+      dryRun: true,
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("unknown parameter dryRun (did you mean dry_run?); nothing was done.");
+    expect(fs.readFileSync(file, "utf8")).toBe("hello\n");
+  });
+
+  it("save_file with the filesystem's expectedSha256 overwrites nothing", async () => {
+    const r = await conn.call("save_file", {
+      file_path: "a.txt",
+      content: "theirs\n",
+      expectedSha256: STALE,
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("unknown parameter expectedSha256 (did you mean expected_sha256?)");
+    expect(fs.readFileSync(file, "utf8")).toBe("hello\n");
+  });
+});
