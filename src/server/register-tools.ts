@@ -10,7 +10,8 @@ import { ConflictError, conflictWithDiff } from "../core/mutate/precondition.js"
 import { type ReadBudget, ReadMemory } from "../core/mutate/read-memory.js";
 import { printable } from "../core/paths.js";
 import type { Workspace } from "../core/workspace.js";
-import { parameterNamesOf } from "../surfaces/catalog.js";
+import { unknownArgumentsOf } from "../surfaces/arguments-taken.js";
+import { inputSchemaOf } from "../surfaces/catalog.js";
 import type { SurfacePolicy } from "../surfaces/policy.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
 import { clientMessage, unknownArguments } from "../surfaces/wording.js";
@@ -142,10 +143,9 @@ function answerCallsNotTaken(tools: ReadonlyMap<string, AnyToolDef>, surface: st
       const text = `Tool ${printable(name)} not found. This ${surface} server's tools are listed by tools/list.`;
       return { content: [{ type: "text", text }], isError: true };
     }
-    const takes =
-      tool.mutating && args !== null && typeof args === "object" ? parameterNamesOf(tool) : undefined;
-    const unknown = takes ? Object.keys(args as object).filter((k) => !takes.includes(k)) : [];
-    if (!takes || unknown.length === 0) return sdkCall(request, ctx);
+    const unknown = tool.mutating ? unknownArgumentsOf(tool, args) : [];
+    if (unknown.length === 0) return sdkCall(request, ctx);
+    const takes = Object.keys((inputSchemaOf(tool).properties as object | undefined) ?? {});
     const text = unknownArguments(tool.name, unknown, takes);
     return { content: [{ type: "text", text }], isError: true };
   };

@@ -49,16 +49,16 @@ function leanSchema(node: unknown): unknown {
   return out;
 }
 
-const parameterNames = new WeakMap<AnyToolDef, readonly string[]>();
+const listedInputs = new WeakMap<AnyToolDef, Record<string, unknown>>();
 
-/** The argument names a tool takes, as its listed input schema names them (a catalog's tool or a built one). */
-export function parameterNamesOf(tool: AnyToolDef): readonly string[] {
-  let names = parameterNames.get(tool);
-  if (!names) {
-    names = Object.keys((jsonOf(tool.input, "input").properties as object | undefined) ?? {});
-    parameterNames.set(tool, names);
+/** A tool's input schema as it is listed (a catalog's tool or a built one), converted once per tool. */
+export function inputSchemaOf(tool: AnyToolDef): Record<string, unknown> {
+  let schema = listedInputs.get(tool);
+  if (!schema) {
+    schema = jsonOf(tool.input, "input");
+    listedInputs.set(tool, schema);
   }
-  return names;
+  return schema;
 }
 
 /** The catalog of a surface's tools, with their schemas as the SDK would convert them. */

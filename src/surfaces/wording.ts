@@ -9,6 +9,7 @@ import {
 } from "../core/errors.js";
 import { escapeName, printable } from "../core/paths.js";
 import { lfPieces } from "../core/text/lines.js";
+import type { UnknownArgument } from "./arguments-taken.js";
 
 /** What a case's words may use: the path (made printable; "" when none is known) and the error's detail. */
 export interface CaseInput {
@@ -625,19 +626,23 @@ export function clientMessage(err: unknown, requested?: string, during?: string)
   return toClientMessage(err, requested, during);
 }
 
-/** The same name but for case, `_` and `-` (`dry_run` for `dryRun`). */
-const looseName = (name: string) => name.toLowerCase().replace(/[_-]/g, "");
+/** Arguments named in a refusal, at most (a call may send thousands). */
+const UNKNOWN_NAMED = 8;
 
 /**
  * A changing tool's refusal of arguments it does not take (register-tools.ts), in the SDK's words for any
- * other invalid argument: each named, with the one meant when clear.
+ * other invalid argument: each named where it is, with the one meant when clear.
  */
-export function unknownArguments(tool: string, keys: readonly string[], takes: readonly string[]): string {
-  const named = keys.map((k) => {
-    const meant = takes.find((t) => looseName(t) === looseName(k));
-    return meant === undefined ? shown(k) : `${shown(k)} (did you mean ${meant}?)`;
-  });
-  const what = keys.length > 1 ? "unknown parameters" : "unknown parameter";
+export function unknownArguments(
+  tool: string,
+  unknown: readonly UnknownArgument[],
+  takes: readonly string[],
+): string {
+  const named = unknown
+    .slice(0, UNKNOWN_NAMED)
+    .map((u) => (u.meant === undefined ? shown(u.at) : `${shown(u.at)} (did you mean ${u.meant}?)`));
+  if (unknown.length > UNKNOWN_NAMED) named.push(`and ${unknown.length - UNKNOWN_NAMED} more`);
+  const what = unknown.length > 1 ? "unknown parameters" : "unknown parameter";
   return (
     `Input validation error: Invalid arguments for tool ${tool}: ${what} ${named.join(", ")}; nothing was ` +
     `done. Its parameters: ${takes.join(", ")}.`

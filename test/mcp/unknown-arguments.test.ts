@@ -38,6 +38,25 @@ describe("filesystem surface", () => {
     expect(changes.text).not.toContain("edit_file");
   });
 
+  it("edit_files with a file's expected_sha256 misspelt refuses, and no file changes", async () => {
+    const r = await conn.call("edit_files", {
+      files: [
+        { path: file, edits: [{ oldText: "hello", newText: "bye" }] },
+        {
+          path: path.join(root, "r.txt"),
+          edits: [{ oldText: "read", newText: "x" }],
+          expected_sha256: STALE,
+        },
+      ],
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(
+      "unknown parameter files[1].expected_sha256 (did you mean expectedSha256?); nothing was done. Its parameters: files, dryRun, encoding.",
+    );
+    expect(fs.readFileSync(file, "utf8")).toBe("hello\n");
+    expect(fs.readFileSync(path.join(root, "r.txt"), "utf8")).toBe("read me\n");
+  });
+
   it("write_file with an argument it does not take creates nothing", async () => {
     const r = await conn.call("write_file", { path: path.join(root, "b.txt"), content: "x", mode: "0600" });
     expect(r.isError).toBe(true);
@@ -89,6 +108,17 @@ describe("workspace surface", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toContain("unknown parameter dryRun (did you mean dry_run?); nothing was done.");
     expect(fs.readFileSync(file, "utf8")).toBe("hello\n");
+  });
+
+  it("edit_file with an edit's replaceAll (the filesystem's name) changes nothing", async () => {
+    fs.writeFileSync(path.join(root, "m.txt"), "a\na\n");
+    const r = await conn.call("edit_file", {
+      file_path: "m.txt",
+      edits: [{ old_text: "a", new_text: "b", replaceAll: true }],
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("unknown parameter edits[0].replaceAll; nothing was done.");
+    expect(fs.readFileSync(path.join(root, "m.txt"), "utf8")).toBe("a\na\n");
   });
 
   it("save_file with the filesystem's expectedSha256 overwrites nothing", async () => {
