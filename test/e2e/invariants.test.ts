@@ -510,15 +510,15 @@ describe("workspace surface with --read-only", () => {
       expect(await mutatingTools(conn)).toEqual([]);
       const names = (await conn.client.listTools()).tools.map((t: { name: string }) => t.name);
       expect(names).toContain("read_file");
-      for (const tool of ["save_file", "append_file", "edit_file", "delete_this_file", "move_file"]) {
-        const r = await conn.call(tool, {
-          file_path: "f.txt",
-          content: "x",
-          old_string: "keep",
-          new_string: "x",
-          source_path: "f.txt",
-          destination_path: "g.txt",
-        });
+      const calls: Record<string, Record<string, string>> = {
+        save_file: { file_path: "f.txt", content: "x" },
+        append_file: { file_path: "f.txt", content: "x" },
+        edit_file: { file_path: "f.txt", old_string: "keep", new_string: "x" },
+        delete_this_file: { file_path: "f.txt" },
+        move_file: { source_path: "f.txt", destination_path: "g.txt" },
+      };
+      for (const [tool, args] of Object.entries(calls)) {
+        const r = await conn.call(tool, args);
         expect(r.isError, tool).toBe(true);
         // move_file keeps the seed's simplified wording for a refused location.
         expect(r.text, tool).toContain(
