@@ -10,11 +10,11 @@ import { ConflictError, conflictWithDiff } from "../core/mutate/precondition.js"
 import { type ReadBudget, ReadMemory } from "../core/mutate/read-memory.js";
 import { printable } from "../core/paths.js";
 import type { Workspace } from "../core/workspace.js";
-import { unknownArgumentsOf } from "../surfaces/arguments-taken.js";
+import { type UnknownArgument, unknownArgumentsOf } from "../surfaces/arguments-taken.js";
 import { inputSchemaOf } from "../surfaces/catalog.js";
 import type { SurfacePolicy } from "../surfaces/policy.js";
 import type { AnyToolDef, MutationRecord, ToolContext, ToolReply } from "../surfaces/tool.js";
-import { clientMessage, unknownArguments } from "../surfaces/wording.js";
+import { clientMessage, ignoredArguments, unknownArguments } from "../surfaces/wording.js";
 import type { ClientLog } from "./client-log.js";
 import { type HandlerWraps, type SdkRequestHandler, wrapToolHandlers } from "./sdk-handlers.js";
 
@@ -80,8 +80,11 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
   const github = callable.some((t) => t.needsGitHub)
     ? new GitHubPresence(deps.ws, deps.config.githubTools, deps.config.githubEnv)
     : undefined;
-  const call = async (tool: AnyToolDef, args: Record<string, unknown>, req: CallRequest) => {
-    const reply = await runTool(tool, args, req, deps, audit, reads);
+  // What a call of a reading tool gave that the tool does not take, by the call's SDK context (the same
+  // object reaches the wrap below and the tool's callback): the reply says it was ignored.
+  const ignoredArgs = new WeakMap<object, readonly UnknownArgument[]>();
+  const call = async (tool: AnyToolDef, args: Record<string, unknown>, sctx: ServerContext) => {
+    const reply = await runTool(tool, args, requestOf(sctx), deps, audit, reads, ignoredArgs.get(sctx));
     if (github) void noticeGitHubChange().catch(() => {});
     return reply;
   };
@@ -97,7 +100,7 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
           annotations: { title: tool.title, ...tool.annotations },
         },
         // biome-ignore lint/suspicious/noExplicitAny: the SDK hands over the parsed arguments
-        (async (args: any, sctx: ServerContext) => call(tool, args, requestOf(sctx))) as never,
+        (async (args: any, sctx: ServerContext) => call(tool, args, sctx)) as never,
       );
     }
   };
@@ -113,7 +116,9 @@ export function registerTools(server: McpServer, tools: readonly AnyToolDef[], d
     }
   };
   const wraps: HandlerWraps = {
-    "tools/call": answerCallsNotTaken(new Map(callable.map((t) => [t.name, t])), deps.policy.name),
+    "tools/call": answerCallsNotTaken(new Map(callable.map((t) => [t.name, t])), deps.policy.name, (ctx, u) =>
+      ignoredArgs.set(ctx, u),
+    ),
   };
   if (listed.size < callable.length || github)
     wraps["tools/list"] = hideFromListing(async (name) => {
@@ -132,10 +137,15 @@ type Wrap = (sdk: SdkRequestHandler) => SdkRequestHandler;
  * tool error the model reads, as the official server answers, not a protocol error its client may only
  * log. So is a call of a changing tool with an argument it does not take, before anything runs: the SDK
  * would drop the argument, as both originals do, and a `dry_run` sent where the tool takes `dryRun` would
- * write, a misspelt `expectedSha256` would skip the lost-update check. The SDK's own tools/call handler
- * serves every other call unchanged.
+ * write, a misspelt `expectedSha256` would skip the lost-update check. A reading tool runs without such
+ * arguments (`ignored` notes them for its reply). The SDK's own tools/call handler serves every call it
+ * lets through unchanged.
  */
-function answerCallsNotTaken(tools: ReadonlyMap<string, AnyToolDef>, surface: string): Wrap {
+function answerCallsNotTaken(
+  tools: ReadonlyMap<string, AnyToolDef>,
+  surface: string,
+  ignored: (ctx: object, unknown: readonly UnknownArgument[]) => void,
+): Wrap {
   return (sdkCall) => (request, ctx) => {
     const { name, arguments: args } = (request as { params: { name: string; arguments?: unknown } }).params;
     const tool = tools.get(name);
@@ -143,10 +153,13 @@ function answerCallsNotTaken(tools: ReadonlyMap<string, AnyToolDef>, surface: st
       const text = `Tool ${printable(name)} not found. This ${surface} server's tools are listed by tools/list.`;
       return { content: [{ type: "text", text }], isError: true };
     }
-    const unknown = tool.mutating ? unknownArgumentsOf(tool, args) : [];
+    const unknown = unknownArgumentsOf(tool, args);
     if (unknown.length === 0) return sdkCall(request, ctx);
-    const takes = Object.keys((inputSchemaOf(tool).properties as object | undefined) ?? {});
-    const text = unknownArguments(tool.name, unknown, takes);
+    if (!tool.mutating) {
+      if (ctx !== null && typeof ctx === "object") ignored(ctx, unknown);
+      return sdkCall(request, ctx);
+    }
+    const text = unknownArguments(tool.name, unknown, parametersOf(tool));
     return { content: [{ type: "text", text }], isError: true };
   };
 }
@@ -175,6 +188,10 @@ function requestOf(sctx: ServerContext): CallRequest {
   };
 }
 
+/** The top-level parameter names a tool's listed schema gives. */
+const parametersOf = (tool: AnyToolDef) =>
+  Object.keys((inputSchemaOf(tool).properties as object | undefined) ?? {});
+
 async function runTool(
   tool: AnyToolDef,
   args: Record<string, unknown>,
@@ -182,6 +199,7 @@ async function runTool(
   deps: RegisterDeps,
   audit: AuditSink,
   reads: ReadMemory,
+  ignored?: readonly UnknownArgument[],
 ): Promise<ToolReply> {
   const started = performance.now();
   const mutations: MutationRecord[] = [];
@@ -194,6 +212,9 @@ async function runTool(
   const closeChange = change
     ? budget.reserve(changeLine({ id: change.id, undoable: false, size: ANY_COUNT, cap: ANY_COUNT }))
     : undefined;
+  // Arguments the tool ran without: a last block says so, its room taken before the tool runs.
+  const ignoredLine = ignored ? ignoredArguments(ignored, parametersOf(tool)) : "";
+  budget.take(ignoredLine);
   const ctx: ToolContext = {
     ws: deps.ws.forCall(change),
     config: deps.config,
@@ -231,8 +252,10 @@ async function runTool(
     return undefined;
   });
   const line = recorded && closeChange ? closeChange(changeLine(recorded)) : "";
-  reply = withinBudget(reply, deps.config.maxOutputBytes - byteLength(line), tool.name, deps.log);
+  const tail = byteLength(line) + byteLength(ignoredLine);
+  reply = withinBudget(reply, deps.config.maxOutputBytes - tail, tool.name, deps.log);
   if (recorded) reply = withChangeId(reply, recorded, line);
+  if (ignoredLine) reply = { ...reply, content: [...reply.content, { type: "text", text: ignoredLine }] };
   const ms = Math.round(performance.now() - started);
   if (tool.mutating) {
     const entries = auditEntries(tool.name, mutations, ms, failure, requestedPath(args), reply);

@@ -629,6 +629,20 @@ export function clientMessage(err: unknown, requested?: string, during?: string)
 /** Arguments named in a refusal, at most (a call may send thousands). */
 const UNKNOWN_NAMED = 8;
 
+/** Each argument named where it is, with the one meant when clear; at most `UNKNOWN_NAMED`. */
+function unknownNamed(unknown: readonly UnknownArgument[]): string {
+  const named = unknown
+    .slice(0, UNKNOWN_NAMED)
+    .map((u) => (u.meant === undefined ? shown(u.at) : `${shown(u.at)} (did you mean ${u.meant}?)`));
+  if (unknown.length > UNKNOWN_NAMED) named.push(`and ${unknown.length - UNKNOWN_NAMED} more`);
+  return `${unknown.length > 1 ? "parameters" : "parameter"} ${named.join(", ")}`;
+}
+
+/** A reading tool's last block when it ran without arguments it does not take (register-tools.ts). */
+export function ignoredArguments(unknown: readonly UnknownArgument[], takes: readonly string[]): string {
+  return `[mcpfs: ignored unknown ${unknownNamed(unknown)}. This tool takes: ${takes.join(", ")}.]`;
+}
+
 /**
  * A changing tool's refusal of arguments it does not take (register-tools.ts), in the SDK's words for any
  * other invalid argument: each named where it is, with the one meant when clear.
@@ -638,13 +652,8 @@ export function unknownArguments(
   unknown: readonly UnknownArgument[],
   takes: readonly string[],
 ): string {
-  const named = unknown
-    .slice(0, UNKNOWN_NAMED)
-    .map((u) => (u.meant === undefined ? shown(u.at) : `${shown(u.at)} (did you mean ${u.meant}?)`));
-  if (unknown.length > UNKNOWN_NAMED) named.push(`and ${unknown.length - UNKNOWN_NAMED} more`);
-  const what = unknown.length > 1 ? "unknown parameters" : "unknown parameter";
   return (
-    `Input validation error: Invalid arguments for tool ${tool}: ${what} ${named.join(", ")}; nothing was ` +
-    `done. Its parameters: ${takes.join(", ")}.`
+    `Input validation error: Invalid arguments for tool ${tool}: unknown ${unknownNamed(unknown)}; nothing ` +
+    `was done. Its parameters: ${takes.join(", ")}.`
   );
 }

@@ -1,7 +1,7 @@
 /**
  * A tool that changes files refuses an argument it does not take, and changes nothing: ignored (as both
  * originals ignore it), the other surface's spelling of `dryRun` wrote the file, and of `expectedSha256`
- * skipped the lost-update check. Reading tools still ignore extra arguments, as the originals do.
+ * skipped the lost-update check. A reading tool runs without them, as the originals do, and says so.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -82,10 +82,35 @@ describe("filesystem surface", () => {
     expect(fs.readdirSync(root).sort()).toEqual(["a.txt", "r.txt"]);
   });
 
-  it("a reading tool still answers with an extra argument, as the official server does", async () => {
-    const r = await conn.call("read_text_file", { path: path.join(root, "r.txt"), max_lines: 3 });
+  it("a reading tool answers without an argument it does not take, and its last block says so", async () => {
+    // Claude Code's Read takes offset and limit: read here, they would read the whole file unannounced.
+    const r = await conn.call("read_text_file", { path: path.join(root, "r.txt"), offset: 2, limit: 5 });
     expect(r.isError).toBe(false);
-    expect(r.text).toBe("read me\n");
+    const blocks = r.raw.content.map((c: { text: string }) => c.text);
+    expect(blocks).toEqual([
+      "read me\n",
+      "[mcpfs: ignored unknown parameters offset, limit. This tool takes: path, tail, head, startLine, endLine, lineNumbers, hash, encoding.]",
+    ]);
+    expect(r.structured?.content).toBe("read me\n");
+    const plain = await conn.call("read_text_file", { path: path.join(root, "r.txt") });
+    expect(plain.raw.content).toHaveLength(1);
+  });
+});
+
+describe("a small reply budget", () => {
+  const root = area.tree("tight", { "big.txt": `${"line of text\n".repeat(200)}` });
+  let conn: Connection;
+  beforeAll(async () => {
+    conn = await startServer(["--max-output-bytes", "1024", root]);
+  });
+  afterAll(() => conn.close());
+
+  it("holds the note's room before the tool runs: the reply with it stays within the budget", async () => {
+    const r = await conn.call("read_text_file", { path: path.join(root, "big.txt"), offset: 1, limit: 10 });
+    const texts: string[] = r.raw.content.map((c: { text: string }) => c.text);
+    expect(texts.at(-1)).toContain("[mcpfs: ignored unknown parameters offset, limit.");
+    expect(texts.reduce((n, t) => n + Buffer.byteLength(t), 0)).toBeLessThanOrEqual(1024);
+    expect(conn.stderr()).not.toContain("final cut fired");
   });
 });
 
@@ -119,6 +144,13 @@ describe("workspace surface", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toContain("unknown parameter edits[0].replaceAll; nothing was done.");
     expect(fs.readFileSync(path.join(root, "m.txt"), "utf8")).toBe("a\na\n");
+  });
+
+  it("outline given read_symbol's file_path says it outlined the project instead", async () => {
+    const r = await conn.call("outline", { file_path: "a.txt" });
+    expect(r.text).toContain(
+      "[mcpfs: ignored unknown parameter file_path. This tool takes: path, depth, signatures, offset.]",
+    );
   });
 
   it("save_file with the filesystem's expectedSha256 overwrites nothing", async () => {
