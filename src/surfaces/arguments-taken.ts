@@ -23,6 +23,21 @@ type Schema = {
 
 const looseName = (name: string) => name.toLowerCase().replace(/[_-]/g, "");
 
+/** The names an object schema takes; `undefined`: any name (no object schema, or one open to others). */
+type Names = Readonly<Record<string, Schema>> | undefined;
+const namesBySchema = new WeakMap<Schema, Names>();
+
+function namesOf(schema: Schema): Names {
+  if (namesBySchema.has(schema)) return namesBySchema.get(schema);
+  // An item of a union may use any variant's names; a variant open to other names (`options`) takes all.
+  const variants = (schema.anyOf ?? schema.oneOf ?? [schema]).filter((v) => v.properties);
+  const open = variants.some((v) => v.additionalProperties !== undefined && v.additionalProperties !== false);
+  const names: Names =
+    variants.length === 0 || open ? undefined : Object.assign({}, ...variants.map((v) => v.properties));
+  namesBySchema.set(schema, names);
+  return names;
+}
+
 function collect(value: unknown, schema: Schema, at: string, out: UnknownArgument[]): void {
   if (Array.isArray(value)) {
     const items = schema.items;
@@ -30,11 +45,8 @@ function collect(value: unknown, schema: Schema, at: string, out: UnknownArgumen
     return;
   }
   if (value === null || typeof value !== "object") return;
-  // An item of a union may use any variant's names; a variant open to other names (`options`) takes all.
-  const variants = (schema.anyOf ?? schema.oneOf ?? [schema]).filter((v) => v.properties);
-  if (variants.length === 0) return;
-  if (variants.some((v) => v.additionalProperties !== undefined && v.additionalProperties !== false)) return;
-  const known: Record<string, Schema> = Object.assign({}, ...variants.map((v) => v.properties));
+  const known = namesOf(schema);
+  if (!known) return;
   for (const [key, v] of Object.entries(value)) {
     const where = at === "" ? key : `${at}.${key}`;
     const sub = Object.hasOwn(known, key) ? known[key] : undefined;
