@@ -61,6 +61,15 @@ export async function scopeOf(
   };
 }
 
+/** A repository map's note on focus entries that named nothing mapped (`""` when all did). */
+function unmatchedFocusNote(ctx: ToolContext, unmatched: readonly string[]): string {
+  if (unmatched.length === 0) return "";
+  const named = unmatched.slice(0, TOO_LARGE_NAMED).map(escapeName).join(", ");
+  const more = unmatched.length > TOO_LARGE_NAMED ? ` and ${unmatched.length - TOO_LARGE_NAMED} more` : "";
+  const note = `\n[mcpfs: focus named no file, folder or name here: ${named}${more}. Paths are relative to the mapped path.]`;
+  return ctx.budget.take(note) ? note : "";
+}
+
 /** Files named in a note about the ones left out for size, at most. */
 const TOO_LARGE_NAMED = 3;
 
@@ -431,7 +440,7 @@ export async function repoMapCode(ctx: ToolContext, paths: CodePaths, a: RepoMap
   // A token is at least a byte: a budget beyond the reply's room could never be shown.
   const maxTokens = Math.min(Math.max(64, a.maxTokens ?? 1024), ctx.budget.remaining);
   const m = await repoMap(scope, { maxTokens, focus: a.focus });
-  const left = tooLargeNote(ctx, scope);
+  const left = tooLargeNote(ctx, scope) + unmatchedFocusNote(ctx, m.unmatchedFocus);
   const note = m.truncatedScan
     ? "\n[mcpfs: the tree is large; mapped from its first files. Give a narrower path.]"
     : "";

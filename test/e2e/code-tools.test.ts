@@ -397,6 +397,19 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(again.text).toBe(r.text);
   });
 
+  it("repo_map says which focus entries named nothing it mapped", async () => {
+    const r = await conn.call("repo_map", {
+      ...treeArgs(),
+      focus: ["src/nope.ts", "helper", "lib", "Nowhere"],
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toMatch(
+      /\n\[mcpfs: focus named no file, folder or name here: src\/nope\.ts, Nowhere\. Paths are relative to the mapped path\.\]$/,
+    );
+    const all = await conn.call("repo_map", { ...treeArgs(), focus: ["src/util.ts", "helper"] });
+    expect(all.text).not.toContain("focus named");
+  });
+
   it("a file over the parse limit is refused by its own words and named by every tree-wide tool", async () => {
     // Generated code over 2 MiB: the code tools do not parse it, and an answer without it must say so.
     const huge = `export function bulky() {}\n${"// generated filler line\n".repeat(90_000)}`;

@@ -25,6 +25,8 @@ export interface RepoMap {
   filesShown: number;
   tokens: number;
   truncatedScan: boolean;
+  /** Focus entries that name no file, folder or name of the files mapped (they steered nothing). */
+  unmatchedFocus: string[];
 }
 
 interface FileInfo {
@@ -243,11 +245,18 @@ export async function repoMap(scope: CodeScope, o: RepoMapOptions): Promise<Repo
     else hi = mid - 1;
   }
   const map = render(infos, rank, defs, lo);
+  const unmatchedFocus = (o.focus ?? []).filter(
+    (f) =>
+      !infos.some(
+        (i) => isFocusPath(i.path, [f]) || i.uses.has(f) || i.flat.some((s) => s.symbol.name === f),
+      ),
+  );
   return {
     text: map.text,
     files: infos.length,
     filesShown: map.files,
     tokens: estimateTokens(map.text),
     truncatedScan: truncated,
+    unmatchedFocus,
   };
 }
