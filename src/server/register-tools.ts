@@ -213,8 +213,8 @@ async function runTool(
     ? budget.reserve(changeLine({ id: change.id, undoable: false, size: ANY_COUNT, cap: ANY_COUNT }))
     : undefined;
   // Arguments the tool ran without: a last block says so, its room taken before the tool runs.
-  const ignoredLine = ignored ? ignoredArguments(ignored, parametersOf(tool)) : "";
-  budget.take(ignoredLine);
+  const ignoredNote = ignored ? ignoredArguments(ignored, parametersOf(tool)) : "";
+  const ignoredLine = budget.take(ignoredNote) ? ignoredNote : "";
   const ctx: ToolContext = {
     ws: deps.ws.forCall(change),
     config: deps.config,

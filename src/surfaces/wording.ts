@@ -626,14 +626,21 @@ export function clientMessage(err: unknown, requested?: string, during?: string)
   return toClientMessage(err, requested, during);
 }
 
-/** Arguments named in a refusal, at most (a call may send thousands). */
+/** Arguments named in a refusal, at most (a call may send thousands), and characters of each name shown. */
 const UNKNOWN_NAMED = 8;
+const UNKNOWN_NAME_CHARS = 80;
+
+/** An argument's place as a refusal shows it: printable, and long names cut. */
+const argumentAt = (at: string) =>
+  at.length > UNKNOWN_NAME_CHARS ? `${shown(at.slice(0, UNKNOWN_NAME_CHARS - 1))}…` : shown(at);
 
 /** Each argument named where it is, with the one meant when clear; at most `UNKNOWN_NAMED`. */
 function unknownNamed(unknown: readonly UnknownArgument[]): string {
   const named = unknown
     .slice(0, UNKNOWN_NAMED)
-    .map((u) => (u.meant === undefined ? shown(u.at) : `${shown(u.at)} (did you mean ${u.meant}?)`));
+    .map((u) =>
+      u.meant === undefined ? argumentAt(u.at) : `${argumentAt(u.at)} (did you mean ${u.meant}?)`,
+    );
   if (unknown.length > UNKNOWN_NAMED) named.push(`and ${unknown.length - UNKNOWN_NAMED} more`);
   return `${unknown.length > 1 ? "parameters" : "parameter"} ${named.join(", ")}`;
 }

@@ -112,6 +112,20 @@ describe("a small reply budget", () => {
     expect(texts.reduce((n, t) => n + Buffer.byteLength(t), 0)).toBeLessThanOrEqual(1024);
     expect(conn.stderr()).not.toContain("final cut fired");
   });
+
+  it("names a long or numerous argument briefly: the note and the refusal stay small", async () => {
+    const many = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${"k".repeat(5000)}${i}`, 1]));
+    const r = await conn.call("read_text_file", { path: path.join(root, "big.txt"), head: 1, ...many });
+    const texts: string[] = r.raw.content.map((c: { text: string }) => c.text);
+    expect(texts.at(-1)).toMatch(
+      /^\[mcpfs: ignored unknown parameters k{79}…, .* and 42 more\. This tool takes: /,
+    );
+    expect(texts.reduce((n, t) => n + Buffer.byteLength(t), 0)).toBeLessThanOrEqual(1024);
+    const w = await conn.call("write_file", { path: path.join(root, "w.txt"), content: "x", ...many });
+    expect(w.isError).toBe(true);
+    expect(Buffer.byteLength(w.text)).toBeLessThan(1024);
+    expect(fs.existsSync(path.join(root, "w.txt"))).toBe(false);
+  });
 });
 
 describe("workspace surface", () => {
