@@ -9,9 +9,12 @@ import type { AnyToolDef } from "./tool.js";
 export interface UnknownArgument {
   /** Where it is: `dry_run`, `files[0].expected_sha256`. */
   at: string;
-  /** The parameter at that place spelt the same but for case, `_` and `-`. */
+  /** The parameter at that place spelt the same but for case, `_` and `-` (for the first `NAMED` found). */
   meant?: string;
 }
+
+/** Arguments a reply names, at most: a call may send thousands, and only these get a `meant`. */
+export const NAMED = 8;
 
 type Schema = {
   properties?: Record<string, Schema>;
@@ -52,7 +55,8 @@ function collect(value: unknown, schema: Schema, at: string, out: UnknownArgumen
     const sub = Object.hasOwn(known, key) ? known[key] : undefined;
     if (sub) collect(v, sub, where, out);
     else {
-      const meant = Object.keys(known).find((k) => looseName(k) === looseName(key));
+      const meant =
+        out.length < NAMED ? Object.keys(known).find((k) => looseName(k) === looseName(key)) : undefined;
       out.push({ at: where, ...(meant !== undefined ? { meant } : {}) });
     }
   }

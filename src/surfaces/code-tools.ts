@@ -61,30 +61,37 @@ export async function scopeOf(
   };
 }
 
-/** A repository map's note on focus entries that named nothing mapped (`""` when all did). */
-function unmatchedFocusNote(ctx: ToolContext, unmatched: readonly string[]): string {
-  if (unmatched.length === 0) return "";
-  const named = unmatched.slice(0, TOO_LARGE_NAMED).map(escapeName).join(", ");
-  const more = unmatched.length > TOO_LARGE_NAMED ? ` and ${unmatched.length - TOO_LARGE_NAMED} more` : "";
-  const note = `\n[mcpfs: focus named no file, folder or name here: ${named}${more}. Paths are relative to the mapped path.]`;
-  return ctx.budget.take(note) ? note : "";
-}
-
-/** Files named in a note about the ones left out for size, at most. */
-const TOO_LARGE_NAMED = 3;
+/** Names in a closing note, at most. */
+const NOTE_NAMES = 3;
 
 /**
- * The note naming the files a tree-wide call left out for being over the parse limit (`""` when none), taken
- * from the budget now: the answer is whole except for them, and grep still reads them.
+ * A closing note naming `names` (`""` when there are none): `before`, the first few names and how many more,
+ * `after`; taken from the budget now, or left out when it does not fit.
  */
-function tooLargeNote(ctx: ToolContext, scope: CodeScope): string {
-  const left = [...new Set(scope.tooLarge)].sort();
-  if (left.length === 0) return "";
-  const named = left.slice(0, TOO_LARGE_NAMED).map(escapeName).join(", ");
-  const more = left.length > TOO_LARGE_NAMED ? ` and ${left.length - TOO_LARGE_NAMED} more` : "";
-  const note = `\n[mcpfs: not parsed, over ${MAX_CODE_BYTES / 1024 / 1024} MiB: ${named}${more}. grep them instead.]`;
+function namesNote(ctx: ToolContext, names: readonly string[], before: string, after: string): string {
+  if (names.length === 0) return "";
+  const more = names.length > NOTE_NAMES ? ` and ${names.length - NOTE_NAMES} more` : "";
+  const note = `\n[mcpfs: ${before}${names.slice(0, NOTE_NAMES).map(escapeName).join(", ")}${more}. ${after}]`;
   return ctx.budget.take(note) ? note : "";
 }
+
+/** The files a tree-wide call left out for being over the parse limit: the answer is whole but for them. */
+const tooLargeNote = (ctx: ToolContext, scope: CodeScope) =>
+  namesNote(
+    ctx,
+    [...new Set(scope.tooLarge)].sort(),
+    `not parsed, over ${MAX_CODE_BYTES / 1024 / 1024} MiB: `,
+    "grep them instead.",
+  );
+
+/** A repository map's focus entries that named nothing mapped (they steered nothing). */
+const unmatchedFocusNote = (ctx: ToolContext, unmatched: readonly string[]) =>
+  namesNote(
+    ctx,
+    unmatched,
+    "focus named no file, folder or name here: ",
+    "Paths are relative to the mapped path.",
+  );
 
 export interface CodeReply {
   text: string;

@@ -9,7 +9,7 @@ import {
 } from "../core/errors.js";
 import { escapeName, printable } from "../core/paths.js";
 import { lfPieces } from "../core/text/lines.js";
-import type { UnknownArgument } from "./arguments-taken.js";
+import { NAMED, type UnknownArgument } from "./arguments-taken.js";
 
 /** What a case's words may use: the path (made printable; "" when none is known) and the error's detail. */
 export interface CaseInput {
@@ -626,22 +626,21 @@ export function clientMessage(err: unknown, requested?: string, during?: string)
   return toClientMessage(err, requested, during);
 }
 
-/** Arguments named in a refusal, at most (a call may send thousands), and characters of each name shown. */
-const UNKNOWN_NAMED = 8;
+/** Characters of an unknown argument's place shown. */
 const UNKNOWN_NAME_CHARS = 80;
 
 /** An argument's place as a refusal shows it: printable, and long names cut. */
 const argumentAt = (at: string) =>
   at.length > UNKNOWN_NAME_CHARS ? `${shown(at.slice(0, UNKNOWN_NAME_CHARS - 1))}…` : shown(at);
 
-/** Each argument named where it is, with the one meant when clear; at most `UNKNOWN_NAMED`. */
+/** Each argument named where it is, with the one meant when clear; at most `NAMED`. */
 function unknownNamed(unknown: readonly UnknownArgument[]): string {
   const named = unknown
-    .slice(0, UNKNOWN_NAMED)
+    .slice(0, NAMED)
     .map((u) =>
       u.meant === undefined ? argumentAt(u.at) : `${argumentAt(u.at)} (did you mean ${u.meant}?)`,
     );
-  if (unknown.length > UNKNOWN_NAMED) named.push(`and ${unknown.length - UNKNOWN_NAMED} more`);
+  if (unknown.length > NAMED) named.push(`and ${unknown.length - NAMED} more`);
   return `${unknown.length > 1 ? "parameters" : "parameter"} ${named.join(", ")}`;
 }
 
