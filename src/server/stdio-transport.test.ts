@@ -3,12 +3,12 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { LineStdioTransport } from "./stdio-transport.js";
 
-function wire(limit: number) {
+function wire(limit: number, drainMs?: number) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const received: unknown[] = [];
   const oversize: number[] = [];
-  const t = new LineStdioTransport({ limit, stdin, stdout, onOversize: (n) => oversize.push(n) });
+  const t = new LineStdioTransport({ limit, stdin, stdout, drainMs, onOversize: (n) => oversize.push(n) });
   t.onmessage = (m) => received.push(m);
   let out = "";
   stdout.on("data", (d: Buffer) => {
@@ -88,5 +88,54 @@ describe("LineStdioTransport", () => {
     await tick();
     expect(closed).toBe(true);
     await expect(w.t.send(JSON.parse(ping(1)))).rejects.toThrow("closed");
+  });
+
+  it("on stdin's end, answers the calls received first, then closes", async () => {
+    const w = wire(100);
+    let closed = false;
+    w.t.onclose = () => {
+      closed = true;
+    };
+    await w.t.start();
+    w.stdin.end(`${ping(1)}\n${ping(2)}\n`);
+    await tick();
+    expect(closed).toBe(false);
+    await w.t.send({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: 1, progress: 1 },
+    });
+    await w.t.send({ jsonrpc: "2.0", id: 1, result: {} });
+    await tick();
+    expect(closed).toBe(false);
+    await w.t.send({ jsonrpc: "2.0", id: 2, result: {} });
+    await tick();
+    expect(closed).toBe(true);
+    expect(w.replies().map((r) => r.id)).toEqual([undefined, 1, 2]);
+  });
+
+  it("does not wait for a cancelled call, and waits at most drainMs for the others", async () => {
+    const w = wire(200, 50);
+    let closed = false;
+    w.t.onclose = () => {
+      closed = true;
+    };
+    await w.t.start();
+    const cancel = '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}';
+    w.stdin.end(`${ping(1).replace("1", '"a"')}\n${cancel}\n`);
+    await tick();
+    expect(closed).toBe(true);
+
+    const v = wire(200, 50);
+    let shut = false;
+    v.t.onclose = () => {
+      shut = true;
+    };
+    await v.t.start();
+    v.stdin.end(`${ping(7)}\n`);
+    await tick();
+    expect(shut).toBe(false);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(shut).toBe(true);
   });
 });

@@ -69,13 +69,21 @@ export interface LineTransportOptions {
   stdout?: Writable;
   /** Told of each message dropped as too large. */
   onOversize?: (bytes: number) => void;
+  /** How long stdin's end waits for the calls still being answered before closing anyway (default 10 s). */
+  drainMs?: number;
 }
+
+/** Requests a client may still be owed an answer to: its own, by id (a response carries the same id). */
+type RequestId = string | number;
+const DRAIN_MS = 10_000;
 
 /**
  * The MCP stdio transport, framing lines itself: a message over the limit is skipped up to its newline and
  * its request answered with a JSON-RPC error that says how to send less, where the SDK's transport closes
- * the connection (`ReadBuffer exceeded maximum size`). Otherwise it behaves as the SDK's: stdin's end
- * closes it, a stdout error closes it, bad JSON lines are skipped.
+ * the connection (`ReadBuffer exceeded maximum size`). stdin's end closes it once every request received is
+ * answered (or cancelled), bounded by `drainMs`: a client that sends its calls and then closes its side, as
+ * a shell pipe does, gets every answer, as from the official server. A stdout error closes it at once; bad
+ * JSON lines are skipped.
  */
 export class LineStdioTransport implements Transport {
   onclose?: () => void;
@@ -86,6 +94,8 @@ export class LineStdioTransport implements Transport {
   private readonly stdout: Writable;
   private readonly framer: LineFramer;
   private closed = false;
+  private ended = false;
+  private readonly unanswered = new Set<RequestId>();
 
   constructor(private readonly options: LineTransportOptions = {}) {
     this.limit = options.limit ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -118,6 +128,15 @@ export class LineStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error("stdio transport is closed"));
+    const sent = this.sendLine(message);
+    if ("id" in message && !("method" in message) && this.unanswered.delete(message.id as RequestId)) {
+      const after = () => this.closeIfDrained();
+      sent.then(after, after);
+    }
+    return sent;
+  }
+
+  private sendLine(message: JSONRPCMessage): Promise<void> {
     const parts = serializedParts(message);
     // A big message goes out a piece at a time, each once the pipe took the last: messages sent meanwhile
     // wait their turn so lines never interleave.
@@ -163,7 +182,18 @@ export class LineStdioTransport implements Transport {
     }
   };
   private readonly onError = (err: Error) => this.onerror?.(err);
-  private readonly onEnd = () => void this.close();
+  /** stdin ended: nothing more comes in, but the calls received are still answered (bounded by drainMs). */
+  private readonly onEnd = () => {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.unanswered.size > 0)
+      setTimeout(() => void this.close(), this.options.drainMs ?? DRAIN_MS).unref();
+    this.closeIfDrained();
+  };
+
+  private closeIfDrained(): void {
+    if (this.ended && this.unanswered.size === 0) void this.close();
+  }
   private readonly onStdoutError = (err: Error) => {
     this.onerror?.(err);
     void this.close();
@@ -177,6 +207,12 @@ export class LineStdioTransport implements Transport {
       // As the SDK does: a line that is not JSON is skipped; one that is not JSON-RPC is reported.
       if (!(err instanceof SyntaxError)) this.onerror?.(err as Error);
       return;
+    }
+    if ("method" in message) {
+      // A cancelled call gets no answer (the SDK sends none): stdin's end does not wait for it.
+      if ("id" in message) this.unanswered.add(message.id as RequestId);
+      else if (message.method === "notifications/cancelled")
+        this.unanswered.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? "");
     }
     this.onmessage?.(message);
   }

@@ -1,7 +1,8 @@
 /**
  * The stdio wire as a client sees it, raw JSON-RPC lines to the built server (every message goes through
  * the SDK's transport and pipeline): a call sent before `notifications/initialized` is answered, progress
- * reaches the client, a cancelled call gets no reply while the server keeps answering.
+ * reaches the client, a cancelled call gets no reply while the server keeps answering, and a client that
+ * closes its side after sending (a shell pipe) still gets every answer.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -161,5 +162,29 @@ describe("on the raw wire", () => {
       expect(c.received.filter((m) => m.id === callId)).toEqual([]);
     }
     expect(progressed, "a progress notification arrived before the search ended").toBeDefined();
+  });
+
+  it("a client that sends its calls and closes stdin at once gets every answer, then the server exits", async () => {
+    // As `printf '…' | mcpfs DIR` does: the official server answers such a pipe; ending at stdin's end dropped them.
+    const root = area.tree("piped", { "a.txt": "piped\n", "d/b.txt": "b\n", "d/e/c.txt": "c\n" });
+    const c = raw([root]);
+    const exited = new Promise<number | null>((resolve) => c.proc.on("exit", resolve));
+    c.send({
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } },
+    });
+    c.send({ method: "notifications/initialized" });
+    c.send({
+      id: 1,
+      method: "tools/call",
+      params: { name: "read_text_file", arguments: { path: path.join(root, "a.txt") } },
+    });
+    c.send({ id: 2, method: "tools/call", params: { name: "directory_tree", arguments: { path: root } } });
+    c.proc.stdin.end();
+    expect(await exited).toBe(0);
+    expect(c.received.map((m) => m.id).sort()).toEqual([0, 1, 2]);
+    expect(JSON.stringify(c.received.find((m) => m.id === 1))).toContain("piped\\n");
+    expect(JSON.stringify(c.received.find((m) => m.id === 2))).toContain("c.txt");
   });
 });
