@@ -2,9 +2,9 @@
  * No search in another encoding stalls the server (#27: "Could any input stall the process for others?"): a
  * Latin-1 file of 56 MiB, searched with `encoding` (filesystem grep) or `--default-encoding` (workspace
  * search_files), is decoded and searched in chunks with the event loop turning between them, so small reads
- * sent one after another while it runs are each answered within 2 s, as bench/cases/15-stalls.mjs judges a
- * bystander. The search call itself is judged by effect only (its match decoded), never by its time. Before the
- * fix the file was decoded and searched in one synchronous block and a read waited behind all of it.
+ * sent one after another while it runs are answered while it runs (bench/cases/15-stalls.mjs times a
+ * bystander's wait; no test asserts on time). Before the fix the file was decoded and searched in one
+ * synchronous block: the first read waited behind all of it, and none was answered before the search.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -26,44 +26,42 @@ function bigLatin1(dir: string): void {
   fs.closeSync(fd);
 }
 
-/** The search, and small reads one after another until it answers: the slowest read's wait (ms) and their count. */
+/** The search, and small reads one after another until it answers: how many were answered before it. */
 async function alongside(search: Promise<TextResult>, read: () => Promise<TextResult>) {
   let done = false;
   const hostile = search.finally(() => {
     done = true;
   });
-  const waits: number[] = [];
+  let before = 0;
   while (!done) {
-    const t = performance.now();
     const r = await read();
-    waits.push(performance.now() - t);
     expect(r.isError, r.text).toBe(false);
+    if (!done) before++;
   }
-  return { reply: await hostile, slowest: Math.max(...waits), reads: waits.length };
+  return { reply: await hostile, before };
 }
 
 describe("a search in another encoding does not stall the server", () => {
   const root = area.tree("root", { "small.txt": "hello\n" });
   bigLatin1(root);
 
-  it("filesystem grep with encoding: small reads answered within 2 s meanwhile", async () => {
+  it("filesystem grep with encoding: small reads are answered while it runs", async () => {
     const c = await start([root]);
     const search = c.call("grep", { path: root, pattern: "aiguille", encoding: "latin1" });
     const read = () => c.call("read_text_file", { path: path.join(root, "small.txt") });
-    const { reply, slowest, reads } = await alongside(search, read);
+    const { reply, before } = await alongside(search, read);
     expect(reply.isError, reply.text).toBe(false);
     expect(reply.text).toContain("aiguille à la fin");
-    expect(reads).toBeGreaterThan(0);
-    expect(slowest, `the slowest of ${reads} small reads (ms)`).toBeLessThan(2000);
+    expect(before, "small reads answered while the search ran").toBeGreaterThanOrEqual(3);
   });
 
-  it("workspace search_files with --default-encoding: small reads answered within 2 s meanwhile", async () => {
+  it("workspace search_files with --default-encoding: small reads are answered while it runs", async () => {
     const c = await start(["--project-dir", root, "--default-encoding", "latin1"]);
     const search = c.call("search_files", { pattern: "aiguille" });
     const read = () => c.call("read_file", { file_path: "small.txt" });
-    const { reply, slowest, reads } = await alongside(search, read);
+    const { reply, before } = await alongside(search, read);
     expect(reply.isError, reply.text).toBe(false);
     expect(JSON.stringify(reply.structured)).toContain("aiguille à la fin");
-    expect(slowest, `the slowest of ${reads} small reads (ms)`).toBeLessThan(2000);
+    expect(before, "small reads answered while the search ran").toBeGreaterThanOrEqual(3);
   });
 });

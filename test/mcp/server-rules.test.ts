@@ -121,17 +121,14 @@ describe("workspace: the ignore rules at start-up still hold after the agent cha
     const r = new Replies(conn);
     try {
       // 2 MB of rules: before the size limit, compiling them held the server about 2 s and the read below
-      // answered the file.
+      // answered the file; over the limit nothing is compiled and everything below is hidden.
       const rules = Array.from({ length: 80_000 }, (_, i) => `build-${i}/**/*.tmp${i}`).join("\n");
       expect((await r.call("save_file", { file_path: ".gitignore", content: `${rules}\n` })).isError).toBe(
         false,
       );
-      const t = performance.now();
       const ok = await r.call("read_file", { file_path: "ok.txt" });
-      const ms = performance.now() - t;
       expect(ok.isError, ok.text).toBe(true);
       expect(ok.text).toContain("ok.txt");
-      expect(ms, "a gated call's wait behind the rules (ms)").toBeLessThan(2000);
       // The agent's rules dropped the secrets' own: nothing names them, git included.
       await probe(r, targets);
       // The file itself stays readable, so it can be cut down; a small one restores the rules.
