@@ -13,6 +13,7 @@ import { findReferences, referenceRows } from "../core/code/references.js";
 import { repoMap } from "../core/code/repo-map.js";
 import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "../core/code/scope.js";
 import { MAX_CODE_BYTES, symbolsOf, viewCode } from "../core/code/source.js";
+import { checkSymbolName } from "../core/code/symbols.js";
 import { fencedDiff } from "../core/edit/diff.js";
 import { isErrno, noSuchPathError, ToolError } from "../core/errors.js";
 import { escapeName } from "../core/paths.js";
@@ -292,6 +293,7 @@ export async function findSymbolCode(
   paths: CodePaths,
   a: FindSymbolArgs,
 ): Promise<CodeReply> {
+  checkSymbolName(a.name, a.path);
   const scope = await paths.scope(ctx, a.path);
   const r = await findSymbol(scope, {
     name: a.name,
@@ -379,6 +381,7 @@ export async function findReferencesCode(
   paths: CodePaths,
   a: FindReferencesArgs,
 ): Promise<CodeReply> {
+  checkSymbolName(a.name, a.path);
   const scope = await paths.scope(ctx, a.path);
   const r = await findReferences(scope, a.name, a.maxResults ?? 200);
   const left = tooLargeNote(ctx, scope);

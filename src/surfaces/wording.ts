@@ -200,6 +200,8 @@ const OFFICIAL_WORDS: CaseTable = {
     no_grammar: (e) =>
       `No code grammar for ${e.path}: outlines cover TypeScript, TSX, JavaScript, Python, Go, ` +
       "Rust, Java, C#, C, C++, Ruby, PHP and Markdown. Read it with a line range instead.",
+    symbol_name_empty: (e) =>
+      `The symbol name is empty${e.detail.path ? ` (in ${e.path})` : ""}: give a name (parse) or a qualified name (Parser.parse); outline lists a file's symbols.`,
     symbol_ambiguous: (e) =>
       `'${shown(e.detail.name)}' names ${e.detail.actual} symbols in ${e.path}: ${(e.detail.items ?? []).join("; ")}. Give a qualified name (Outer.inner).`,
     syntax_errors: (e) =>

@@ -283,6 +283,25 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(none.text).not.toContain("secret.ts");
   });
 
+  it("an empty or blank name is refused by every symbol tool, says what to give, and changes nothing", async () => {
+    // Before: find_symbol listed every symbol of the tree, find_references parsed it all for no answer.
+    const file = s.file(root, "src/parser.ts");
+    const calls: [string, Record<string, unknown>][] = [
+      ["find_symbol", { name: "", ...treeArgs() }],
+      ["find_references", { name: "  ", ...treeArgs("src") }],
+      ["read_symbol", { ...file, name: "." }],
+      ["replace_symbol", { ...file, name: "", [s.arg("newText")]: "x" }],
+      ["insert_symbol", { ...file, name: " ", position: "after", text: "x" }],
+    ];
+    for (const [tool, args] of calls) {
+      const r = await conn.call(tool, args);
+      expect(r.isError, `${tool}: ${r.text}`).toBe(true);
+      expect(r.text, tool).toContain("The symbol name is empty");
+      expect(r.text, tool).toContain("Parser.parse");
+    }
+    expect(fs.readFileSync(path.join(root, "src/parser.ts"), "utf8")).toBe(PARSER_TS);
+  });
+
   it("read_symbol returns the numbered lines and the file's sha256", async () => {
     const r = await conn.call("read_symbol", { ...s.file(root, "src/parser.ts"), name: "standalone" });
     expect(r.text).toContain("13→export function standalone");

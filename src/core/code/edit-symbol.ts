@@ -17,7 +17,7 @@ import { GRAMMARS, type GrammarId } from "./languages.js";
 import { rangeLabel } from "./outline.js";
 import { parseErrors } from "./parser-pool.js";
 import { type CodeText, readCode, symbolsOf } from "./source.js";
-import { type FoundSymbol, matchSymbols } from "./symbols.js";
+import { checkSymbolName, type FoundSymbol, matchSymbols } from "./symbols.js";
 
 export interface SymbolEditOptions {
   dryRun?: boolean;
@@ -46,6 +46,7 @@ export async function oneSymbol(
   name: string,
   signal?: AbortSignal,
 ): Promise<FoundSymbol> {
+  checkSymbolName(name, requested);
   const parsed = await symbolsOf(file, signal);
   if (!parsed) throw new ToolError("invalid", { reason: "no_grammar", path: requested });
   const found = matchSymbols(parsed.symbols, { name });

@@ -1,4 +1,5 @@
 /** Looking symbols up by name and flattening their tree. */
+import { ToolError } from "../errors.js";
 import type { SymbolNode } from "./extract.js";
 import type { SymbolKind } from "./languages.js";
 
@@ -32,9 +33,21 @@ export interface NameQuery {
   kind?: SymbolKind;
 }
 
+/** The separators of a qualified name's parts. */
+const SEPARATORS = /\.|::|#|->|\\/;
+
+/**
+ * Refuses a name with no part (empty, blank, only separators) before any file is searched: it names no
+ * symbol, and matching it would list every one (find_symbol) or parse a whole tree for nothing.
+ */
+export function checkSymbolName(name: string, requested?: string): void {
+  if (name.split(SEPARATORS).every((p) => p.trim() === ""))
+    throw new ToolError("invalid", { reason: "symbol_name_empty", parameter: "name", path: requested });
+}
+
 /** The symbols a query names: a qualified query matches the end of the qualified name. */
 export function matchSymbols(symbols: readonly SymbolNode[], q: NameQuery): FoundSymbol[] {
-  const parts = q.name.split(/\.|::|#|->|\\/).filter((p) => p !== "");
+  const parts = q.name.split(SEPARATORS).filter((p) => p !== "");
   const exact = q.exact !== false;
   return flatten(symbols).filter((f) => {
     if (q.kind !== undefined && f.symbol.kind !== q.kind) return false;
@@ -49,6 +62,6 @@ export function matchSymbols(symbols: readonly SymbolNode[], q: NameQuery): Foun
 
 /** The last name of a query (what ripgrep looks for to pick candidate files). */
 export function lastName(name: string): string {
-  const parts = name.split(/\.|::|#|->|\\/).filter((p) => p !== "");
+  const parts = name.split(SEPARATORS).filter((p) => p !== "");
   return parts[parts.length - 1] ?? name;
 }
