@@ -57,6 +57,21 @@ def main():
     Greeter("x").greeting
 `;
 
+const SETTINGS_PY = `MAX_SIZE = 10
+_cache: dict = {}
+a, b = 1, 2
+
+
+@dataclass
+class Options:
+    name: str
+    size: int = MAX_SIZE
+
+    def scaled(self):
+        factor = 2
+        return self.size * factor
+`;
+
 const GO = `package geo
 
 type Point struct {
@@ -123,6 +138,7 @@ const FILES: Record<string, string> = {
   "src/parser.ts": PARSER_TS,
   "src/util.ts": UTIL_TS,
   "app.py": APP_PY,
+  "settings.py": SETTINGS_PY,
   "geo.go": GO,
   "README.md": MD,
   "notes.xyz": "nothing to parse\n",
@@ -224,6 +240,14 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
       "  L7-8 method __init__",
       "  L10-12 method greeting",
       "L15-16 function main",
+    ]);
+    // What a module and a class body assign, as Python's ast has them; a function's locals are not symbols.
+    const settings = await conn.call("outline", { ...treeArgs("settings.py"), signatures: false });
+    expect(settings.text.split("\n")).toEqual([
+      "L1 constant MAX_SIZE",
+      "L2 variable _cache",
+      "L6-13 class Options { name, size }",
+      "  L11-13 method scaled",
     ]);
     const go = await conn.call("outline", { ...treeArgs("geo.go"), signatures: false });
     expect(go.text).toContain("L3-6 struct Point");

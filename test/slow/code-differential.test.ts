@@ -1,7 +1,8 @@
 /**
  * Differential: the definitions `outline` finds against each language's own parser on real code.
  * - TypeScript: the compiler API on the project's own src/ and on zod's sources (node_modules/zod/src).
- * - Python: `ast` on the top-level modules of the Python standard library on this machine.
+ * - Python: `ast` on the top-level modules of the Python standard library on this machine (classes,
+ *   functions, and the names a module or class body assigns: constants, variables, attributes).
  * - Go, Rust, Java, C#, C, C++, Ruby, PHP: Universal Ctags on the fixtures in test/fixtures/code/.
  * Compared: top-level definitions and their members (class, interface, struct, enum, function, method,
  * field, …), by name and line range (first line, last line). Each language's agreement is printed.
@@ -188,6 +189,12 @@ for f in sys.argv[1:]:
     def start(n):
         return min([d.lineno for d in n.decorator_list] + [n.lineno])
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    def named(n):
+        # One name bound by an assignment statement: NAME = ... or name: T [= ...]
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            return n.targets[0].id
+        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
+            return n.target.id
     for n in tree.body:
         if isinstance(n, kinds):
             defs.append([0, n.name, start(n), n.end_lineno])
@@ -195,6 +202,10 @@ for f in sys.argv[1:]:
                 for m in n.body:
                     if isinstance(m, kinds):
                         defs.append([1, m.name, start(m), m.end_lineno])
+                    elif named(m):
+                        defs.append([1, named(m), m.lineno, m.end_lineno])
+        elif named(n):
+            defs.append([0, named(n), n.lineno, n.end_lineno])
     out[f] = defs
 print(json.dumps(out))`;
     const ref = JSON.parse(

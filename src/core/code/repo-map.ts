@@ -123,11 +123,18 @@ function pageRank(n: number, edges: Map<number, Map<number, number>>, pers: numb
   return rank;
 }
 
+/**
+ * A member that holds a value (a property, a field, a class attribute) defines no edge: `x.name` says nothing
+ * of which file's `name` it is, and such common names would tie every file to any that declares one.
+ */
+const MEMBER_VALUES: ReadonlySet<string> = new Set(["property", "field"]);
+
 /** Which files define each name (a file once per name). */
 function definersOf(infos: readonly FileInfo[]): Map<string, number[]> {
   const definers = new Map<string, number[]>();
   infos.forEach((f, i) => {
     for (const s of f.flat) {
+      if (MEMBER_VALUES.has(s.symbol.kind)) continue;
       const list = definers.get(s.symbol.name) ?? [];
       if (!list.includes(i)) list.push(i);
       definers.set(s.symbol.name, list);

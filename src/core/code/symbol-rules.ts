@@ -114,9 +114,24 @@ const TS: Rules = {
   variable_declarator: { kind: tsVariable },
 };
 
+/**
+ * `NAME = …` or `name: T = …` of one name, as a statement of the module (a constant when its name is in
+ * capitals, as PEP 8 spells one) or of a class body (an attribute, a dataclass field); never a function's
+ * local. Asked of every assignment, so the cheapest test goes first.
+ */
+function pyAssignment(n: Node): SymbolKind | undefined {
+  const left = n.childForFieldName("left");
+  if (left?.type !== "identifier") return undefined;
+  const statement = n.parent;
+  const where = statement?.type === "expression_statement" ? statement.parent : undefined;
+  if (where?.type === "module") return /^_*[A-Z][A-Z0-9_]*$/.test(left.text) ? "constant" : "variable";
+  return where?.type === "block" && where.parent?.type === "class_definition" ? "property" : undefined;
+}
+
 const PYTHON: Rules = {
   class_definition: { kind: "class" },
   function_definition: { kind: (n) => (inClass(n, ["class_definition"]) ? "method" : "function") },
+  assignment: { kind: pyAssignment, name: field("left") },
 };
 
 function goType(n: Node): SymbolKind {
