@@ -11,7 +11,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@mo
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { checkRepliesOf } from "./reply-schema.js";
+import { checkRepliesOf, clientValidator } from "./reply-schema.js";
 import { assertInstalled, MCPFS_BIN, SERVER_NODE, type TextResult, toText } from "./server.js";
 
 export interface HttpServerProcess {
@@ -111,7 +111,7 @@ export async function connectHttp(
   const roots = opts.roots;
   const client = new ClientV1(
     { name: "mcpfs-http-v1", version: "1.0.0" },
-    { capabilities: roots ? { roots: { listChanged: true } } : {} },
+    { capabilities: roots ? { roots: { listChanged: true } } : {}, jsonSchemaValidator: clientValidator },
   );
   if (roots) {
     client.setRequestHandler(ListRootsRequestSchema, async () => ({

@@ -18,7 +18,7 @@ import { resolveStartupRoots } from "../../src/cli/startup.js";
 import type { Journal } from "../../src/core/journal/journal.js";
 import { createServerFactory } from "../../src/server/factory.js";
 import { loadTools, policyFor } from "../../src/surfaces/index.js";
-import { checkRepliesOf } from "./reply-schema.js";
+import { checkRepliesOf, clientValidator } from "./reply-schema.js";
 import { type Connection, type StartOptions, toText } from "./server.js";
 
 const VERSION = "0.0.0-in-process";
@@ -87,7 +87,10 @@ export async function startServer(args: string[], opts: StartOptions = {}): Prom
   let roots = opts.roots;
   const client = new Client(
     { name: "mcpfs-test-in-process", version: "1.0.0" },
-    { capabilities: roots || opts.rootsHandler ? { roots: { listChanged: true } } : {} },
+    {
+      capabilities: roots || opts.rootsHandler ? { roots: { listChanged: true } } : {},
+      jsonSchemaValidator: clientValidator,
+    },
   );
   if (opts.rootsHandler) {
     const handler = opts.rootsHandler;

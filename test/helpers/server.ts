@@ -12,7 +12,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, inject } from "vitest";
-import { checkRepliesOf } from "./reply-schema.js";
+import { checkRepliesOf, clientValidator } from "./reply-schema.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NOT_INSTALLED = "(no installed package: the black-box tiers' globalSetup installs it)";
@@ -150,7 +150,10 @@ export async function startServer(args: string[], opts: StartOptions = {}): Prom
   let roots = opts.roots;
   const client = new ClientV1(
     { name: "mcpfs-test-v1", version: "1.0.0" },
-    { capabilities: roots || opts.rootsHandler ? { roots: { listChanged: true } } : {} },
+    {
+      capabilities: roots || opts.rootsHandler ? { roots: { listChanged: true } } : {},
+      jsonSchemaValidator: clientValidator,
+    },
   );
   if (opts.rootsHandler) {
     const handler = opts.rootsHandler;
