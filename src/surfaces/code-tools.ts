@@ -12,7 +12,7 @@ import { outlineLines, outlineTree } from "../core/code/outline.js";
 import { findReferences, referenceRows } from "../core/code/references.js";
 import { repoMap } from "../core/code/repo-map.js";
 import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "../core/code/scope.js";
-import { MAX_CODE_BYTES, symbolsOf, viewCode } from "../core/code/source.js";
+import { type FileSymbols, MAX_CODE_BYTES, symbolsOf, viewCode } from "../core/code/source.js";
 import { checkSymbolName } from "../core/code/symbols.js";
 import { fencedDiff } from "../core/edit/diff.js";
 import { isErrno, noSuchPathError, ToolError } from "../core/errors.js";
@@ -170,14 +170,19 @@ export const codeFields = {
 const pageNote = (shown: number, total: number, next: string) =>
   `\n[mcpfs: output truncated: showing ${shown} of ${total} entries. Continue with ${next}.]`;
 
-function errorsNote(errors: number): string {
-  return errors > 0
-    ? `\n[mcpfs: ${errors} syntax errors in the file; symbols near them may be missing.]`
+/** Where the parse failed, so the model can look there (tree-sitter may drop every symbol after it). */
+function errorsNote(p: FileSymbols): string {
+  return p.errors > 0
+    ? `\n[mcpfs: ${p.errors} syntax error${p.errors === 1 ? "" : "s"} in the file, the first on line ${p.firstError}; symbols from there on may be missing.]`
     : "";
 }
 
 /** A file with no grammar still outlines by its indentation and `[sections]` (cheap, never a failure). */
-const byIndentation = (text: string) => ({ symbols: indentSymbols(text), errors: 0 });
+const byIndentation = (text: string): FileSymbols => ({
+  symbols: indentSymbols(text),
+  errors: 0,
+  firstError: 0,
+});
 const INDENTED = "\n[mcpfs: no grammar for this file type: outline by indentation.]";
 
 export interface OutlineArgs {
@@ -206,7 +211,7 @@ export async function outlineCode(ctx: ToolContext, paths: CodePaths, a: Outline
     );
     const text =
       (lines.slice(0, kept).join("\n") || "(no symbols)") +
-      (note ?? (file.language === undefined ? INDENTED : errorsNote(parsed.errors)));
+      (note ?? (file.language === undefined ? INDENTED : errorsNote(parsed)));
     return {
       text,
       fields: {
@@ -251,6 +256,8 @@ async function outlineDirectory(
     const lines = got?.parsed
       ? outlineLines(got.parsed.symbols, { ...opts, language: got.file.language })
       : [`  (not parsed: over ${MAX_CODE_BYTES / 1024 / 1024} MiB; grep it instead)`];
+    if (got?.parsed?.firstError)
+      lines.push(`  (syntax error on line ${got.parsed.firstError}: symbols from there on may be missing)`);
     const block = [escapeName(files[i]!), ...lines].join("\n");
     if (!ctx.budget.take(`${block}\n`)) {
       next = i;

@@ -261,6 +261,35 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     ]);
   });
 
+  it("an outline of a file that does not parse says where the first syntax error is, alone or in a folder", async () => {
+    // tree-sitter's recovery can swallow every symbol after the error: the model is told where to look.
+    const dir = path.join(root, "broken");
+    fs.mkdirSync(dir);
+    try {
+      fs.writeFileSync(
+        path.join(dir, "b.ts"),
+        "export const ok = 1;\n\nfunction f( {\n  return 1;\n}\n\nexport class Lost {}\n",
+      );
+      fs.writeFileSync(path.join(dir, "c.py"), "def f(:\n    pass\n");
+      const one = await conn.call("outline", treeArgs("broken/b.ts"));
+      expect(one.isError, one.text).toBe(false);
+      expect(one.text).toMatch(
+        /\[mcpfs: \d+ syntax errors? in the file, the first on line 3; symbols from there on may be missing\.\]$/,
+      );
+      const py = await conn.call("outline", treeArgs("broken/c.py"));
+      expect(py.text).toContain("[mcpfs: 1 syntax error in the file, the first on line 1;");
+      const all = await conn.call("outline", treeArgs("broken"));
+      expect(all.text.split("\n")).toContain(
+        "  (syntax error on line 3: symbols from there on may be missing)",
+      );
+      expect(all.text.split("\n")).toContain(
+        "  (syntax error on line 1: symbols from there on may be missing)",
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a file without a grammar is answered, not failed", async () => {
     const r = await conn.call("outline", treeArgs("notes.xyz"));
     expect(r.isError).toBe(false);

@@ -241,6 +241,17 @@ export function extractUses(root: Node, grammar: GrammarId, text: string): [stri
   return [...counts].filter(([, count]) => count > 0);
 }
 
+/**
+ * The 1-based line of the first ERROR or MISSING node in document order, 0 when there is none: where an
+ * outline may start missing symbols (tree-sitter's recovery can swallow the rest of the file).
+ */
+export function firstErrorLine(root: Node): number {
+  let n: Node | null = root.hasError ? root : null;
+  while (n && !n.isError && !n.isMissing)
+    n = n.children.find((c) => c !== null && (c.hasError || c.isMissing)) ?? null;
+  return n ? n.startPosition.row + 1 : 0;
+}
+
 /** How many ERROR and MISSING nodes a tree holds (an edit may not add any). */
 export function errorCount(root: Node): number {
   if (!root.hasError) return 0;

@@ -22,6 +22,8 @@ export interface SymbolsResult {
   symbols: SymbolNode[];
   /** ERROR and MISSING nodes in the tree. */
   errors: number;
+  /** The line of the first of them (0: none). */
+  firstError: number;
 }
 
 export type OccurrencesResult = [string, Occurrence[]][];

@@ -93,15 +93,17 @@ function memo<T>(file: CodeText, key: string, ask: () => Promise<T>, signal?: Ab
 
 export interface FileSymbols {
   symbols: SymbolNode[];
-  /** Syntax errors in the file (ERROR/MISSING nodes): symbols near them may be missing. */
+  /** Syntax errors in the file (ERROR/MISSING nodes): symbols from the first on may be missing. */
   errors: number;
+  /** The line of the first syntax error (0: none). */
+  firstError: number;
 }
 
 /** The file's symbols; `undefined` when mcpfs has no grammar for its language. */
 export async function symbolsOf(file: CodeText, signal?: AbortSignal): Promise<FileSymbols | undefined> {
   const language = file.language;
   if (language === undefined) return undefined;
-  if (language === "markdown") return { symbols: markdownSymbols(file.text), errors: 0 };
+  if (language === "markdown") return { symbols: markdownSymbols(file.text), errors: 0, firstError: 0 };
   return memo(file, "symbols", () => parseSymbols(language, file.text, file.sha256), signal);
 }
 

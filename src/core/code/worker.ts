@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import treeSitter, { type Node, type Tree } from "@vscode/tree-sitter-wasm";
-import { errorCount, extractOccurrences, extractSymbols, extractUses } from "./extract.js";
+import { errorCount, extractOccurrences, extractSymbols, extractUses, firstErrorLine } from "./extract.js";
 import type { GrammarId } from "./languages.js";
 import type { ParseRequest, ParseResponse } from "./protocol.js";
 
@@ -103,7 +103,11 @@ async function symbolsJson(req: ParseRequest, e: Entry): Promise<string> {
   e.symbols ??= grew(
     e,
     await withTree(req, (root) =>
-      JSON.stringify({ symbols: extractSymbols(root, req.grammar, req.text), errors: errorCount(root) }),
+      JSON.stringify({
+        symbols: extractSymbols(root, req.grammar, req.text),
+        errors: errorCount(root),
+        firstError: firstErrorLine(root),
+      }),
     ),
   );
   return e.symbols;
