@@ -58,7 +58,7 @@ def main():
 `;
 
 const SETTINGS_PY = `MAX_SIZE = 10
-_cache: dict = {}
+_cache = _seen = {}
 a, b = 1, 2
 
 
@@ -246,6 +246,7 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(settings.text.split("\n")).toEqual([
       "L1 constant MAX_SIZE",
       "L2 variable _cache",
+      "L2 variable _seen",
       "L6-13 class Options { name, size }",
       "  L11-13 method scaled",
     ]);

@@ -190,11 +190,12 @@ for f in sys.argv[1:]:
         return min([d.lineno for d in n.decorator_list] + [n.lineno])
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     def named(n):
-        # One name bound by an assignment statement: NAME = ... or name: T [= ...]
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-            return n.targets[0].id
+        # The names an assignment statement binds: NAME = ..., x = y = ..., name: T [= ...]
+        if isinstance(n, ast.Assign) and all(isinstance(t, ast.Name) for t in n.targets):
+            return [t.id for t in n.targets]
         if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
-            return n.target.id
+            return [n.target.id]
+        return []
     for n in tree.body:
         if isinstance(n, kinds):
             defs.append([0, n.name, start(n), n.end_lineno])
@@ -202,10 +203,10 @@ for f in sys.argv[1:]:
                 for m in n.body:
                     if isinstance(m, kinds):
                         defs.append([1, m.name, start(m), m.end_lineno])
-                    elif named(m):
-                        defs.append([1, named(m), m.lineno, m.end_lineno])
-        elif named(n):
-            defs.append([0, named(n), n.lineno, n.end_lineno])
+                    for name in named(m):
+                        defs.append([1, name, m.lineno, m.end_lineno])
+        for name in named(n):
+            defs.append([0, name, n.lineno, n.end_lineno])
     out[f] = defs
 print(json.dumps(out))`;
     const ref = JSON.parse(

@@ -128,10 +128,21 @@ function pyAssignment(n: Node): SymbolKind | undefined {
   return where?.type === "block" && where.parent?.type === "class_definition" ? "property" : undefined;
 }
 
+/** Each name a chain of assignments binds (`x = y = 1`), up to the first that binds a tuple or an attribute. */
+function pyAssigned(n: Node): Node[] {
+  const out: Node[] = [];
+  for (let a: Node | null = n; a?.type === "assignment"; a = a.childForFieldName("right")) {
+    const left = a.childForFieldName("left");
+    if (left?.type !== "identifier") break;
+    out.push(left);
+  }
+  return out;
+}
+
 const PYTHON: Rules = {
   class_definition: { kind: "class" },
   function_definition: { kind: (n) => (inClass(n, ["class_definition"]) ? "method" : "function") },
-  assignment: { kind: pyAssignment, name: field("left") },
+  assignment: { kind: pyAssignment, names: pyAssigned },
 };
 
 function goType(n: Node): SymbolKind {
