@@ -100,7 +100,7 @@ function editTools(s: CodeSurface): AnyToolDef[] {
     codeTool(s, {
       name: "replace_symbol",
       title: "Replace Symbol",
-      description: `Replace a symbol's whole definition with ${s.param("newText")} and return the diff; refused if the result has new syntax errors. Undoable with undo_change.`,
+      description: `Replace a symbol's whole definition with ${s.param("newText")} (lines after the first indented as in the file) and return the diff; refused if the result has new syntax errors. Undoable with undo_change.`,
       shape: { ...common, newText: z.string() },
       output: codeFields.editSymbol,
       annotations: editing,
@@ -111,7 +111,7 @@ function editTools(s: CodeSurface): AnyToolDef[] {
       name: "insert_symbol",
       title: "Insert Symbol",
       description:
-        "Insert text as whole lines before or after a symbol (a blank line between); refused on new syntax errors.",
+        "Insert text as whole lines before or after a symbol (a blank line between), unindented text indented as the symbol is; refused on new syntax errors.",
       shape: { ...common, position: z.enum(["before", "after"]), text: z.string() },
       output: codeFields.editSymbol,
       annotations: editing,

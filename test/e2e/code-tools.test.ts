@@ -437,6 +437,44 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(fs.readFileSync(file, "utf8")).toBe(UTIL_TS);
   });
 
+  it("insert_symbol indents unindented text as the symbol is; replace_symbol takes a copied first line's indent off", async () => {
+    // Left at the margin, a method inserted before another ended its class and nested the next one in it,
+    // with no syntax error to refuse (the file still parsed).
+    const dir = path.join(root, "indent");
+    fs.mkdirSync(dir);
+    const file = path.join(dir, "opts.py");
+    fs.writeFileSync(
+      file,
+      "class Options:\n    size = 1\n\n    def scaled(self):\n        return self.size * 2\n",
+    );
+    try {
+      const ins = await conn.call("insert_symbol", {
+        ...s.file(root, "indent/opts.py"),
+        name: "Options.scaled",
+        position: "before",
+        text: "def half(self):\n    return self.size / 2\n",
+      });
+      expect(ins.isError, ins.text).toBe(false);
+      const rep = await conn.call("replace_symbol", {
+        ...s.file(root, "indent/opts.py"),
+        name: "Options.scaled",
+        [s.arg("newText")]: "    def scaled(self):\n        return self.size * 3",
+      });
+      expect(rep.isError, rep.text).toBe(false);
+      expect(fs.readFileSync(file, "utf8")).toBe(
+        "class Options:\n    size = 1\n\n    def half(self):\n        return self.size / 2\n\n    def scaled(self):\n        return self.size * 3\n",
+      );
+      const outline = await conn.call("outline", { ...treeArgs("indent/opts.py"), signatures: false });
+      expect(outline.text.split("\n")).toEqual([
+        "L1-8 class Options { size }",
+        "  L4-5 method half",
+        "  L7-8 method scaled",
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("insert_symbol adds whole lines after a symbol; dryRun writes nothing", async () => {
     const file = path.join(root, "app.py");
     const text = "def extra():\n    return 1\n";

@@ -10,7 +10,7 @@ import { checkExpected } from "../mutate/precondition.js";
 import { type ChangeResult, commitChanges } from "../mutate/transaction.js";
 import { encodeText } from "../text/decode.js";
 import { parseDoc } from "../text/document.js";
-import { toLf } from "../text/lines.js";
+import { linesOf, toLf } from "../text/lines.js";
 import type { ResolvedPath } from "../workspace.js";
 import type { SymbolNode } from "./extract.js";
 import { GRAMMARS, type GrammarId } from "./languages.js";
@@ -64,13 +64,38 @@ export async function oneSymbol(
   return found[0]!;
 }
 
-/** The file's text with the placement applied (offsets are into the text without BOM). */
+/** The spaces and tabs before a symbol on its first line ("" when code comes before it there). */
+function indentAt(text: string, start: number): string {
+  const lead = text.slice(text.lastIndexOf("\n", start - 1) + 1, start);
+  return /^[ \t]*$/.test(lead) ? lead : "";
+}
+
+/**
+ * Text to insert beside an indented symbol (a method, a class attribute), when its first line has no
+ * indentation of its own: every line indented as the symbol is. Left at the margin, a Python method would end
+ * its class (and the next one would nest in it); text that brings its own indentation is kept as given.
+ */
+function indentedAs(body: string, indent: string): string {
+  const lines = linesOf(body);
+  const first = lines.find((l) => l.text.trim() !== "");
+  if (indent === "" || first === undefined || /^[ \t]/.test(first.text)) return body;
+  return lines.map((l) => (l.text.trim() === "" ? l.text : indent + l.text) + l.eol).join("");
+}
+
+/**
+ * The file's text with the placement applied (offsets are into the text without BOM). A replacement starts
+ * where the symbol starts, after its line's indentation: its first line's own leading whitespace is dropped
+ * (a copy of read_symbol's lines brings it), the lines after it stand as given.
+ */
 function applyPlacement(text: string, sym: SymbolNode, p: Placement): string {
   const eol = parseDoc(text).eol;
   const body = toLf(p.text).replace(/\n/g, eol);
   if (p.kind === "replace")
-    return text.slice(0, sym.start) + body.replace(/(\r?\n)+$/, "") + text.slice(sym.end);
-  const block = body.endsWith(eol) ? body : body + eol;
+    return (
+      text.slice(0, sym.start) + body.replace(/^[ \t]+/, "").replace(/(\r?\n)+$/, "") + text.slice(sym.end)
+    );
+  const indented = indentedAs(body, indentAt(text, sym.start));
+  const block = indented.endsWith(eol) ? indented : indented + eol;
   if (p.kind === "before") {
     const lineStart = text.lastIndexOf("\n", sym.start - 1) + 1;
     return text.slice(0, lineStart) + block + eol + text.slice(lineStart);
