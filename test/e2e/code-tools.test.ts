@@ -508,6 +508,36 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(again.text).toBe(r.text);
   });
 
+  it("repo_map: an ES module's unexported names are its own (a test's const text is not every file's text)", async () => {
+    const dir = path.join(root, "esm");
+    fs.mkdirSync(dir);
+    try {
+      fs.writeFileSync(
+        path.join(dir, "lib.ts"),
+        "export function helper(text: string): string {\n  return text.trim();\n}\n",
+      );
+      for (const n of ["a", "b", "c", "d"])
+        fs.writeFileSync(
+          path.join(dir, `${n}.ts`),
+          `import { helper } from "./lib";\n\nexport function use_${n}(text: string): string {\n  return helper(text);\n}\n`,
+        );
+      fs.writeFileSync(
+        path.join(dir, "lib.test.ts"),
+        'import { helper } from "./lib";\n\nconst text = "  fixture ";\nconst area = { text };\n\nhelper(area.text);\n',
+      );
+      // Before: lib.test.ts came first, its private text and area drawing an edge from every file using `text`.
+      const r = await conn.call("repo_map", { ...treeArgs("esm"), [s.arg("maxTokens")]: 40 });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text.split("\n").slice(0, 2)).toEqual([
+        "lib.ts:",
+        "  L1-3 export function helper(text: string): string",
+      ]);
+      expect(r.text).not.toContain("lib.test.ts");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("repo_map says which focus entries named nothing it mapped", async () => {
     const r = await conn.call("repo_map", {
       ...treeArgs(),

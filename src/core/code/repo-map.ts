@@ -37,6 +37,29 @@ interface FileInfo {
   uses: Map<string, number>;
   /** `symbols` flattened (kept per file: a warm map flattens and prints nothing again). */
   flat: FoundSymbol[];
+  /** An ES module's top-level names other files can import (undefined: every name, as in other languages). */
+  exported?: ReadonlySet<string>;
+}
+
+const ES_LANGUAGES: ReadonlySet<string> = new Set(["typescript", "tsx", "javascript"]);
+
+/**
+ * The names an ES module exports: its `export …` definitions and the names in `export { a, b as c }`.
+ * Undefined for a file that neither imports nor exports (a script, CommonJS, a global declaration file):
+ * every name of it may be used elsewhere. The others stay private to their file, so a test file's `text`
+ * or `area` is not what every other file's `text` refers to.
+ */
+function esExports(text: string, flat: readonly FoundSymbol[]): Set<string> | undefined {
+  if (!/^[ \t]*(?:import|export)\b/m.test(text)) return undefined;
+  const names = new Set<string>();
+  for (const f of flat)
+    if (f.depth === 0 && f.symbol.signature.startsWith("export")) names.add(f.symbol.name);
+  for (const m of text.matchAll(/\bexport\s*(?:type\s*)?\{([^}]*)\}/g))
+    for (const item of m[1]!.split(",")) {
+      const local = /^\s*(?:type\s+)?([\w$]+)/.exec(item)?.[1];
+      if (local) names.add(local);
+    }
+  return names;
 }
 
 const flats = new WeakMap<SymbolNode[], FoundSymbol[]>();
@@ -72,7 +95,9 @@ async function infoOf(scope: CodeScope, rel: string): Promise<FileInfo | undefin
   const both = await symbolsAndUsesOf(file, scope.signal);
   if (!both) return undefined;
   const symbols = both.symbols.symbols;
-  return { path: rel, language: file.language, symbols, uses: both.uses, flat: flatOf(symbols) };
+  const flat = flatOf(symbols);
+  const exported = ES_LANGUAGES.has(file.language ?? "") ? esExports(file.text, flat) : undefined;
+  return { path: rel, language: file.language, symbols, uses: both.uses, flat, exported };
 }
 
 /** Reads and parses the files, 8 ahead (the reads overlap; the worker parses one after another). */
@@ -135,6 +160,7 @@ function definersOf(infos: readonly FileInfo[]): Map<string, number[]> {
   infos.forEach((f, i) => {
     for (const s of f.flat) {
       if (MEMBER_VALUES.has(s.symbol.kind)) continue;
+      if (s.depth === 0 && f.exported && !f.exported.has(s.symbol.name)) continue;
       const list = definers.get(s.symbol.name) ?? [];
       if (!list.includes(i)) list.push(i);
       definers.set(s.symbol.name, list);
@@ -186,8 +212,9 @@ interface RankedDef {
 }
 
 /**
- * Definitions (two levels deep) by score: the file's rank, raised by how many other files use the name.
- * Ties break by path, then line, so the order is deterministic.
+ * Definitions (two levels deep) by score: the file's rank, raised by how many other files use the name (none
+ * can use an ES module's name it does not export). Ties break by path, then line, so the order is
+ * deterministic.
  */
 function rankDefinitions(infos: readonly FileInfo[], rank: readonly number[]): RankedDef[] {
   const users = new Map<string, number>();
@@ -198,7 +225,9 @@ function rankDefinitions(infos: readonly FileInfo[], rank: readonly number[]): R
     for (const found of f.flat) {
       if (found.depth === 0) parent = found;
       if (found.depth > 1) continue;
-      const used = users.get(found.symbol.name) ?? 0;
+      const name = found.symbol.name;
+      const own = found.depth === 0 && f.exported !== undefined && !f.exported.has(name);
+      const used = own ? 0 : (users.get(name) ?? 0) - (f.uses.has(name) ? 1 : 0);
       const score = rank[i]! * (1 + Math.log1p(used)) * (found.depth === 0 ? 1 : 0.5);
       defs.push({ file: i, found, ...(found.depth === 1 ? { parent } : {}), score });
     }
