@@ -114,7 +114,7 @@ describe("LineStdioTransport", () => {
     expect(w.replies().map((r) => r.id)).toEqual([undefined, 1, 2]);
   });
 
-  it("does not wait for a cancelled call, and waits at most drainMs for the others", async () => {
+  it("does not wait for a cancelled call or a listen stream, and waits at most drainMs for the others", async () => {
     const w = wire(200, 50);
     let closed = false;
     w.t.onclose = () => {
@@ -122,7 +122,8 @@ describe("LineStdioTransport", () => {
     };
     await w.t.start();
     const cancel = '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}';
-    w.stdin.end(`${ping(1).replace("1", '"a"')}\n${cancel}\n`);
+    const listen = '{"jsonrpc":"2.0","id":"s","method":"subscriptions/listen","params":{}}';
+    w.stdin.end(`${ping(1).replace("1", '"a"')}\n${cancel}\n${listen}\n`);
     await tick();
     expect(closed).toBe(true);
 

@@ -209,8 +209,10 @@ export class LineStdioTransport implements Transport {
       return;
     }
     if ("method" in message) {
-      // A cancelled call gets no answer (the SDK sends none): stdin's end does not wait for it.
-      if ("id" in message) this.unanswered.add(message.id as RequestId);
+      // A cancelled call gets no answer (the SDK sends none), and a `subscriptions/listen` stream stays open
+      // until the connection ends (HTTP's shutdown skips it too, http-modern.ts): stdin's end waits for neither.
+      if ("id" in message && message.method !== "subscriptions/listen")
+        this.unanswered.add(message.id as RequestId);
       else if (message.method === "notifications/cancelled")
         this.unanswered.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? "");
     }
