@@ -4,6 +4,7 @@ import { createMcpHandler } from "@modelcontextprotocol/server";
 import { Workspace } from "../core/workspace.js";
 import type { createServerFactory, ServerDeps } from "./factory.js";
 import { MAX_SESSION_SUBSCRIPTIONS } from "./file-watch.js";
+import { isListen } from "./in-flight.js";
 import { resolveResourceUri } from "./resources.js";
 
 export interface ModernEndpoint {
@@ -59,11 +60,6 @@ export function modernEndpoint(
     },
     close: () => modern.close().catch(() => {}),
   };
-}
-
-/** A `subscriptions/listen` request: a stream that stays open, not a call to wait for at shutdown. */
-export function isListen(body: unknown): boolean {
-  return (body as { method?: unknown } | null)?.method === "subscriptions/listen";
 }
 
 function listenedUris(body: unknown): string[] {

@@ -4,9 +4,10 @@ import { isLegacyRequest } from "@modelcontextprotocol/server";
 import type { HttpConfig } from "../config/index.js";
 import { createServerFactory, type ServerDeps } from "./factory.js";
 import { readJsonBody, requestGuard } from "./http-guard.js";
-import { isListen, type ModernEndpoint, modernEndpoint } from "./http-modern.js";
+import { type ModernEndpoint, modernEndpoint } from "./http-modern.js";
 import { jsonError } from "./http-reply.js";
 import { SessionRegistry } from "./http-sessions.js";
+import { DRAIN_MS, isListen } from "./in-flight.js";
 
 export interface HttpOptions {
   /** Largest accepted request body (413 above it). */
@@ -32,7 +33,6 @@ export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const SESSION_IDLE_MS = 30 * 60_000;
 const MAX_SESSIONS = 1000;
 const MAX_PER_CLIENT = 100;
-const DRAIN_MS = 10_000;
 
 /**
  * Streamable HTTP on `/mcp`. 2025-era clients get sessions (`http-sessions.ts`); 2026-era requests are

@@ -10,6 +10,10 @@ function wire(limit: number, drainMs?: number) {
   const oversize: number[] = [];
   const t = new LineStdioTransport({ limit, stdin, stdout, drainMs, onOversize: (n) => oversize.push(n) });
   t.onmessage = (m) => received.push(m);
+  let closed = false;
+  t.onclose = () => {
+    closed = true;
+  };
   let out = "";
   stdout.on("data", (d: Buffer) => {
     out += d.toString();
@@ -19,7 +23,7 @@ function wire(limit: number, drainMs?: number) {
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l));
-  return { t, stdin, received, oversize, replies };
+  return { t, stdin, received, oversize, replies, closed: () => closed };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -79,27 +83,19 @@ describe("LineStdioTransport", () => {
 
   it("closes when stdin ends", async () => {
     const w = wire(100);
-    let closed = false;
-    w.t.onclose = () => {
-      closed = true;
-    };
     await w.t.start();
     w.stdin.end();
     await tick();
-    expect(closed).toBe(true);
+    expect(w.closed()).toBe(true);
     await expect(w.t.send(JSON.parse(ping(1)))).rejects.toThrow("closed");
   });
 
   it("on stdin's end, answers the calls received first, then closes", async () => {
     const w = wire(100);
-    let closed = false;
-    w.t.onclose = () => {
-      closed = true;
-    };
     await w.t.start();
     w.stdin.end(`${ping(1)}\n${ping(2)}\n`);
     await tick();
-    expect(closed).toBe(false);
+    expect(w.closed()).toBe(false);
     await w.t.send({
       jsonrpc: "2.0",
       method: "notifications/progress",
@@ -107,36 +103,28 @@ describe("LineStdioTransport", () => {
     });
     await w.t.send({ jsonrpc: "2.0", id: 1, result: {} });
     await tick();
-    expect(closed).toBe(false);
+    expect(w.closed()).toBe(false);
     await w.t.send({ jsonrpc: "2.0", id: 2, result: {} });
     await tick();
-    expect(closed).toBe(true);
+    expect(w.closed()).toBe(true);
     expect(w.replies().map((r) => r.id)).toEqual([undefined, 1, 2]);
   });
 
   it("does not wait for a cancelled call or a listen stream, and waits at most drainMs for the others", async () => {
     const w = wire(200, 50);
-    let closed = false;
-    w.t.onclose = () => {
-      closed = true;
-    };
     await w.t.start();
     const cancel = '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}';
     const listen = '{"jsonrpc":"2.0","id":"s","method":"subscriptions/listen","params":{}}';
     w.stdin.end(`${ping(1).replace("1", '"a"')}\n${cancel}\n${listen}\n`);
     await tick();
-    expect(closed).toBe(true);
+    expect(w.closed()).toBe(true);
 
     const v = wire(200, 50);
-    let shut = false;
-    v.t.onclose = () => {
-      shut = true;
-    };
     await v.t.start();
     v.stdin.end(`${ping(7)}\n`);
     await tick();
-    expect(shut).toBe(false);
+    expect(v.closed()).toBe(false);
     await new Promise((r) => setTimeout(r, 60));
-    expect(shut).toBe(true);
+    expect(v.closed()).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import {
   serializeMessage,
   type Transport,
 } from "@modelcontextprotocol/server";
+import { DRAIN_MS, isListen } from "./in-flight.js";
 
 /** A reply text this long is escaped once and written as a part of its own (see serializedParts). */
 const BIG_TEXT = 1 << 20;
@@ -75,7 +76,6 @@ export interface LineTransportOptions {
 
 /** Requests a client may still be owed an answer to: its own, by id (a response carries the same id). */
 type RequestId = string | number;
-const DRAIN_MS = 10_000;
 
 /**
  * The MCP stdio transport, framing lines itself: a message over the limit is skipped up to its newline and
@@ -209,10 +209,9 @@ export class LineStdioTransport implements Transport {
       return;
     }
     if ("method" in message) {
-      // A cancelled call gets no answer (the SDK sends none), and a `subscriptions/listen` stream stays open
-      // until the connection ends (HTTP's shutdown skips it too, http-modern.ts): stdin's end waits for neither.
-      if ("id" in message && message.method !== "subscriptions/listen")
-        this.unanswered.add(message.id as RequestId);
+      // A cancelled call gets no answer (the SDK sends none), and a listen stream stays open until the
+      // connection ends: stdin's end waits for neither.
+      if ("id" in message && !isListen(message)) this.unanswered.add(message.id as RequestId);
       else if (message.method === "notifications/cancelled")
         this.unanswered.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? "");
     }

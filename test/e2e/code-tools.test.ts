@@ -190,6 +190,21 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
   });
   afterAll(() => conn.close());
   const treeArgs = (rel?: string) => s.tree(root, rel);
+  /** Files under root/`folder` for one test only: the suite's other tests never see them. */
+  async function inFolder(
+    folder: string,
+    files: Record<string, string>,
+    test: (dir: string) => Promise<void>,
+  ) {
+    const dir = path.join(root, folder);
+    fs.mkdirSync(dir);
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+    try {
+      await test(dir);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
 
   it("outline gives each symbol's kind and exact lines, nested", async () => {
     const r = await conn.call("outline", treeArgs("src/parser.ts"));
@@ -264,14 +279,11 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
 
   it("an outline of a file that does not parse says where the first syntax error is, alone or in a folder", async () => {
     // tree-sitter's recovery can swallow every symbol after the error: the model is told where to look.
-    const dir = path.join(root, "broken");
-    fs.mkdirSync(dir);
-    try {
-      fs.writeFileSync(
-        path.join(dir, "b.ts"),
-        "export const ok = 1;\n\nfunction f( {\n  return 1;\n}\n\nexport class Lost {}\n",
-      );
-      fs.writeFileSync(path.join(dir, "c.py"), "def f(:\n    pass\n");
+    const files = {
+      "b.ts": "export const ok = 1;\n\nfunction f( {\n  return 1;\n}\n\nexport class Lost {}\n",
+      "c.py": "def f(:\n    pass\n",
+    };
+    await inFolder("broken", files, async () => {
       const one = await conn.call("outline", treeArgs("broken/b.ts"));
       expect(one.isError, one.text).toBe(false);
       expect(one.text).toMatch(
@@ -286,9 +298,7 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
       expect(all.text.split("\n")).toContain(
         "  (syntax error on line 1: symbols from there on may be missing)",
       );
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("a file without a grammar is answered, not failed", async () => {
@@ -307,18 +317,15 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
 
   it("a directory outline of many files answers every one, and Node warns of no listener leak", async () => {
     // Each file waits under the call's one cancel signal: a listener per file passed Node's warning at 11.
-    const many = path.join(root, "many");
-    fs.mkdirSync(many);
-    try {
-      for (let i = 0; i < 40; i++)
-        fs.writeFileSync(path.join(many, `m${i}.ts`), `export const v${i} = ${i};\n`);
+    const files = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`m${i}.ts`, `export const v${i} = ${i};\n`]),
+    );
+    await inFolder("many", files, async () => {
       const r = await conn.call("outline", treeArgs("many"));
       expect(r.isError).toBe(false);
       for (let i = 0; i < 40; i++) expect(r.text).toContain(`constant v${i}`);
       expect(conn.stderr()).not.toMatch(/MaxListenersExceeded|memory leak/);
-    } finally {
-      fs.rmSync(many, { recursive: true, force: true });
-    }
+    });
   });
 
   it("find_symbol finds definitions (qualified too), not mentions", async () => {
@@ -440,14 +447,8 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
   it("insert_symbol indents unindented text as the symbol is; replace_symbol takes a copied first line's indent off", async () => {
     // Left at the margin, a method inserted before another ended its class and nested the next one in it,
     // with no syntax error to refuse (the file still parsed).
-    const dir = path.join(root, "indent");
-    fs.mkdirSync(dir);
-    const file = path.join(dir, "opts.py");
-    fs.writeFileSync(
-      file,
-      "class Options:\n    size = 1\n\n    def scaled(self):\n        return self.size * 2\n",
-    );
-    try {
+    const opts = "class Options:\n    size = 1\n\n    def scaled(self):\n        return self.size * 2\n";
+    await inFolder("indent", { "opts.py": opts }, async (dir) => {
       const ins = await conn.call("insert_symbol", {
         ...s.file(root, "indent/opts.py"),
         name: "Options.scaled",
@@ -461,7 +462,7 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
         [s.arg("newText")]: "    def scaled(self):\n        return self.size * 3",
       });
       expect(rep.isError, rep.text).toBe(false);
-      expect(fs.readFileSync(file, "utf8")).toBe(
+      expect(fs.readFileSync(path.join(dir, "opts.py"), "utf8")).toBe(
         "class Options:\n    size = 1\n\n    def half(self):\n        return self.size / 2\n\n    def scaled(self):\n        return self.size * 3\n",
       );
       const outline = await conn.call("outline", { ...treeArgs("indent/opts.py"), signatures: false });
@@ -470,9 +471,7 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
         "  L4-5 method half",
         "  L7-8 method scaled",
       ]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("insert_symbol adds whole lines after a symbol; dryRun writes nothing", async () => {
@@ -509,22 +508,15 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
   });
 
   it("repo_map: an ES module's unexported names are its own (a test's const text is not every file's text)", async () => {
-    const dir = path.join(root, "esm");
-    fs.mkdirSync(dir);
-    try {
-      fs.writeFileSync(
-        path.join(dir, "lib.ts"),
-        "export function helper(text: string): string {\n  return text.trim();\n}\n",
-      );
-      for (const n of ["a", "b", "c", "d"])
-        fs.writeFileSync(
-          path.join(dir, `${n}.ts`),
-          `import { helper } from "./lib";\n\nexport function use_${n}(text: string): string {\n  return helper(text);\n}\n`,
-        );
-      fs.writeFileSync(
-        path.join(dir, "lib.test.ts"),
+    const files: Record<string, string> = {
+      "lib.ts": "export function helper(text: string): string {\n  return text.trim();\n}\n",
+      "lib.test.ts":
         'import { helper } from "./lib";\n\nconst text = "  fixture ";\nconst area = { text };\n\nhelper(area.text);\n',
-      );
+    };
+    for (const n of ["a", "b", "c", "d"])
+      files[`${n}.ts`] =
+        `import { helper } from "./lib";\n\nexport function use_${n}(text: string): string {\n  return helper(text);\n}\n`;
+    await inFolder("esm", files, async () => {
       // Before: lib.test.ts came first, its private text and area drawing an edge from every file using `text`.
       const r = await conn.call("repo_map", { ...treeArgs("esm"), [s.arg("maxTokens")]: 40 });
       expect(r.isError, r.text).toBe(false);
@@ -533,9 +525,7 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
         "  L1-3 export function helper(text: string): string",
       ]);
       expect(r.text).not.toContain("lib.test.ts");
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("repo_map says which focus entries named nothing it mapped", async () => {

@@ -62,6 +62,11 @@ function esExports(text: string, flat: readonly FoundSymbol[]): Set<string> | un
   return names;
 }
 
+/** A top-level name of an ES module that it does not export: no other file can use it. */
+function privateToFile(f: FileInfo, s: FoundSymbol): boolean {
+  return s.depth === 0 && f.exported !== undefined && !f.exported.has(s.symbol.name);
+}
+
 const flats = new WeakMap<SymbolNode[], FoundSymbol[]>();
 /** A definition's line in the map, printed once per kept answer. */
 const printed = new WeakMap<FoundSymbol, string>();
@@ -160,7 +165,7 @@ function definersOf(infos: readonly FileInfo[]): Map<string, number[]> {
   infos.forEach((f, i) => {
     for (const s of f.flat) {
       if (MEMBER_VALUES.has(s.symbol.kind)) continue;
-      if (s.depth === 0 && f.exported && !f.exported.has(s.symbol.name)) continue;
+      if (privateToFile(f, s)) continue;
       const list = definers.get(s.symbol.name) ?? [];
       if (!list.includes(i)) list.push(i);
       definers.set(s.symbol.name, list);
@@ -226,8 +231,7 @@ function rankDefinitions(infos: readonly FileInfo[], rank: readonly number[]): R
       if (found.depth === 0) parent = found;
       if (found.depth > 1) continue;
       const name = found.symbol.name;
-      const own = found.depth === 0 && f.exported !== undefined && !f.exported.has(name);
-      const used = own ? 0 : (users.get(name) ?? 0) - (f.uses.has(name) ? 1 : 0);
+      const used = privateToFile(f, found) ? 0 : (users.get(name) ?? 0) - (f.uses.has(name) ? 1 : 0);
       const score = rank[i]! * (1 + Math.log1p(used)) * (found.depth === 0 ? 1 : 0.5);
       defs.push({ file: i, found, ...(found.depth === 1 ? { parent } : {}), score });
     }
