@@ -228,6 +228,7 @@ const ERROR_REASONS = {
     // structured, documents, code, search, images, walk, text, surfaces
     "no_grammar",
     "symbol_ambiguous",
+    "symbol_shared",
     "symbol_name_empty",
     "syntax_errors",
     "parser_missing",

@@ -100,7 +100,7 @@ function editTools(s: CodeSurface): AnyToolDef[] {
     codeTool(s, {
       name: "replace_symbol",
       title: "Replace Symbol",
-      description: `Replace a symbol's whole definition with ${s.param("newText")} (lines after the first indented as in the file) and return the diff; refused if the result has new syntax errors. Undoable with undo_change.`,
+      description: `Replace a symbol's whole definition with ${s.param("newText")} (written from the margin or indented as in the file) and return the diff; refused if the result has new syntax errors. Undoable with undo_change.`,
       shape: { ...common, newText: z.string() },
       output: codeFields.editSymbol,
       annotations: editing,

@@ -69,6 +69,7 @@ const CASES: { readonly [K in ErrorKind]: { readonly [R in ReasonOf<K> | "plain"
     git_failed: true,
     no_grammar: true,
     symbol_ambiguous: true,
+    symbol_shared: true,
     symbol_name_empty: true,
     syntax_errors: true,
     parser_missing: true,

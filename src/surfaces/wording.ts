@@ -203,7 +203,9 @@ const OFFICIAL_WORDS: CaseTable = {
     symbol_name_empty: (e) =>
       `The symbol name is empty${e.detail.path ? ` (in ${e.path})` : ""}: give a name (parse) or a qualified name (Parser.parse); outline lists a file's symbols.`,
     symbol_ambiguous: (e) =>
-      `'${shown(e.detail.name)}' names ${e.detail.actual} symbols in ${e.path}: ${(e.detail.items ?? []).join("; ")}. Give a qualified name (Outer.inner).`,
+      `'${shown(e.detail.name)}' names ${e.detail.actual} symbols in ${e.path}: ${(e.detail.items ?? []).join("; ")}. ${/[.:#\\]|->/.test(String(e.detail.name)) ? "Name" : "Give a qualified name (Outer.inner), or name"} one by its first line: '${shown(e.detail.expected)}'.`,
+    symbol_shared: (e) =>
+      `'${shown(e.detail.name)}' in ${e.path} is declared on line ${e.detail.actual} together with ${(e.detail.items ?? []).join(", ")}: replacing it would replace them too. Nothing was changed; edit that line with edit_file.`,
     syntax_errors: (e) =>
       `Refused: the new text leaves ${e.path} with syntax errors (${e.detail.actual} where it had ${e.detail.expected}). Nothing was changed; check the text's brackets and indentation.`,
     parser_missing: (e) =>

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SURFACES } from "../helpers/code-surfaces.js";
 import { tempArea } from "../helpers/fixtures.js";
 import { type Connection, ROOT, startServer } from "../helpers/server.js";
 
@@ -151,36 +152,6 @@ const FILES: Record<string, string> = {
 };
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
-
-interface Surface {
-  name: string;
-  start(root: string): Promise<Connection>;
-  /** A file argument as this surface takes it. */
-  file(root: string, rel: string): Record<string, string>;
-  tree(root: string, rel?: string): Record<string, string>;
-  text: "content" | "result";
-  arg(name: string): string;
-}
-
-const SURFACES: Surface[] = [
-  {
-    name: "filesystem",
-    start: (root) => startServer([root], { env: { MCPFS_STATE_DIR: path.join(root, "..", "state-fs") } }),
-    file: (root, rel) => ({ path: path.join(root, rel) }),
-    tree: (root, rel) => ({ path: rel ? path.join(root, rel) : root }),
-    text: "content",
-    arg: (n) => n,
-  },
-  {
-    name: "workspace",
-    start: (root) =>
-      startServer(["--project-dir", root], { env: { MCPFS_STATE_DIR: path.join(root, "..", "state-ws") } }),
-    file: (_root, rel) => ({ file_path: rel }),
-    tree: (_root, rel) => ({ path: rel ?? "." }),
-    text: "result",
-    arg: (n) => n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
-  },
-];
 
 describe.each(SURFACES)("code tools, $name surface", (s) => {
   const root = area.tree(`${s.name}/root`, FILES);

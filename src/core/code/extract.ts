@@ -245,15 +245,15 @@ export function extractUses(root: Node, grammar: GrammarId, text: string): [stri
  * The 1-based line of the first ERROR or MISSING node in document order, 0 when there is none: where an
  * outline may start missing symbols (tree-sitter's recovery can swallow the rest of the file).
  */
-export function firstErrorLine(root: Node): number {
+function firstErrorLine(root: Node): number {
   let n: Node | null = root.hasError ? root : null;
   while (n && !n.isError && !n.isMissing)
     n = n.children.find((c) => c !== null && (c.hasError || c.isMissing)) ?? null;
   return n ? n.startPosition.row + 1 : 0;
 }
 
-/** How many ERROR and MISSING nodes a tree holds (an edit may not add any). */
-export function errorCount(root: Node): number {
+/** How many ERROR and MISSING nodes a tree holds. */
+function errorCount(root: Node): number {
   if (!root.hasError) return 0;
   let count = 0;
   const visit = (n: Node): void => {
@@ -262,4 +262,81 @@ export function errorCount(root: Node): number {
   };
   visit(root);
   return count;
+}
+
+/** The width of the indentation of the line holding `offset`. */
+function lineIndent(text: string, offset: number): number {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start, offset))![0].length;
+}
+
+/**
+ * The 1-based lines of Python's indentation errors, which tree-sitter's Python grammar parses without an
+ * ERROR node (so an edit could write a file Python refuses to compile): a body with no statement ("expected
+ * an indented block"), a body not indented past the line that opens it, and a statement on a line of its own
+ * not aligned with the body's first ("unindent does not match any outer indentation level").
+ */
+function pythonIndentFaults(root: Node, text: string): number[] {
+  const faults: number[] = [];
+  for (const block of root.descendantsOfType("block")) {
+    if (!block) continue;
+    const owner = block.parent;
+    if (block.startIndex === block.endIndex) {
+      faults.push(block.startPosition.row + 2);
+      continue;
+    }
+    const stmts = block.namedChildren.filter((c): c is Node => c !== null && !/comment/.test(c.type));
+    const first = stmts[0];
+    if (!first || !owner) continue;
+    if (
+      first.startPosition.row > owner.startPosition.row &&
+      first.startPosition.column <= lineIndent(text, owner.startIndex)
+    )
+      faults.push(first.startPosition.row + 1);
+    for (let i = 1; i < stmts.length; i++) {
+      const c = stmts[i]!;
+      const ownLine = c.startPosition.row > stmts[i - 1]!.endPosition.row;
+      if (ownLine && c.startPosition.column !== first.startPosition.column)
+        faults.push(c.startPosition.row + 1);
+    }
+  }
+  return faults;
+}
+
+/**
+ * A tree's syntax errors (an edit may not add any): its ERROR and MISSING nodes, and for Python the
+ * indentation errors its compiler would report; `firstLine` is the first of them (0: none).
+ */
+export function syntaxFaults(
+  root: Node,
+  grammar: GrammarId,
+  text: string,
+): { count: number; firstLine: number } {
+  const indent = grammar === "python" ? pythonIndentFaults(root, text) : [];
+  const lines = [firstErrorLine(root), ...indent].filter((l) => l > 0);
+  return { count: errorCount(root) + indent.length, firstLine: lines.length > 0 ? Math.min(...lines) : 0 };
+}
+
+/** Node types that annotate the definition after them (decorators, Rust/C#/PHP attributes, annotations). */
+const ATTRIBUTES = /^(decorator|attribute_item|attribute_list|attribute_group|annotation|marker_annotation)$/;
+
+/**
+ * Where the definition starting at `at` begins with what is attached above it: the comments (its doc) and
+ * attributes or decorators right before it, each on lines of its own with no blank line between. Text
+ * inserted before a definition goes above these, so a doc comment or `#[derive]` stays with its definition.
+ */
+export function leadingStart(root: Node, text: string, at: number): number {
+  let n: Node | null = root.descendantForIndex(at);
+  while (n?.parent && n.parent.startIndex === at && n.parent.parent) n = n.parent;
+  if (!n || n.startIndex !== at) return at;
+  let lead = at;
+  let row = n.startPosition.row;
+  for (let p = n.previousSibling; p; p = p.previousSibling) {
+    const attached = /comment/.test(p.type) || ATTRIBUTES.test(p.type);
+    const ownLines = /^[ \t]*$/.test(text.slice(text.lastIndexOf("\n", p.startIndex - 1) + 1, p.startIndex));
+    if (!attached || !ownLines || p.endPosition.row < row - 1) break;
+    lead = p.startIndex;
+    row = p.startPosition.row;
+  }
+  return lead;
 }

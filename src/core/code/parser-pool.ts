@@ -145,6 +145,11 @@ export function parseErrors(grammar: GrammarId, text: string, signal?: AbortSign
   return pool.request<number>({ op: "errors", grammar, text, key: "" }, signal);
 }
 
+/** Where the definition at `at` starts with its attached doc comment and attributes (`key`: the text's hash). */
+export function parseLead(grammar: GrammarId, text: string, key: string, at: number, signal?: AbortSignal) {
+  return pool.request<number>({ op: "lead", grammar, text, key, at }, signal);
+}
+
 export function parseUses(grammar: GrammarId, text: string, key: string, signal?: AbortSignal) {
   return pool.request<UsesResult>({ op: "uses", grammar, text, key }, signal);
 }

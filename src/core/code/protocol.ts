@@ -7,15 +7,18 @@ export interface ParseRequest {
   /**
    * `uses`: the names the file uses but does not define there, with counts; `map`: symbols and uses at once
    * (what the repository map needs of a file: its text crosses to the worker once); `warm`: load the
-   * runtime and the grammar, nothing parsed (a tree-wide tool sends it while it still lists the files).
+   * runtime and the grammar, nothing parsed (a tree-wide tool sends it while it still lists the files);
+   * `lead`: where the definition at `at` starts with its doc comment and attributes (extract.ts).
    */
-  op: "symbols" | "occurrences" | "uses" | "map" | "errors" | "warm";
+  op: "symbols" | "occurrences" | "uses" | "map" | "errors" | "warm" | "lead";
   grammar: GrammarId;
   text: string;
   /** Cache key: the content's sha256 (`errors` is never cached). */
   key: string;
   /** `occurrences`: only this name. */
   name?: string;
+  /** `lead`: the definition's start offset. */
+  at?: number;
 }
 
 export interface SymbolsResult {

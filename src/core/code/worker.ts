@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import treeSitter, { type Node, type Tree } from "@vscode/tree-sitter-wasm";
-import { errorCount, extractOccurrences, extractSymbols, extractUses, firstErrorLine } from "./extract.js";
+import { extractOccurrences, extractSymbols, extractUses, leadingStart, syntaxFaults } from "./extract.js";
 import type { GrammarId } from "./languages.js";
 import type { ParseRequest, ParseResponse } from "./protocol.js";
 
@@ -102,13 +102,14 @@ async function withTree<T>(req: ParseRequest, use: (root: Node) => T): Promise<T
 async function symbolsJson(req: ParseRequest, e: Entry): Promise<string> {
   e.symbols ??= grew(
     e,
-    await withTree(req, (root) =>
-      JSON.stringify({
+    await withTree(req, (root) => {
+      const faults = syntaxFaults(root, req.grammar, req.text);
+      return JSON.stringify({
         symbols: extractSymbols(root, req.grammar, req.text),
-        errors: errorCount(root),
-        firstError: firstErrorLine(root),
-      }),
-    ),
+        errors: faults.count,
+        firstError: faults.firstLine,
+      });
+    }),
   );
   return e.symbols;
 }
@@ -123,7 +124,10 @@ async function handle(req: ParseRequest): Promise<string> {
     await language(req.grammar);
     return "null";
   }
-  if (req.op === "errors") return String(await withTree(req, errorCount));
+  if (req.op === "errors")
+    return String(await withTree(req, (root) => syntaxFaults(root, req.grammar, req.text).count));
+  if (req.op === "lead")
+    return String(await withTree(req, (root) => leadingStart(root, req.text, req.at ?? 0)));
   const e = entryFor(`${req.grammar}:${req.key}`);
   if (req.op === "symbols") return symbolsJson(req, e);
   if (req.op === "uses") return usesJson(req, e);
