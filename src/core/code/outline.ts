@@ -59,13 +59,15 @@ const NAME_FIRST = new Set(["typescript", "tsx", "javascript", "python", "rust"]
 
 /**
  * A signature as the outline shows it, for fewer tokens: one space between words, no initialiser of a value,
- * no `const`/`let`/`var` (the name says it), a long inline type literal as `{…}`, and a long parameter list
+ * no `const`/`let`/`var` before the name (the name says it), a long inline type literal as `{…}`, and a long parameter list
  * by name where names come first.
  */
-export function leanSignature(s: SymbolNode, language?: string): string {
+function leanSignature(s: SymbolNode, language?: string): string {
   let sig = s.signature.replace(/\(\s+/g, "(").replace(/,?\s+\)/g, ")");
   if (VALUE_KINDS.has(s.kind)) sig = sig.replace(/\s=\s[\s\S]*$/, "");
-  sig = sig.replace(/^((?:export )?(?:default )?(?:declare )?)(?:const|let|var) /, "$1");
+  // Only before the name: C's `const char *f()` keeps its `const` (it is the return type's).
+  const keyword = /^((?:export )?(?:default )?(?:declare )?)(?:const|let|var) /.exec(sig);
+  if (keyword && sig.startsWith(s.name, keyword[0].length)) sig = keyword[1] + sig.slice(keyword[0].length);
   sig = sig.replace(/\{[^{}]{30,}\}/g, "{…}");
   if (sig.length > LONG_SIGNATURE && language !== undefined && NAME_FIRST.has(language))
     sig = parameterNames(sig, s.name);
