@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SymbolNode } from "./extract.js";
-import { symbolLine } from "./outline.js";
+import { outlineLines, symbolLine } from "./outline.js";
 
 const sym = (name: string, kind: SymbolNode["kind"], signature: string): SymbolNode => ({
   name,
@@ -26,5 +26,11 @@ describe("outline signatures", () => {
     expect(lean(sym("buf_strerror", "function", "const char *buf_strerror(buf_err_t e)"), "cpp")).toBe(
       "const char *buf_strerror(buf_err_t e)",
     );
+  });
+
+  it("folds fields into their owner's line with one brace, also where the signature ends with one (Go)", () => {
+    const stats = { ...sym("Stats", "struct", "Stats struct {"), endLine: 4 };
+    stats.children = [sym("Gets", "field", "Gets int"), sym("Puts", "field", "Puts int")];
+    expect(outlineLines([stats], { language: "go" })).toEqual(["L1-4 Stats struct { Gets, Puts }"]);
   });
 });

@@ -91,7 +91,8 @@ export function outlineLines(symbols: readonly SymbolNode[], opts: OutlineOption
     let line = pad + symbolLine(s, opts.signatures !== false, opts.language);
     const shown = level + 1 < depth ? s.children : [];
     const folded = shown.filter(isFolded).map((c) => c.name);
-    if (folded.length > 0) line += ` { ${folded.join(", ")} }`;
+    // A signature that ends with its body's brace (Go's `Stats struct {`) gives the fold that brace.
+    if (folded.length > 0) line = `${line.replace(/\s*\{$/, "")} { ${folded.join(", ")} }`;
     out.push(line);
     out.push(
       ...outlineLines(
