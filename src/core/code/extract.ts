@@ -66,7 +66,10 @@ function lastCode(n: Node): Node {
 function signatureOf(n: Node, outer: Node, text: string): string {
   const value = n.childForFieldName("value");
   const body = n.childForFieldName("body") ?? value?.childForFieldName("body") ?? null;
-  let end = body && body.startIndex > outer.startIndex ? body.startIndex : outer.endIndex;
+  // Comments between the header and the body (Python's `class A:` then `# …` lines) are not the header's.
+  let head = body;
+  while (head?.previousSibling && /comment/.test(head.previousSibling.type)) head = head.previousSibling;
+  let end = head && head.startIndex > outer.startIndex ? head.startIndex : outer.endIndex;
   const firstBreak = text.indexOf("\n", outer.startIndex);
   if (!body && firstBreak !== -1) end = Math.min(end, firstBreak);
   let sig = text.slice(outer.startIndex, end).replace(/\s+/g, " ").trim();
@@ -270,14 +273,29 @@ function lineIndent(text: string, offset: number): number {
   return /^[ \t]*/.exec(text.slice(start, offset))![0].length;
 }
 
+/** A body's statements, comments left out (they may sit at any column). */
+const statementsOf = (n: Node) =>
+  n.namedChildren.filter((c): c is Node => c !== null && !/comment/.test(c.type));
+
+/** Lines of statements that start a line of their own at another column than `column`. */
+function misaligned(stmts: Node[], column: number): number[] {
+  return stmts
+    .filter(
+      (c, i) =>
+        (i === 0 || c.startPosition.row > stmts[i - 1]!.endPosition.row) && c.startPosition.column !== column,
+    )
+    .map((c) => c.startPosition.row + 1);
+}
+
 /**
  * The 1-based lines of Python's indentation errors, which tree-sitter's Python grammar parses without an
  * ERROR node (so an edit could write a file Python refuses to compile): a body with no statement ("expected
- * an indented block"), a body not indented past the line that opens it, and a statement on a line of its own
- * not aligned with the body's first ("unindent does not match any outer indentation level").
+ * an indented block"), a body not indented past the line that opens it, a top-level statement not at the
+ * margin ("unexpected indent"), and a statement on a line of its own not aligned with its body's first
+ * ("unindent does not match any outer indentation level").
  */
 function pythonIndentFaults(root: Node, text: string): number[] {
-  const faults: number[] = [];
+  const faults = misaligned(statementsOf(root), 0);
   for (const block of root.descendantsOfType("block")) {
     if (!block) continue;
     const owner = block.parent;
@@ -285,7 +303,7 @@ function pythonIndentFaults(root: Node, text: string): number[] {
       faults.push(block.startPosition.row + 2);
       continue;
     }
-    const stmts = block.namedChildren.filter((c): c is Node => c !== null && !/comment/.test(c.type));
+    const stmts = statementsOf(block);
     const first = stmts[0];
     if (!first || !owner) continue;
     if (
@@ -293,12 +311,7 @@ function pythonIndentFaults(root: Node, text: string): number[] {
       first.startPosition.column <= lineIndent(text, owner.startIndex)
     )
       faults.push(first.startPosition.row + 1);
-    for (let i = 1; i < stmts.length; i++) {
-      const c = stmts[i]!;
-      const ownLine = c.startPosition.row > stmts[i - 1]!.endPosition.row;
-      if (ownLine && c.startPosition.column !== first.startPosition.column)
-        faults.push(c.startPosition.row + 1);
-    }
+    faults.push(...misaligned(stmts, first.startPosition.column));
   }
   return faults;
 }
