@@ -248,6 +248,38 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     ]);
   });
 
+  it("outlines Markdown as CommonMark reads it: setext headings, no # in a long fence or front matter", async () => {
+    const notes = [
+      "---",
+      "title: notes",
+      "# yaml comment",
+      "---",
+      "",
+      "Guide",
+      "=====",
+      "",
+      "````md",
+      "```",
+      "# inside 4-tick fence",
+      "```",
+      "````",
+      "",
+      "Usage",
+      "-----",
+      "",
+      "# Appendix",
+      "",
+    ].join("\n");
+    await inFolder("notes", { "notes.md": notes }, async () => {
+      const o = await conn.call("outline", treeArgs("notes/notes.md"));
+      expect(o.text.split("\n")).toEqual(["L6-17 # Guide", "  L15-17 ## Usage", "L18 # Appendix"]);
+      const r = await conn.call("read_symbol", { ...s.file(root, "notes/notes.md"), name: "Usage" });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toContain("15→Usage\n16→-----\n17→\n");
+      expect(r.text).not.toContain("18→");
+    });
+  });
+
   it("an outline of a file that does not parse says where the first syntax error is, alone or in a folder", async () => {
     // tree-sitter's recovery can swallow every symbol after the error: the model is told where to look.
     const files = {

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { onAbort } from "../concurrency.js";
 import { ToolError } from "../errors.js";
-import type { GrammarId } from "./languages.js";
+import type { GrammarId, Language } from "./languages.js";
 import type {
   MapResult,
   OccurrencesResult,
@@ -115,7 +115,7 @@ class ParserPool {
 // Process-wide on purpose: one thread and one grammar memory for all connections (see the header).
 const pool = new ParserPool();
 
-export function parseSymbols(grammar: GrammarId, text: string, key: string, signal?: AbortSignal) {
+export function parseSymbols(grammar: Language, text: string, key: string, signal?: AbortSignal) {
   return pool.request<SymbolsResult>({ op: "symbols", grammar, text, key }, signal);
 }
 

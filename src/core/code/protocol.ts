@@ -1,6 +1,6 @@
 /** The messages between the main thread (`parser-pool.ts`) and the parser worker (`worker.ts`). */
 import type { Occurrence, SymbolNode } from "./extract.js";
-import type { GrammarId } from "./languages.js";
+import type { Language } from "./languages.js";
 
 export interface ParseRequest {
   id: number;
@@ -11,7 +11,8 @@ export interface ParseRequest {
    * `lead`: where the definition at `at` starts with its doc comment and attributes (extract.ts).
    */
   op: "symbols" | "occurrences" | "uses" | "map" | "errors" | "warm" | "lead";
-  grammar: GrammarId;
+  /** A grammar, or Markdown (headings, no tree: only `symbols`). */
+  grammar: Language;
   text: string;
   /** Cache key: the content's sha256 (`errors` is never cached). */
   key: string;

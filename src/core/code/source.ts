@@ -6,7 +6,6 @@ import { type Codec, decodeFile, decodeForEdit } from "../text/decode.js";
 import type { ResolvedPath } from "../workspace.js";
 import type { Occurrence, SymbolNode } from "./extract.js";
 import { type Language, languageOf } from "./languages.js";
-import { markdownSymbols } from "./markdown.js";
 import { parseMap, parseOccurrences, parseSymbols, parseUses } from "./parser-pool.js";
 import { ViewCache } from "./view-cache.js";
 
@@ -103,7 +102,6 @@ export interface FileSymbols {
 export async function symbolsOf(file: CodeText, signal?: AbortSignal): Promise<FileSymbols | undefined> {
   const language = file.language;
   if (language === undefined) return undefined;
-  if (language === "markdown") return { symbols: markdownSymbols(file.text), errors: 0, firstError: 0 };
   return memo(file, "symbols", () => parseSymbols(language, file.text, file.sha256), signal);
 }
 

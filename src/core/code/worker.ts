@@ -1,6 +1,6 @@
 /**
- * The parser worker: owns web-tree-sitter, loads a grammar on the first file of its language, and keeps the
- * answers for recent files by content (a changed file has another hash, so its old entry is never hit again
+ * The parser worker: owns web-tree-sitter, loads a grammar on the first file of its language, reads Markdown's
+ * headings (markdown.ts), and keeps the answers for recent files by content (a changed file has another hash, so its old entry is never hit again
  * and ages out). The main thread reads files through the path gate and sends their text; this thread never
  * opens a workspace file.
  */
@@ -10,7 +10,11 @@ import { parentPort, workerData } from "node:worker_threads";
 import treeSitter, { type Node, type Tree } from "@vscode/tree-sitter-wasm";
 import { extractOccurrences, extractSymbols, extractUses, leadingStart, syntaxFaults } from "./extract.js";
 import type { GrammarId } from "./languages.js";
+import { markdownSymbols } from "./markdown.js";
 import type { ParseRequest, ParseResponse } from "./protocol.js";
+
+/** A request for a tree-sitter grammar (not Markdown). */
+type TreeRequest = ParseRequest & { grammar: GrammarId };
 
 // The package is CommonJS whose exports Node's ESM loader cannot list (a UMD factory's return value): only its
 // default export (module.exports) is importable by name under plain Node; the bundle takes it the same way.
@@ -80,7 +84,7 @@ function grew(e: Entry, json: string): string {
 /** The last file's tree, kept: the map asks for a file's symbols and then its uses, one parse for both. */
 let last: { id: string; tree: Tree } | undefined;
 
-async function withTree<T>(req: ParseRequest, use: (root: Node) => T): Promise<T> {
+async function withTree<T>(req: TreeRequest, use: (root: Node) => T): Promise<T> {
   const id = req.key === "" ? undefined : `${req.grammar}:${req.key}`;
   if (id !== undefined && last?.id === id) return use(last.tree.rootNode);
   const p = await parser();
@@ -99,7 +103,7 @@ async function withTree<T>(req: ParseRequest, use: (root: Node) => T): Promise<T
   return use(tree.rootNode);
 }
 
-async function symbolsJson(req: ParseRequest, e: Entry): Promise<string> {
+async function symbolsJson(req: TreeRequest, e: Entry): Promise<string> {
   e.symbols ??= grew(
     e,
     await withTree(req, (root) => {
@@ -114,12 +118,26 @@ async function symbolsJson(req: ParseRequest, e: Entry): Promise<string> {
   return e.symbols;
 }
 
-async function usesJson(req: ParseRequest, e: Entry): Promise<string> {
+async function usesJson(req: TreeRequest, e: Entry): Promise<string> {
   e.uses ??= grew(e, await withTree(req, (root) => JSON.stringify(extractUses(root, req.grammar, req.text))));
   return e.uses;
 }
 
+/** A Markdown file's headings (markdown.ts; no tree, no syntax errors), kept like a grammar's symbols. */
+async function markdownJson(req: ParseRequest): Promise<string> {
+  if (req.op !== "symbols") throw new Error(`no ${req.op} for Markdown`);
+  const e = entryFor(`markdown:${req.key}`);
+  e.symbols ??= grew(
+    e,
+    JSON.stringify({ symbols: await markdownSymbols(req.text), errors: 0, firstError: 0 }),
+  );
+  return e.symbols;
+}
+
+const isTreeRequest = (req: ParseRequest): req is TreeRequest => req.grammar !== "markdown";
+
 async function handle(req: ParseRequest): Promise<string> {
+  if (!isTreeRequest(req)) return markdownJson(req);
   if (req.op === "warm") {
     await language(req.grammar);
     return "null";
