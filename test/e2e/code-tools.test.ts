@@ -544,6 +544,16 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(all.text).not.toContain("focus named");
   });
 
+  it("repo_map shows a line that declares several names once", async () => {
+    const java =
+      "public class Order {\n    protected String name, region;\n    public String label() { return name + region; }\n}\n";
+    await inFolder("shared", { "Order.java": java }, async () => {
+      const r = await conn.call("repo_map", treeArgs("shared"));
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text.split("protected String name, region;").length, r.text).toBe(2);
+    });
+  });
+
   it("a file over the parse limit is refused by its own words and named by every tree-wide tool", async () => {
     // Generated code over 2 MiB: the code tools do not parse it, and an answer without it must say so.
     const huge = `export function bulky() {}\n${"// generated filler line\n".repeat(90_000)}`;

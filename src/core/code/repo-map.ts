@@ -267,7 +267,8 @@ function render(
     const shown = [...byFile.get(f)!.keys()].sort(
       (a, b) => a.symbol.start - b.symbol.start || a.depth - b.depth,
     );
-    for (const s of shown) out.push(lineOf(s, infos[f]!.language));
+    // Names declared together (`String name, region;`) share a line: it is shown once.
+    for (const line of new Set(shown.map((s) => lineOf(s, infos[f]!.language)))) out.push(line);
   }
   return { text: out.join("\n"), files: files.length };
 }
