@@ -13,7 +13,6 @@ import { parseDoc } from "../text/document.js";
 import { linesOf, toLf } from "../text/lines.js";
 import type { ResolvedPath } from "../workspace.js";
 import type { SymbolNode } from "./extract.js";
-import { GRAMMARS, type GrammarId } from "./languages.js";
 import { rangeLabel } from "./outline.js";
 import { parseErrors } from "./parser-pool.js";
 import { type CodeText, readCode, symbolsOf } from "./source.js";
@@ -116,11 +115,11 @@ export async function editSymbol(
   checkExpected({ requested: target.requested, expected: opts.expectedSha256, current: file.snapshot });
   const found = await oneSymbol(file, target.requested, name, opts.signal);
   const out = applyPlacement(file.text, found.symbol, placement);
-  const grammar = file.language as GrammarId;
-  if (GRAMMARS.includes(grammar)) {
+  const language = file.language;
+  if (language !== undefined && language !== "markdown") {
     const [before, after] = await Promise.all([
-      parseErrors(grammar, file.text, opts.signal),
-      parseErrors(grammar, out, opts.signal),
+      parseErrors(language, file.text, opts.signal),
+      parseErrors(language, out, opts.signal),
     ]);
     if (after > before)
       throw new ToolError("invalid", {

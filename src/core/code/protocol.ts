@@ -1,6 +1,12 @@
 /** The messages between the main thread (`parser-pool.ts`) and the parser worker (`worker.ts`). */
 import type { Occurrence, SymbolNode } from "./extract.js";
-import type { GrammarId } from "./languages.js";
+import type { GrammarId, Reading } from "./languages.js";
+
+/** The worker's data at its start: where the tree-sitter runtime's WebAssembly and each grammar's are. */
+export interface ParserFiles {
+  runtime: string;
+  grammars: Record<GrammarId, string>;
+}
 
 export interface ParseRequest {
   id: number;
@@ -10,7 +16,8 @@ export interface ParseRequest {
    * runtime and the grammar, nothing parsed (a tree-wide tool sends it while it still lists the files).
    */
   op: "symbols" | "occurrences" | "uses" | "map" | "errors" | "warm";
-  grammar: GrammarId;
+  /** How to parse `text`: its grammar, or the grammars to try (languages.ts). */
+  reading: Reading;
   text: string;
   /** Cache key: the content's sha256 (`errors` is never cached). */
   key: string;

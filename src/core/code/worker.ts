@@ -5,12 +5,12 @@
  * opens a workspace file.
  */
 import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import treeSitter, { type Node, type Tree } from "@vscode/tree-sitter-wasm";
-import { errorCount, extractOccurrences, extractSymbols, extractUses, firstErrorLine } from "./extract.js";
-import type { GrammarId } from "./languages.js";
-import type { ParseRequest, ParseResponse } from "./protocol.js";
+import treeSitter from "@vscode/tree-sitter-wasm";
+import { extractOccurrences, extractSymbols, extractUses, firstErrorLine } from "./extract.js";
+import { type GrammarId, grammarsOf } from "./languages.js";
+import type { ParseRequest, ParseResponse, ParserFiles } from "./protocol.js";
+import { type ReadTree, readTree } from "./read-tree.js";
 
 // The package is CommonJS whose exports Node's ESM loader cannot list (a UMD factory's return value): only its
 // default export (module.exports) is importable by name under plain Node; the bundle takes it the same way.
@@ -18,7 +18,7 @@ const { Language, Parser } = treeSitter;
 type Language = InstanceType<typeof Language>;
 type Parser = InstanceType<typeof Parser>;
 
-const grammarDir: string = (workerData as { grammarDir: string }).grammarDir;
+const files = workerData as ParserFiles;
 
 /** A file's answers so far, as the JSON text sent (occurrences per name asked). */
 interface Entry {
@@ -37,9 +37,8 @@ let ready: Promise<Parser> | undefined;
 const languages = new Map<GrammarId, Promise<Language>>();
 
 function parser(): Promise<Parser> {
-  ready ??= Parser.init({ locateFile: (file: string) => path.join(grammarDir, file) }).then(
-    () => new Parser(),
-  );
+  // The runtime asks for one file, its own WebAssembly.
+  ready ??= Parser.init({ locateFile: () => files.runtime }).then(() => new Parser());
   return ready;
 }
 
@@ -47,9 +46,7 @@ function language(id: GrammarId): Promise<Language> {
   let l = languages.get(id);
   if (!l) {
     // The file is read while the runtime starts; the grammar loads into the started runtime.
-    l = Promise.all([readFile(path.join(grammarDir, `tree-sitter-${id}.wasm`)), parser()]).then(([bytes]) =>
-      Language.load(bytes),
-    );
+    l = Promise.all([readFile(files.grammars[id]), parser()]).then(([bytes]) => Language.load(bytes));
     languages.set(id, l);
     l.catch(() => languages.delete(id)); // a failed load is tried again by the next file
   }
@@ -78,35 +75,38 @@ function grew(e: Entry, json: string): string {
 }
 
 /** The last file's tree, kept: the map asks for a file's symbols and then its uses, one parse for both. */
-let last: { id: string; tree: Tree } | undefined;
+let last: { id: string; read: ReadTree } | undefined;
 
-async function withTree<T>(req: ParseRequest, use: (root: Node) => T): Promise<T> {
-  const id = req.key === "" ? undefined : `${req.grammar}:${req.key}`;
-  if (id !== undefined && last?.id === id) return use(last.tree.rootNode);
+async function withTree<T>(req: ParseRequest, use: (read: ReadTree) => T): Promise<T> {
+  const id = req.key === "" ? undefined : `${req.reading}:${req.key}`;
+  if (id !== undefined && last?.id === id) return use(last.read);
   const p = await parser();
-  p.setLanguage(await language(req.grammar));
-  const tree = p.parse(req.text);
-  if (!tree) throw new Error("parse failed");
+  const read = await readTree(req.reading, async (grammar) => {
+    p.setLanguage(await language(grammar));
+    const tree = p.parse(req.text);
+    if (!tree) throw new Error("parse failed");
+    return tree;
+  });
   if (id === undefined) {
     try {
-      return use(tree.rootNode);
+      return use(read);
     } finally {
-      tree.delete();
+      read.tree.delete();
     }
   }
-  last?.tree.delete();
-  last = { id, tree };
-  return use(tree.rootNode);
+  last?.read.tree.delete();
+  last = { id, read };
+  return use(read);
 }
 
 async function symbolsJson(req: ParseRequest, e: Entry): Promise<string> {
   e.symbols ??= grew(
     e,
-    await withTree(req, (root) =>
+    await withTree(req, ({ tree, grammar, errors }) =>
       JSON.stringify({
-        symbols: extractSymbols(root, req.grammar, req.text),
-        errors: errorCount(root),
-        firstError: firstErrorLine(root),
+        symbols: extractSymbols(tree.rootNode, grammar, req.text),
+        errors,
+        firstError: firstErrorLine(tree.rootNode),
       }),
     ),
   );
@@ -114,17 +114,20 @@ async function symbolsJson(req: ParseRequest, e: Entry): Promise<string> {
 }
 
 async function usesJson(req: ParseRequest, e: Entry): Promise<string> {
-  e.uses ??= grew(e, await withTree(req, (root) => JSON.stringify(extractUses(root, req.grammar, req.text))));
+  e.uses ??= grew(
+    e,
+    await withTree(req, ({ tree, grammar }) => JSON.stringify(extractUses(tree.rootNode, grammar, req.text))),
+  );
   return e.uses;
 }
 
 async function handle(req: ParseRequest): Promise<string> {
   if (req.op === "warm") {
-    await language(req.grammar);
+    await language(grammarsOf(req.reading)[0]!);
     return "null";
   }
-  if (req.op === "errors") return String(await withTree(req, errorCount));
-  const e = entryFor(`${req.grammar}:${req.key}`);
+  if (req.op === "errors") return String(await withTree(req, (read) => read.errors));
+  const e = entryFor(`${req.reading}:${req.key}`);
   if (req.op === "symbols") return symbolsJson(req, e);
   if (req.op === "uses") return usesJson(req, e);
   if (req.op === "map") return `{"symbols":${await symbolsJson(req, e)},"uses":${await usesJson(req, e)}}`;
@@ -132,7 +135,9 @@ async function handle(req: ParseRequest): Promise<string> {
   const name = req.name ?? "";
   let json = e.occurrences.get(name);
   if (json === undefined) {
-    const all = await withTree(req, (root) => extractOccurrences(root, req.grammar, req.text, req.name));
+    const all = await withTree(req, ({ tree, grammar }) =>
+      extractOccurrences(tree.rootNode, grammar, req.text, req.name),
+    );
     json = JSON.stringify([...all]);
     e.occurrences.set(name, grew(e, json));
   }
