@@ -161,16 +161,19 @@ await workerBuild("regex-worker", "dist/core/search/regex-worker.js");
 copyFileSync(path.join(here, "bin.mjs"), path.join("dist", "bundle", "mcpfs.js"));
 
 // The code tools' parser worker (src/core/code/worker.ts) is its own file, started on the first parse; the
-// tree-sitter runtime and the grammars it loads are copied beside it (`grammars/`, found through
-// `locateFile`), so nothing is fetched at run time and the runtime needs no package of its own.
+// tree-sitter runtime's WebAssembly and the grammars it loads are copied beside it (`grammars/`), each from
+// the package src/core/code/languages.ts names, so nothing is fetched at run time and the installed package
+// depends on none of those packages.
 await workerBuild("mcpfs-code-worker", "dist/core/code/worker.js");
 {
-  const { GRAMMARS } = await import("../dist/core/code/languages.js");
-  const from = path.join("node_modules", "@vscode", "tree-sitter-wasm", "wasm");
+  const { GRAMMAR_PACKAGES, RUNTIME_PACKAGE } = await import("../dist/core/code/languages.js");
   const to = path.join("dist", "bundle", "grammars");
   mkdirSync(to, { recursive: true });
-  for (const name of ["tree-sitter.wasm", ...GRAMMARS.map((g) => `tree-sitter-${g}.wasm`)])
-    copyFileSync(path.join(from, name), path.join(to, name));
+  const files = [
+    [RUNTIME_PACKAGE, "tree-sitter.wasm"],
+    ...Object.entries(GRAMMAR_PACKAGES).map(([g, pkg]) => [pkg, `tree-sitter-${g}.wasm`]),
+  ];
+  for (const [pkg, name] of files) copyFileSync(path.join("node_modules", pkg, name), path.join(to, name));
 }
 
 /**

@@ -135,6 +135,23 @@ logging:
   level: info
 `;
 
+// Valid C (gcc -fsyntax-only accepts it) that names a parameter `new`, as the Linux kernel's lists do: C++'s
+// keywords are identifiers in C.
+const LIST_C = `#include <stddef.h>
+#include "list.h"
+
+struct node {
+\tstruct node *next, *prev;
+};
+
+static void list_add(struct node *new, struct node *head)
+{
+\tnew->next = head->next;
+\tnew->prev = head;
+\thead->next = new;
+}
+`;
+
 const FILES: Record<string, string> = {
   "src/parser.ts": PARSER_TS,
   "src/util.ts": UTIL_TS,
@@ -328,6 +345,54 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
       expect(r.isError).toBe(false);
       for (let i = 0; i < 40; i++) expect(r.text).toContain(`constant v${i}`);
       expect(conn.stderr()).not.toMatch(/MaxListenersExceeded|memory leak/);
+    });
+  });
+
+  it("C reads with the C grammar: a parameter named new is no syntax error, and an edit that uses it applies", async () => {
+    // Read with the C++ grammar, the outline said "3 syntax errors" and this edit was refused ("4 where it had 3").
+    await inFolder("kernel", { "list.c": LIST_C }, async (dir) => {
+      const outline = await conn.call("outline", { ...treeArgs("kernel/list.c"), signatures: false });
+      expect(outline.isError, outline.text).toBe(false);
+      expect(outline.text.split("\n")).toEqual([
+        "L4-6 struct node { next, prev }",
+        "L8-13 function list_add",
+      ]);
+      const file = path.join(dir, "list.c");
+      const edited = LIST_C.replace("\thead->next = new;", "\thead->next->prev = new;\n\thead->next = new;");
+      const r = await conn.call("replace_symbol", {
+        ...s.file(root, "kernel/list.c"),
+        name: "list_add",
+        [s.arg("newText")]: edited.slice(edited.indexOf("static void"), edited.lastIndexOf("}") + 1),
+        [s.arg("expectedSha256")]: sha(LIST_C),
+      });
+      expect(r.isError, r.text).toBe(false);
+      expect(fs.readFileSync(file, "utf8")).toBe(edited);
+      const u = await conn.call("undo_change", { id: /^Change (\S+)/.exec(r.change ?? "")![1]! });
+      expect(u.isError, u.text).toBe(false);
+      expect(fs.readFileSync(file, "utf8")).toBe(LIST_C);
+    });
+  });
+
+  it("a .h header reads as C, or as C++ when only C++ reads it without errors", async () => {
+    const headers = {
+      "list.h":
+        "#ifndef LIST_H\n#define LIST_H\nstruct node;\nvoid list_add(struct node *new, struct node *head);\nextern int list_count;\n#endif\n",
+      "graph.h":
+        "#pragma once\nnamespace graph {\nclass Node {\n public:\n  int id() const { return id_; }\n\n private:\n  int id_;\n};\n}\n",
+    };
+    await inFolder("headers", headers, async () => {
+      const c = await conn.call("outline", { ...treeArgs("headers/list.h"), signatures: false });
+      expect(c.text.split("\n")).toEqual([
+        "L2 macro LIST_H",
+        "L4 function list_add",
+        "L5 variable list_count",
+      ]);
+      const cpp = await conn.call("outline", { ...treeArgs("headers/graph.h"), signatures: false });
+      expect(cpp.text.split("\n")).toEqual([
+        "L2-10 namespace graph",
+        "  L3-9 class Node { id_ }",
+        "    L5 method id",
+      ]);
     });
   });
 
@@ -600,8 +665,8 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
 // plain Node ESM loads the parser worker, whose parser package is CommonJS without named exports Node can
 // see (a named import of it failed the first code tool there, while the bundle worked).
 describe("code tools from the unbundled build", () => {
-  const root = area.tree("unbundled/root", { "src/parser.ts": PARSER_TS });
-  it("outline answers", async () => {
+  const root = area.tree("unbundled/root", { "src/parser.ts": PARSER_TS, "src/list.c": LIST_C });
+  it("outline answers, C too (its grammar from its own package)", async () => {
     const conn = await startServer([root], {
       bin: path.join(ROOT, "dist/cli/main.js"),
       env: { MCPFS_STATE_DIR: path.join(root, "..", "state") },
@@ -610,6 +675,10 @@ describe("code tools from the unbundled build", () => {
       const r = await conn.call("outline", { path: path.join(root, "src/parser.ts") });
       expect(r.isError, r.text).toBe(false);
       expect(r.text).toContain("L4-11 export class Parser");
+      const c = await conn.call("outline", { path: path.join(root, "src/list.c") });
+      expect(c.isError, c.text).toBe(false);
+      expect(c.text).toContain("L8-13 static void list_add(struct node *new, struct node *head)");
+      expect(c.text).not.toContain("syntax error");
     } finally {
       await conn.close();
     }

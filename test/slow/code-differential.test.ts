@@ -250,13 +250,21 @@ print(json.dumps(out))`;
     ["PHP", "Cart.php"],
   ])("%s: Universal Ctags", async (lang, name) => {
     const file = path.join(FIXTURES, name);
-    const tags = execFileSync("ctags", ["--output-format=json", "--fields=+neKZ", "-f", "-", file], {
-      encoding: "utf8",
-    })
+    const tags = execFileSync(
+      "ctags",
+      ["--output-format=json", "--fields=+neKZ", "--kinds-C=+p", "-f", "-", file],
+      { encoding: "utf8" },
+    )
       .split("\n")
       .filter((l) => l.trim() !== "")
       .map((l) => JSON.parse(l) as { name: string; kind: string; line: number; end?: number })
-      .filter((tag) => !SKIP.has(tag.kind));
+      // ctags names an anonymous struct or union `__anon<hash>`; an outline has no name for it.
+      .filter((tag) => !SKIP.has(tag.kind) && !tag.name.startsWith("__anon"))
+      // A C prototype beside its function is left out of the outline (symbol-rules.ts, `yields`).
+      .filter(
+        (tag, _, all) =>
+          tag.kind !== "prototype" || !all.some((t) => t.kind === "function" && t.name === tag.name),
+      );
     fixtures ??= await serve(FIXTURES);
     const got = await ours(fixtures, file);
     const t = tally();

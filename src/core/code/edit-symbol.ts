@@ -13,7 +13,6 @@ import { parseDoc } from "../text/document.js";
 import { linesOf, toLf } from "../text/lines.js";
 import type { ResolvedPath } from "../workspace.js";
 import type { SymbolNode } from "./extract.js";
-import { GRAMMARS, type GrammarId } from "./languages.js";
 import { rangeLabel } from "./outline.js";
 import { parseErrors, parseLead } from "./parser-pool.js";
 import { type CodeFile, type CodeText, readCode, symbolsOf } from "./source.js";
@@ -164,12 +163,12 @@ function applyPlacement(text: string, sym: SymbolNode, p: Placement, lead: numbe
 
 /** The first version that adds no syntax error to the file, or the refusal of the first version. */
 async function parsingVersion(file: CodeFile, versions: string[], signal?: AbortSignal): Promise<string> {
-  const grammar = file.language as GrammarId;
-  if (!GRAMMARS.includes(grammar)) return versions[0]!;
-  const before = await parseErrors(grammar, file.text, signal);
+  const reading = file.language;
+  if (reading === undefined || reading === "markdown") return versions[0]!;
+  const before = await parseErrors(reading, file.text, signal);
   let refusal: number | undefined;
   for (const v of versions) {
-    const after = await parseErrors(grammar, v, signal);
+    const after = await parseErrors(reading, v, signal);
     if (after <= before) return v;
     refusal ??= after;
   }
@@ -201,9 +200,11 @@ export async function editSymbol(
         items: others,
       });
   }
-  const lead = GRAMMARS.includes(file.language as GrammarId)
-    ? await parseLead(file.language as GrammarId, file.text, file.sha256, found.symbol.start, opts.signal)
-    : found.symbol.start;
+  const reading = file.language;
+  const lead =
+    reading === undefined || reading === "markdown"
+      ? found.symbol.start
+      : await parseLead(reading, file.text, file.sha256, found.symbol.start, opts.signal);
   const out = await parsingVersion(
     file,
     applyPlacement(file.text, found.symbol, placement, lead),

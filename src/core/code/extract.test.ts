@@ -1,25 +1,10 @@
-import fs from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
-import treeSitter from "@vscode/tree-sitter-wasm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { parseWith } from "../../../test/helpers/tree-sitter.js";
 import { extractSymbols, leadingStart, syntaxFaults } from "./extract.js";
 import type { GrammarId } from "./languages.js";
 
-const grammars = path.dirname(createRequire(import.meta.url).resolve("@vscode/tree-sitter-wasm"));
-const { Language, Parser } = treeSitter;
-let parser: InstanceType<typeof Parser>;
-
-beforeAll(async () => {
-  await Parser.init({ locateFile: (f: string) => path.join(grammars, f) });
-  parser = new Parser();
-});
-
 async function rootOf(grammar: GrammarId, text: string) {
-  parser.setLanguage(
-    await Language.load(fs.readFileSync(path.join(grammars, `tree-sitter-${grammar}.wasm`))),
-  );
-  return parser.parse(text)!.rootNode;
+  return (await parseWith(grammar, text)).rootNode;
 }
 
 describe("extract", () => {

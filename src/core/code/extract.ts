@@ -151,6 +151,7 @@ export function extractSymbols(root: Node, grammar: GrammarId, text: string): Sy
   const top: SymbolNode[] = [];
   // The definitions enclosing the current node: a node starting at or past one's end is outside it.
   const open: { end: number; children: SymbolNode[] }[] = [];
+  const yielding = new Set<SymbolNode>();
   for (const [n, rule] of ruleNodes(root, grammar)) {
     while (open.length > 0 && open[open.length - 1]!.end <= n.startIndex) open.pop();
     const kind = kindOf(rule, n);
@@ -160,10 +161,20 @@ export function extractSymbols(root: Node, grammar: GrammarId, text: string): Sy
     for (const nameNode of namesOf(rule, n)) {
       last = symbolAt(n, nameNode, kind, text);
       into.push(last);
+      if (rule.yields) yielding.add(last);
     }
     if (last) open.push({ end: n.endIndex, children: last.children });
   }
-  return top;
+  return yielding.size === 0 ? top : withoutRedundant(top, yielding);
+}
+
+/** A list without its `yielding` symbols whose kind and name another symbol of the list has (`Rule.yields`). */
+function withoutRedundant(list: SymbolNode[], yielding: Set<SymbolNode>): SymbolNode[] {
+  const key = (s: SymbolNode) => `${s.kind} ${s.name}`;
+  const defined = new Set(list.filter((s) => !yielding.has(s)).map(key));
+  const kept = list.filter((s) => !yielding.has(s) || !defined.has(key(s)));
+  for (const s of kept) s.children = withoutRedundant(s.children, yielding);
+  return kept;
 }
 
 /** Every name node of a definition, by start offset (to tag occurrences that define). */

@@ -1,41 +1,56 @@
 /**
  * Which grammar reads which file, and which of a grammar's nodes define a symbol. The grammars are the
- * WebAssembly builds VS Code ships (`@vscode/tree-sitter-wasm`, one tree-sitter runtime for all of them);
- * it has no C grammar, so C reads with the C++ one (a superset of C's syntax: only C code that names a
- * variable `class`, `new` or `this` parses with an error there).
+ * WebAssembly builds VS Code ships (`@vscode/tree-sitter-wasm`, one tree-sitter runtime for all of them), and
+ * C's from the official grammar's package (VS Code ships none; the C++ grammar refused valid C that names a
+ * variable `new`, `this` or `class`, as the Linux kernel does).
  */
 import path from "node:path";
 
-export type GrammarId =
-  | "typescript"
-  | "tsx"
-  | "javascript"
-  | "python"
-  | "go"
-  | "rust"
-  | "java"
-  | "c-sharp"
-  | "cpp"
-  | "ruby"
-  | "php";
+const VSCODE = "@vscode/tree-sitter-wasm/wasm";
 
-/** Every grammar mcpfs ships: the file `tree-sitter-<id>.wasm` (the bundle copies exactly these). */
-export const GRAMMARS: readonly GrammarId[] = [
-  "typescript",
-  "tsx",
-  "javascript",
-  "python",
-  "go",
-  "rust",
-  "java",
-  "c-sharp",
-  "cpp",
-  "ruby",
-  "php",
-];
+/**
+ * Every grammar mcpfs ships, and the package folder its `tree-sitter-<id>.wasm` comes from: the bundle copies
+ * exactly these into `grammars/`, and the unbundled build reads them there in node_modules. tree-sitter-c is a
+ * devDependency for its .wasm alone (its native binding is never loaded; the package needs none of it).
+ */
+export const GRAMMAR_PACKAGES = {
+  typescript: VSCODE,
+  tsx: VSCODE,
+  javascript: VSCODE,
+  python: VSCODE,
+  go: VSCODE,
+  rust: VSCODE,
+  java: VSCODE,
+  "c-sharp": VSCODE,
+  c: "tree-sitter-c",
+  cpp: VSCODE,
+  ruby: VSCODE,
+  php: VSCODE,
+} as const;
 
-/** A file's language: a grammar, Markdown (headings) or none. */
-export type Language = GrammarId | "markdown";
+export type GrammarId = keyof typeof GRAMMAR_PACKAGES;
+
+export const GRAMMARS = Object.keys(GRAMMAR_PACKAGES) as GrammarId[];
+
+/** The tree-sitter runtime's own WebAssembly (`tree-sitter.wasm`), beside the JavaScript that loads it. */
+export const RUNTIME_PACKAGE = VSCODE;
+
+/**
+ * How a file is parsed: with one grammar, or `c-or-cpp` (a `.h` header, which may be C's or C++'s): with C,
+ * then with C++ when C finds syntax errors, the tree with fewer kept (C's on a tie). Neither grammar alone
+ * reads both: C++ refuses C that names a variable `new`, C refuses classes and templates, and C++ projects
+ * name their headers `.h` as often as C ones do (of the 7,290 headers in a Debian /usr/include, 1,280 parse
+ * without error in C++ only, 30 in C only).
+ */
+export type Reading = GrammarId | "c-or-cpp";
+
+/** The grammars a reading tries, in order. */
+export function grammarsOf(reading: Reading): readonly GrammarId[] {
+  return reading === "c-or-cpp" ? ["c", "cpp"] : [reading];
+}
+
+/** A file's language: a reading by a grammar, Markdown (headings) or none. */
+export type Language = Reading | "markdown";
 
 const BY_EXTENSION: Record<string, Language> = {
   ".ts": "typescript",
@@ -52,8 +67,8 @@ const BY_EXTENSION: Record<string, Language> = {
   ".rs": "rust",
   ".java": "java",
   ".cs": "c-sharp",
-  ".c": "cpp",
-  ".h": "cpp",
+  ".c": "c",
+  ".h": "c-or-cpp",
   ".cc": "cpp",
   ".cpp": "cpp",
   ".cxx": "cpp",

@@ -9,12 +9,20 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { onAbort } from "../concurrency.js";
 import { ToolError } from "../errors.js";
-import type { GrammarId, Language } from "./languages.js";
+import {
+  GRAMMAR_PACKAGES,
+  GRAMMARS,
+  type GrammarId,
+  type Language,
+  type Reading,
+  RUNTIME_PACKAGE,
+} from "./languages.js";
 import type {
   MapResult,
   OccurrencesResult,
   ParseRequest,
   ParseResponse,
+  ParserFiles,
   SymbolsResult,
   UsesResult,
 } from "./protocol.js";
@@ -24,36 +32,46 @@ interface Pending {
   reject(e: Error): void;
 }
 
-/** Where the worker and the grammars are: beside the bundle, or (unbundled build) in node_modules. */
-function locate(): { worker: string; grammarDir: string } {
-  const bundled = fileURLToPath(new URL("./mcpfs-code-worker.cjs", import.meta.url));
-  if (existsSync(bundled))
-    return { worker: bundled, grammarDir: fileURLToPath(new URL("./grammars/", import.meta.url)) };
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, "node_modules", "@vscode", "tree-sitter-wasm", "wasm");
-    if (existsSync(candidate))
-      return { worker: fileURLToPath(new URL("./worker.js", import.meta.url)), grammarDir: candidate };
-    const up = path.dirname(dir);
-    if (up === dir) throw new ToolError("invalid", { reason: "parser_missing" });
-    dir = up;
+/** A package's file in node_modules at or above this module (the unbundled build). */
+function inNodeModules(pkg: string, file: string): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", pkg, file);
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) throw new ToolError("invalid", { reason: "parser_missing" });
   }
+}
+
+/**
+ * Where the worker and its WebAssembly files are: beside the bundle (`grammars/`, which scripts/bundle.mjs
+ * fills), or (unbundled build) the compiled module, and the files in the packages languages.ts names.
+ */
+function locate(): { worker: string; files: ParserFiles } {
+  const bundledWorker = fileURLToPath(new URL("./mcpfs-code-worker.cjs", import.meta.url));
+  const bundled = existsSync(bundledWorker);
+  const where = (pkg: string, file: string) =>
+    bundled ? fileURLToPath(new URL(`./grammars/${file}`, import.meta.url)) : inNodeModules(pkg, file);
+  const grammars = {} as Record<GrammarId, string>;
+  for (const g of GRAMMARS) grammars[g] = where(GRAMMAR_PACKAGES[g], `tree-sitter-${g}.wasm`);
+  return {
+    worker: bundled ? bundledWorker : fileURLToPath(new URL("./worker.js", import.meta.url)),
+    files: { runtime: where(RUNTIME_PACKAGE, "tree-sitter.wasm"), grammars },
+  };
 }
 
 class ParserPool {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  /** The grammars the current worker was asked to load. */
-  private warmed = new Set<GrammarId>();
+  /** The readings the current worker was asked to load the grammar of. */
+  private warmed = new Set<Reading>();
 
   private start(): Worker {
     this.warmed = new Set();
-    const { worker, grammarDir } = locate();
+    const { worker, files } = locate();
     // A small young generation: the worker's garbage (nodes, texts received) dies young, and a large one
     // only raised the server's RSS (by ~25 MiB over a tree-wide search of the bench's 100k-file monorepo).
     const w = new Worker(worker, {
-      workerData: { grammarDir },
+      workerData: files,
       resourceLimits: { maxYoungGenerationSizeMb: 2 },
     });
     w.on("message", (answers: ParseResponse[]) => {
@@ -77,12 +95,12 @@ class ParserPool {
     return w;
   }
 
-  warm(grammar: GrammarId): void {
-    if (this.worker && this.warmed.has(grammar)) return;
+  warm(reading: Reading): void {
+    if (this.worker && this.warmed.has(reading)) return;
     try {
       // A failure here is the first parse's to report (this one only saves it time).
-      this.request({ op: "warm", grammar, text: "", key: "" }).catch(() => {});
-      this.warmed.add(grammar);
+      this.request({ op: "warm", reading, text: "", key: "" }).catch(() => {});
+      this.warmed.add(reading);
     } catch {}
   }
 
@@ -115,19 +133,19 @@ class ParserPool {
 // Process-wide on purpose: one thread and one grammar memory for all connections (see the header).
 const pool = new ParserPool();
 
-export function parseSymbols(grammar: Language, text: string, key: string, signal?: AbortSignal) {
-  return pool.request<SymbolsResult>({ op: "symbols", grammar, text, key }, signal);
+export function parseSymbols(reading: Language, text: string, key: string, signal?: AbortSignal) {
+  return pool.request<SymbolsResult>({ op: "symbols", reading, text, key }, signal);
 }
 
 export function parseOccurrences(
-  grammar: GrammarId,
+  reading: Reading,
   text: string,
   key: string,
   name?: string,
   signal?: AbortSignal,
 ) {
   return pool.request<OccurrencesResult>(
-    { op: "occurrences", grammar, text, key, ...(name !== undefined ? { name } : {}) },
+    { op: "occurrences", reading, text, key, ...(name !== undefined ? { name } : {}) },
     signal,
   );
 }
@@ -137,24 +155,24 @@ export function parseOccurrences(
  * tool calls it as its walk finds a file of the language, so the worker's start-up and the grammar's compile
  * overlap the walk instead of following it. Nothing waits on it.
  */
-export function warmParser(grammar: GrammarId): void {
-  pool.warm(grammar);
+export function warmParser(reading: Reading): void {
+  pool.warm(reading);
 }
 
-export function parseErrors(grammar: GrammarId, text: string, signal?: AbortSignal) {
-  return pool.request<number>({ op: "errors", grammar, text, key: "" }, signal);
+export function parseErrors(reading: Reading, text: string, signal?: AbortSignal) {
+  return pool.request<number>({ op: "errors", reading, text, key: "" }, signal);
 }
 
 /** Where the definition at `at` starts with its attached doc comment and attributes (`key`: the text's hash). */
-export function parseLead(grammar: GrammarId, text: string, key: string, at: number, signal?: AbortSignal) {
-  return pool.request<number>({ op: "lead", grammar, text, key, at }, signal);
+export function parseLead(reading: Reading, text: string, key: string, at: number, signal?: AbortSignal) {
+  return pool.request<number>({ op: "lead", reading, text, key, at }, signal);
 }
 
-export function parseUses(grammar: GrammarId, text: string, key: string, signal?: AbortSignal) {
-  return pool.request<UsesResult>({ op: "uses", grammar, text, key }, signal);
+export function parseUses(reading: Reading, text: string, key: string, signal?: AbortSignal) {
+  return pool.request<UsesResult>({ op: "uses", reading, text, key }, signal);
 }
 
 /** Symbols and uses in one request (the text crosses once). */
-export function parseMap(grammar: GrammarId, text: string, key: string, signal?: AbortSignal) {
-  return pool.request<MapResult>({ op: "map", grammar, text, key }, signal);
+export function parseMap(reading: Reading, text: string, key: string, signal?: AbortSignal) {
+  return pool.request<MapResult>({ op: "map", reading, text, key }, signal);
 }

@@ -1,6 +1,12 @@
 /** The messages between the main thread (`parser-pool.ts`) and the parser worker (`worker.ts`). */
 import type { Occurrence, SymbolNode } from "./extract.js";
-import type { Language } from "./languages.js";
+import type { GrammarId, Language } from "./languages.js";
+
+/** The worker's data at its start: where the tree-sitter runtime's WebAssembly and each grammar's are. */
+export interface ParserFiles {
+  runtime: string;
+  grammars: Record<GrammarId, string>;
+}
 
 export interface ParseRequest {
   id: number;
@@ -11,8 +17,8 @@ export interface ParseRequest {
    * `lead`: where the definition at `at` starts with its doc comment and attributes (extract.ts).
    */
   op: "symbols" | "occurrences" | "uses" | "map" | "errors" | "warm" | "lead";
-  /** A grammar, or Markdown (headings, no tree: only `symbols`). */
-  grammar: Language;
+  /** How to parse `text`: its grammar, the grammars to try (languages.ts), or Markdown (only `symbols`). */
+  reading: Language;
   text: string;
   /** Cache key: the content's sha256 (`errors` is never cached). */
   key: string;

@@ -1,7 +1,7 @@
 /**
  * Which syntax nodes of each grammar define a symbol, what kind it is, and where its name is. One table per
- * grammar family; `extract.ts` walks a tree with them. Node names are those of the grammar builds in
- * `@vscode/tree-sitter-wasm` (pinned in package.json).
+ * grammar family; `extract.ts` walks a tree with them. Node names are those of the grammar builds
+ * languages.ts loads (their packages pinned in package.json).
  */
 import type { Node } from "@vscode/tree-sitter-wasm";
 import type { GrammarId, SymbolKind } from "./languages.js";
@@ -13,18 +13,30 @@ export interface Rule {
   name?: (n: Node) => Node | null | undefined;
   /** Several names declared at once (`X, Y int`; `int a, b;`): one symbol each, with the node's range. */
   names?: (n: Node) => Node[];
+  /**
+   * A declaration that a symbol of the same kind and name beside it makes redundant (a C prototype before its
+   * function): left out then, so the name designates one symbol to edit.
+   */
+  yields?: boolean;
 }
 
 export type Rules = Readonly<Record<string, Rule>>;
 
 const field = (f: string) => (n: Node) => n.childForFieldName(f);
 
-/** Follows `declarator` fields (C/C++ pointers, functions, arrays) down to the declared name. */
-function declaratorName(n: Node): Node | null {
-  let d: Node | null = n.childForFieldName("declarator");
+/**
+ * Down a C/C++ declarator (pointers, arrays, functions, parentheses, an initialiser) to the declared name;
+ * `fn`: the name's own declarator is a function's (`*f(void)` declares a function, `(*f)(void)` a pointer).
+ */
+function declared(d: Node | null): { name: Node; fn: boolean } | null {
+  let fn = false;
   for (let i = 0; d && i < 16; i++) {
-    if (d.type === "qualified_identifier") return declaratorName2(d);
-    if (/identifier$|^destructor_name$|^operator_name$/.test(d.type)) return d;
+    if (d.type === "qualified_identifier") {
+      const name = declaratorName2(d);
+      return name ? { name, fn } : null;
+    }
+    if (/identifier$|^destructor_name$|^operator_name$/.test(d.type)) return { name: d, fn };
+    if (/^(function|pointer|array)_declarator$/.test(d.type)) fn = d.type === "function_declarator";
     d =
       d.childForFieldName("declarator") ??
       d.namedChildren.find((c) => c?.type.endsWith("declarator")) ??
@@ -32,6 +44,9 @@ function declaratorName(n: Node): Node | null {
   }
   return null;
 }
+
+/** The name a node's `declarator` field declares (its first, when it has several). */
+const declaratorName = (n: Node): Node | null => declared(n.childForFieldName("declarator"))?.name ?? null;
 
 /** `A::B::name` → `name`. */
 function declaratorName2(q: Node): Node | null {
@@ -254,6 +269,48 @@ const CPP: Rules = {
   },
 };
 
+/**
+ * Whether a C declaration is at file level: in the translation unit, or in an `#if`/`#ifdef` branch (a
+ * header's include guard) or an `extern "C"` block there.
+ */
+function atFileLevel(n: Node): boolean {
+  for (let p = n.parent; p; p = p.parent) {
+    if (p.type === "translation_unit") return true;
+    if (!/^(preproc_(if|ifdef|else|elif|elifdef)|linkage_specification|declaration_list)$/.test(p.type))
+      return false;
+  }
+  return false;
+}
+
+/** Every name a C declaration declares (`int a, *b;`, `typedef struct s s_t, *s_p;`). */
+const cNames = (n: Node): Node[] =>
+  n
+    .childrenForFieldName("declarator")
+    .map((d) => declared(d)?.name)
+    .filter((x): x is Node => !!x);
+
+/**
+ * C, by its own grammar: functions, prototypes (each left out beside its function, see `yields`), file-level
+ * variables, structs, unions, enums, typedefs, macros and members, every name of a declaration that has
+ * several. A declaration's kind is its first declarator's (`int *f(void), x;` is rare).
+ */
+const C: Rules = {
+  function_definition: { kind: "function", name: declaratorName },
+  struct_specifier: { kind: withBody("struct") },
+  union_specifier: { kind: withBody("struct") },
+  enum_specifier: { kind: withBody("enum") },
+  type_definition: { kind: "type", names: cNames },
+  declaration: {
+    kind: (n) =>
+      !atFileLevel(n) ? undefined : declared(n.childForFieldName("declarator"))?.fn ? "function" : "variable",
+    names: cNames,
+    yields: true,
+  },
+  preproc_def: { kind: "macro" },
+  preproc_function_def: { kind: "macro" },
+  field_declaration: { kind: "field", names: cNames },
+};
+
 const RUBY: Rules = {
   class: { kind: "class" },
   module: { kind: "module" },
@@ -298,6 +355,7 @@ export const RULES: Readonly<Record<GrammarId, Rules>> = {
   rust: RUST,
   java: JAVA,
   "c-sharp": CSHARP,
+  c: C,
   cpp: CPP,
   ruby: RUBY,
   php: PHP,

@@ -5,16 +5,16 @@
  * opens a workspace file.
  */
 import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import treeSitter, { type Node, type Tree } from "@vscode/tree-sitter-wasm";
-import { extractOccurrences, extractSymbols, extractUses, leadingStart, syntaxFaults } from "./extract.js";
-import type { GrammarId } from "./languages.js";
+import treeSitter from "@vscode/tree-sitter-wasm";
+import { extractOccurrences, extractSymbols, extractUses, leadingStart } from "./extract.js";
+import { type GrammarId, grammarsOf, type Reading } from "./languages.js";
 import { markdownSymbols } from "./markdown.js";
-import type { ParseRequest, ParseResponse } from "./protocol.js";
+import type { ParseRequest, ParseResponse, ParserFiles } from "./protocol.js";
+import { type ReadTree, readTree } from "./read-tree.js";
 
-/** A request for a tree-sitter grammar (not Markdown). */
-type TreeRequest = ParseRequest & { grammar: GrammarId };
+/** A request for tree-sitter grammars (not Markdown). */
+type TreeRequest = ParseRequest & { reading: Reading };
 
 // The package is CommonJS whose exports Node's ESM loader cannot list (a UMD factory's return value): only its
 // default export (module.exports) is importable by name under plain Node; the bundle takes it the same way.
@@ -22,7 +22,7 @@ const { Language, Parser } = treeSitter;
 type Language = InstanceType<typeof Language>;
 type Parser = InstanceType<typeof Parser>;
 
-const grammarDir: string = (workerData as { grammarDir: string }).grammarDir;
+const files = workerData as ParserFiles;
 
 /** A file's answers so far, as the JSON text sent (occurrences per name asked). */
 interface Entry {
@@ -41,9 +41,8 @@ let ready: Promise<Parser> | undefined;
 const languages = new Map<GrammarId, Promise<Language>>();
 
 function parser(): Promise<Parser> {
-  ready ??= Parser.init({ locateFile: (file: string) => path.join(grammarDir, file) }).then(
-    () => new Parser(),
-  );
+  // The runtime asks for one file, its own WebAssembly.
+  ready ??= Parser.init({ locateFile: () => files.runtime }).then(() => new Parser());
   return ready;
 }
 
@@ -51,9 +50,7 @@ function language(id: GrammarId): Promise<Language> {
   let l = languages.get(id);
   if (!l) {
     // The file is read while the runtime starts; the grammar loads into the started runtime.
-    l = Promise.all([readFile(path.join(grammarDir, `tree-sitter-${id}.wasm`)), parser()]).then(([bytes]) =>
-      Language.load(bytes),
-    );
+    l = Promise.all([readFile(files.grammars[id]), parser()]).then(([bytes]) => Language.load(bytes));
     languages.set(id, l);
     l.catch(() => languages.delete(id)); // a failed load is tried again by the next file
   }
@@ -82,44 +79,45 @@ function grew(e: Entry, json: string): string {
 }
 
 /** The last file's tree, kept: the map asks for a file's symbols and then its uses, one parse for both. */
-let last: { id: string; tree: Tree } | undefined;
+let last: { id: string; read: ReadTree } | undefined;
 
-async function withTree<T>(req: TreeRequest, use: (root: Node) => T): Promise<T> {
-  const id = req.key === "" ? undefined : `${req.grammar}:${req.key}`;
-  if (id !== undefined && last?.id === id) return use(last.tree.rootNode);
+async function withTree<T>(req: TreeRequest, use: (read: ReadTree) => T): Promise<T> {
+  const id = req.key === "" ? undefined : `${req.reading}:${req.key}`;
+  if (id !== undefined && last?.id === id) return use(last.read);
   const p = await parser();
-  p.setLanguage(await language(req.grammar));
-  const tree = p.parse(req.text);
-  if (!tree) throw new Error("parse failed");
+  const read = await readTree(req.reading, req.text, async (grammar) => {
+    p.setLanguage(await language(grammar));
+    const tree = p.parse(req.text);
+    if (!tree) throw new Error("parse failed");
+    return tree;
+  });
   if (id === undefined) {
     try {
-      return use(tree.rootNode);
+      return use(read);
     } finally {
-      tree.delete();
+      read.tree.delete();
     }
   }
-  last?.tree.delete();
-  last = { id, tree };
-  return use(tree.rootNode);
+  last?.read.tree.delete();
+  last = { id, read };
+  return use(read);
 }
 
 async function symbolsJson(req: TreeRequest, e: Entry): Promise<string> {
   e.symbols ??= grew(
     e,
-    await withTree(req, (root) => {
-      const faults = syntaxFaults(root, req.grammar, req.text);
-      return JSON.stringify({
-        symbols: extractSymbols(root, req.grammar, req.text),
-        errors: faults.count,
-        firstError: faults.firstLine,
-      });
-    }),
+    await withTree(req, ({ tree, grammar, errors, firstError }) =>
+      JSON.stringify({ symbols: extractSymbols(tree.rootNode, grammar, req.text), errors, firstError }),
+    ),
   );
   return e.symbols;
 }
 
 async function usesJson(req: TreeRequest, e: Entry): Promise<string> {
-  e.uses ??= grew(e, await withTree(req, (root) => JSON.stringify(extractUses(root, req.grammar, req.text))));
+  e.uses ??= grew(
+    e,
+    await withTree(req, ({ tree, grammar }) => JSON.stringify(extractUses(tree.rootNode, grammar, req.text))),
+  );
   return e.uses;
 }
 
@@ -134,19 +132,18 @@ async function markdownJson(req: ParseRequest): Promise<string> {
   return e.symbols;
 }
 
-const isTreeRequest = (req: ParseRequest): req is TreeRequest => req.grammar !== "markdown";
+const isTreeRequest = (req: ParseRequest): req is TreeRequest => req.reading !== "markdown";
 
 async function handle(req: ParseRequest): Promise<string> {
   if (!isTreeRequest(req)) return markdownJson(req);
   if (req.op === "warm") {
-    await language(req.grammar);
+    await language(grammarsOf(req.reading)[0]!);
     return "null";
   }
-  if (req.op === "errors")
-    return String(await withTree(req, (root) => syntaxFaults(root, req.grammar, req.text).count));
+  if (req.op === "errors") return String(await withTree(req, (read) => read.errors));
   if (req.op === "lead")
-    return String(await withTree(req, (root) => leadingStart(root, req.text, req.at ?? 0)));
-  const e = entryFor(`${req.grammar}:${req.key}`);
+    return String(await withTree(req, ({ tree }) => leadingStart(tree.rootNode, req.text, req.at ?? 0)));
+  const e = entryFor(`${req.reading}:${req.key}`);
   if (req.op === "symbols") return symbolsJson(req, e);
   if (req.op === "uses") return usesJson(req, e);
   if (req.op === "map") return `{"symbols":${await symbolsJson(req, e)},"uses":${await usesJson(req, e)}}`;
@@ -154,7 +151,9 @@ async function handle(req: ParseRequest): Promise<string> {
   const name = req.name ?? "";
   let json = e.occurrences.get(name);
   if (json === undefined) {
-    const all = await withTree(req, (root) => extractOccurrences(root, req.grammar, req.text, req.name));
+    const all = await withTree(req, ({ tree, grammar }) =>
+      extractOccurrences(tree.rootNode, grammar, req.text, req.name),
+    );
     json = JSON.stringify([...all]);
     e.occurrences.set(name, grew(e, json));
   }

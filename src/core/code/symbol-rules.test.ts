@@ -1,0 +1,131 @@
+/**
+ * The C rules on real C, through the extraction the worker runs: the definitions Universal Ctags lists for the
+ * same text (`ctags --kinds-C=+p`: functions, prototypes, variables, structs, unions, enums, typedefs, macros,
+ * members, every name of a declaration of several), a prototype left out beside its function, and the tags
+ * find_references gives C's identifiers.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { parseWith } from "../../../test/helpers/tree-sitter.js";
+import { extractOccurrences, extractSymbols, type SymbolNode } from "./extract.js";
+
+/** Valid C (gcc -fsyntax-only accepts it with CONFIG_H defined) that names things `new`, `this` and `class`. */
+const DEVICE_C = `#include <stdio.h>
+#include CONFIG_H
+
+#define BUF_MIN 16
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+struct list_head { struct list_head *next, *prev; };
+
+struct device {
+    const char *name;
+    unsigned flags : 4, ready : 1;
+    int (*probe)(struct device *this);
+    union {
+        int id;
+        void *data;
+    };
+    struct {
+        int x, y;
+    } pos;
+};
+
+typedef struct device device_t, *device_p;
+typedef int (*visit_fn)(const char *s, void *ctx);
+enum mode { MODE_READ, MODE_WRITE };
+union value { int i; double d; };
+
+int counter = 0, limit;
+extern int errno_value;
+int (*handler)(int);
+void list_add(struct list_head *new, struct list_head *head);
+static int helper(int class);
+int (*get_handler(int n))(int);
+
+static int helper(int class)
+{
+    return class + 1;
+}
+
+void list_add(struct list_head *new, struct list_head *head)
+{
+    struct list_head *this = head;
+    new->next = this->next;
+    helper(BUF_MIN);
+}
+
+#ifndef CONFIG_X
+int under_ifndef(void);
+#else
+int under_else;
+#endif
+`;
+
+const tree = await parseWith("c", DEVICE_C);
+afterAll(() => tree.delete());
+
+/** The outline as `L<start>-<end> kind name`, nested by indentation. */
+function lines(symbols: SymbolNode[], depth = 0): string[] {
+  return symbols.flatMap((s) => [
+    `${"  ".repeat(depth)}L${s.startLine}-${s.endLine} ${s.kind} ${s.name}`,
+    ...lines(s.children, depth + 1),
+  ]);
+}
+
+describe("C symbols", () => {
+  it("lists what ctags lists, each name of a declaration of several, an anonymous union's members as its owner's", () => {
+    expect(lines(extractSymbols(tree.rootNode, "c", DEVICE_C))).toEqual([
+      "L4-4 macro BUF_MIN",
+      "L5-5 macro MAX",
+      "L7-7 struct list_head",
+      "  L7-7 field next",
+      "  L7-7 field prev",
+      "L9-20 struct device",
+      "  L10-10 field name",
+      "  L11-11 field flags",
+      "  L11-11 field ready",
+      "  L12-12 field probe",
+      "  L14-14 field id",
+      "  L15-15 field data",
+      "  L17-19 field pos",
+      "    L18-18 field x",
+      "    L18-18 field y",
+      "L22-22 type device_t",
+      "L22-22 type device_p",
+      "L23-23 type visit_fn",
+      "L24-24 enum mode",
+      "L25-25 struct value",
+      "  L25-25 field i",
+      "  L25-25 field d",
+      "L27-27 variable counter",
+      "L27-27 variable limit",
+      "L28-28 variable errno_value",
+      "L29-29 variable handler",
+      // the prototypes of list_add and helper (L30, L31) are left out beside their functions
+      "L32-32 function get_handler",
+      "L34-37 function helper",
+      "L39-44 function list_add",
+      "L47-47 function under_ifndef",
+      "L49-49 variable under_else",
+    ]);
+  });
+
+  it("tags an include's name import, a call call, a struct's name type, a definition's name definition", () => {
+    const tags = (name: string) =>
+      extractOccurrences(tree.rootNode, "c", DEVICE_C, name)
+        .get(name)
+        ?.map((o) => `${o.line} ${o.tag}`);
+    expect(tags("CONFIG_H")).toEqual(["2 import"]);
+    expect(tags("helper")).toEqual(["31 definition", "34 definition", "43 call"]);
+    expect(tags("list_head")).toEqual([
+      "7 definition",
+      "7 type",
+      "30 type",
+      "30 type",
+      "39 type",
+      "39 type",
+      "41 type",
+    ]);
+    expect(tags("new")).toEqual(["30 other", "39 other", "42 other"]);
+  });
+});
