@@ -344,6 +344,38 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(none.text).not.toContain("secret.ts");
   });
 
+  it("find_symbol and read_symbol find what the outline shows: compound and namespaced names, receivers", async () => {
+    // Before: each of these lookups found nothing.
+    const files = {
+      "panel.rb":
+        "class Shop::Admin::Panel < Object\n  attr_accessor :owner, :currency\n  def render; end\nend\n",
+      "repo.php": "<?php\nnamespace App\\Repository;\n\nclass OrderRepository {\n  function find() {}\n}\n",
+      "Pricing.cs":
+        "namespace Acme.Pricing;\n\nclass PriceCalculator {\n  decimal Net(decimal g) { return g; }\n}\n",
+      "store.go":
+        "package store\n\nfunc (s *Store) Get() int { return 1 }\n\nfunc (c *Cache) Get() int { return 2 }\n",
+    };
+    await inFolder("lookups", files, async () => {
+      const tree = treeArgs("lookups");
+      const lookups: [string, string][] = [
+        ["Panel", "panel.rb:L1-4 class class Shop::Admin::Panel < Object"],
+        ["Shop::Admin::Panel", "panel.rb:L1-4 class class Shop::Admin::Panel < Object"],
+        ["Panel.render", "panel.rb:L3-3 method def render; end"],
+        ["App\\Repository\\OrderRepository", "repo.php:L4-6 class class OrderRepository"],
+        ["Acme.Pricing.PriceCalculator.Net", "Pricing.cs:L4-4 method decimal Net(decimal g)"],
+        ["(*Store).Get", "store.go:L3-3 method func (s *Store) Get() int"],
+        ["Cache.Get", "store.go:L5-5 method func (c *Cache) Get() int"],
+      ];
+      for (const [name, row] of lookups) {
+        const r = await conn.call("find_symbol", { name, ...tree });
+        expect(r.text, name).toBe(row);
+      }
+      const read = await conn.call("read_symbol", { ...s.file(root, "lookups/panel.rb"), name: "Panel" });
+      expect(read.isError, read.text).toBe(false);
+      expect(read.text).toContain("[mcpfs: Shop::Admin::Panel L1-4;");
+    });
+  });
+
   it("an empty or blank name is refused by every symbol tool, says what to give, and changes nothing", async () => {
     // Before: find_symbol listed every symbol of the tree, find_references parsed it all for no answer.
     const file = s.file(root, "src/parser.ts");

@@ -17,6 +17,12 @@ export interface SymbolNode {
   end: number;
   signature: string;
   children: SymbolNode[];
+  /**
+   * What qualifies the name where the tree does not nest it (`A.B`, `A::B`, `A\B`, parts as lookups read
+   * them): a Go method's receiver type, a C++ definition's `A::` outside its class or namespace, the namespace
+   * a C# or PHP file declares without braces (`namespace App;`) for the definitions after it.
+   */
+  scope?: string;
 }
 
 export type RefTag = "definition" | "call" | "import" | "type" | "other";
@@ -148,16 +154,22 @@ export function extractSymbols(root: Node, grammar: GrammarId, text: string): Sy
   const top: SymbolNode[] = [];
   // The definitions enclosing the current node: a node starting at or past one's end is outside it.
   const open: { end: number; children: SymbolNode[] }[] = [];
+  // The name of the last namespace declared without braces (`namespace App;`): it holds the rest of the file.
+  let fileNamespace: string | undefined;
   for (const [n, rule] of ruleNodes(root, grammar)) {
     while (open.length > 0 && open[open.length - 1]!.end <= n.startIndex) open.pop();
     const kind = kindOf(rule, n);
     if (!kind) continue;
     const into = open.length > 0 ? open[open.length - 1]!.children : top;
+    const scope = rule.scope?.(n) ?? (into === top && kind !== "namespace" ? fileNamespace : undefined);
     let last: SymbolNode | undefined;
     for (const nameNode of namesOf(rule, n)) {
       last = symbolAt(n, nameNode, kind, text);
+      if (scope) last.scope = scope;
       into.push(last);
     }
+    if (kind === "namespace" && into === top)
+      fileNamespace = n.childForFieldName("body") ? undefined : last?.name;
     if (last) open.push({ end: n.endIndex, children: last.children });
   }
   return top;

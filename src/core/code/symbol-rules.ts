@@ -13,17 +13,18 @@ export interface Rule {
   name?: (n: Node) => Node | null | undefined;
   /** Several names declared at once (`X, Y int`; `int a, b;`): one symbol each, with the node's range. */
   names?: (n: Node) => Node[];
+  /** What the syntax qualifies the name by outside the tree's nesting (a Go method's receiver type). */
+  scope?: (n: Node) => string | undefined;
 }
 
 export type Rules = Readonly<Record<string, Rule>>;
 
 const field = (f: string) => (n: Node) => n.childForFieldName(f);
 
-/** Follows `declarator` fields (C/C++ pointers, functions, arrays) down to the declared name. */
-function declaratorName(n: Node): Node | null {
+/** Follows `declarator` fields (C/C++ pointers, functions, arrays) down to the declared name, maybe qualified. */
+function declaredName(n: Node): Node | null {
   let d: Node | null = n.childForFieldName("declarator");
   for (let i = 0; d && i < 16; i++) {
-    if (d.type === "qualified_identifier") return declaratorName2(d);
     if (/identifier$|^destructor_name$|^operator_name$/.test(d.type)) return d;
     d =
       d.childForFieldName("declarator") ??
@@ -34,10 +35,19 @@ function declaratorName(n: Node): Node | null {
 }
 
 /** `A::B::name` → `name`. */
-function declaratorName2(q: Node): Node | null {
+function unqualified(q: Node | null): Node | null {
   let n: Node | null = q;
   while (n?.type === "qualified_identifier") n = n.childForFieldName("name");
   return n;
+}
+
+const declaratorName = (n: Node) => unqualified(declaredName(n));
+
+/** `void A::B::name() {…}` → `A::B`: what a definition outside its class or namespace names it by. */
+function declaratorScope(n: Node): string | undefined {
+  const q = declaredName(n);
+  const name = q?.type === "qualified_identifier" ? unqualified(q) : null;
+  return name ? q!.text.slice(0, name.startIndex - q!.startIndex).replace(/\s*::\s*$/, "") : undefined;
 }
 
 /** Whether the nearest enclosing definition-bearing node is a class-like body. */
@@ -152,7 +162,11 @@ function goType(n: Node): SymbolKind {
 
 const GO: Rules = {
   function_declaration: { kind: "function" },
-  method_declaration: { kind: "method" },
+  method_declaration: {
+    kind: "method",
+    // `func (s *Store[K]) Get()` is `Store.Get`: the receiver's type tells apart methods of one name.
+    scope: (n) => n.childForFieldName("receiver")?.descendantsOfType("type_identifier")[0]?.text,
+  },
   type_spec: { kind: goType },
   type_alias: { kind: "type" },
   method_elem: { kind: "method" },
@@ -224,6 +238,7 @@ const CPP: Rules = {
   function_definition: {
     kind: (n) => (inClass(n, ["field_declaration_list"]) ? "method" : "function"),
     name: declaratorName,
+    scope: declaratorScope,
   },
   class_specifier: { kind: withBody("class") },
   struct_specifier: { kind: withBody("struct") },

@@ -1,0 +1,204 @@
+/**
+ * Definitions as the outline has them (extract.ts, symbol-rules.ts) and as a lookup finds them by name
+ * (symbols.ts `matchSymbols`): real grammars, parsed in this process as the parser worker parses them.
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import treeSitter from "@vscode/tree-sitter-wasm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { extractSymbols, type SymbolNode } from "./extract.js";
+import type { GrammarId } from "./languages.js";
+import { checkSymbolName, flatten, matchSymbols } from "./symbols.js";
+
+const { Language, Parser } = treeSitter;
+const grammarDir = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("@vscode/tree-sitter-wasm/package.json")),
+  "wasm",
+);
+let parser: InstanceType<typeof Parser>;
+
+beforeAll(async () => {
+  await Parser.init({ locateFile: (file: string) => path.join(grammarDir, file) });
+  parser = new Parser();
+});
+
+async function parse(grammar: GrammarId, text: string) {
+  parser.setLanguage(
+    await Language.load(await readFile(path.join(grammarDir, `tree-sitter-${grammar}.wasm`))),
+  );
+  return parser.parse(text)!;
+}
+
+async function symbolsOf(grammar: GrammarId, text: string): Promise<SymbolNode[]> {
+  const tree = await parse(grammar, text);
+  try {
+    return extractSymbols(tree.rootNode, grammar, text);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Each symbol as `depth kind name Lstart-end`, outermost first. */
+const listed = (symbols: SymbolNode[]) =>
+  flatten(symbols).map(
+    (f) => `${f.depth} ${f.symbol.kind} ${f.symbol.name} L${f.symbol.startLine}-${f.symbol.endLine}`,
+  );
+
+/** The qualified names and first lines a query finds. */
+const found = (symbols: SymbolNode[], name: string) =>
+  matchSymbols(symbols, { name }).map((f) => `${f.qualified} L${f.symbol.startLine}`);
+
+describe("Ruby", () => {
+  const RB = `class Shop::Admin::Panel < Object
+  attr_accessor :owner, :currency
+  attr_reader :items
+
+  def render; end
+end
+
+module Billing
+  class Invoice
+    attr_writer :total
+  end
+end
+
+attr_reader :loose
+`;
+
+  it("a compound class name is found by its last part, qualified or not, and its methods under it", async () => {
+    const symbols = await symbolsOf("ruby", RB);
+    expect(symbols[0]!.signature).toBe("class Shop::Admin::Panel < Object");
+    expect(found(symbols, "Panel")).toEqual(["Shop::Admin::Panel L1"]);
+    expect(found(symbols, "Shop::Admin::Panel")).toEqual(["Shop::Admin::Panel L1"]);
+    expect(found(symbols, "Admin::Panel")).toEqual(["Shop::Admin::Panel L1"]);
+    expect(found(symbols, "Panel.render")).toEqual(["Shop::Admin::Panel.render L5"]);
+    expect(found(symbols, "Panel#render")).toEqual(["Shop::Admin::Panel.render L5"]);
+    expect(found(symbols, "Admin")).toEqual([]);
+  });
+});
+
+describe("namespaces a lookup may name", () => {
+  it("PHP: a file's `namespace App\\Repository;` and a braced namespace qualify their classes", async () => {
+    const symbols = await symbolsOf(
+      "php",
+      `<?php
+namespace App\\Repository;
+
+use Foo\\Bar;
+
+class OrderRepository {
+  function find() {}
+}
+`,
+    );
+    expect(listed(symbols)).toEqual([
+      "0 namespace App\\Repository L2-2",
+      "0 class OrderRepository L6-8",
+      "1 method find L7-7",
+    ]);
+    expect(found(symbols, "App\\Repository\\OrderRepository")).toEqual([
+      "App\\Repository.OrderRepository L6",
+    ]);
+    expect(found(symbols, "OrderRepository")).toEqual(["App\\Repository.OrderRepository L6"]);
+    expect(found(symbols, "Repository\\OrderRepository::find")).toEqual([
+      "App\\Repository.OrderRepository.find L7",
+    ]);
+    expect(found(symbols, "App\\Repository")).toEqual(["App\\Repository L2"]);
+
+    const braced = await symbolsOf(
+      "php",
+      "<?php\nnamespace App\\Legacy {\n  class Report { function run() {} }\n}\n",
+    );
+    for (const name of ["App\\Legacy\\Report", "Legacy\\Report", "App.Legacy.Report", "Report"])
+      expect(found(braced, name), name).toEqual(["App\\Legacy.Report L3"]);
+    expect(found(braced, "Legacy\\Report::run")).toEqual(["App\\Legacy.Report.run L3"]);
+  });
+
+  it("PHP: each `namespace X;` holds the definitions up to the next one", async () => {
+    const symbols = await symbolsOf(
+      "php",
+      "<?php\nnamespace A;\nfunction f() {}\nnamespace B;\nfunction f() {}\n",
+    );
+    expect(found(symbols, "f")).toEqual(["A.f L3", "B.f L5"]);
+    expect(found(symbols, "B\\f")).toEqual(["B.f L5"]);
+    expect(found(symbols, "B")).toEqual(["B L4"]);
+  });
+
+  it("C#: a file-scoped namespace qualifies the types after it, as a block namespace does", async () => {
+    const symbols = await symbolsOf(
+      "c-sharp",
+      `using System;
+namespace Acme.Pricing;
+
+public class PriceCalculator {
+  decimal Net(decimal gross) { return gross; }
+}
+`,
+    );
+    expect(listed(symbols)).toEqual([
+      "0 namespace Acme.Pricing L2-2",
+      "0 class PriceCalculator L4-6",
+      "1 method Net L5-5",
+    ]);
+    expect(found(symbols, "Acme.Pricing.PriceCalculator.Net")).toEqual([
+      "Acme.Pricing.PriceCalculator.Net L5",
+    ]);
+    expect(found(symbols, "PriceCalculator.Net")).toEqual(["Acme.Pricing.PriceCalculator.Net L5"]);
+    const block = await symbolsOf("c-sharp", "namespace Acme.Pricing {\n  class P { void Net() {} }\n}\n");
+    expect(found(block, "Acme.Pricing.P.Net")).toEqual(["Acme.Pricing.P.Net L2"]);
+  });
+
+  it("C++: a nested namespace's parts, and a definition outside its namespace or class", async () => {
+    const symbols = await symbolsOf(
+      "cpp",
+      `namespace detail::io {
+void show() {}
+}
+void detail::io::print() {}
+struct Foo {
+  void bar();
+};
+void Foo::bar() {}
+`,
+    );
+    expect(found(symbols, "detail::io::show")).toEqual(["detail::io.show L2"]);
+    expect(found(symbols, "io::show")).toEqual(["detail::io.show L2"]);
+    expect(found(symbols, "detail::io::print")).toEqual(["detail::io.print L4"]);
+    expect(found(symbols, "Foo::bar")).toEqual(["Foo.bar L6", "Foo.bar L8"]);
+    expect(found(symbols, "show")).toEqual(["detail::io.show L2"]);
+  });
+});
+
+describe("Go", () => {
+  const GO = `package store
+
+var (
+\tErrNotFound = errors.New("not found")
+\ta, b        = 1, 2
+)
+
+func f() {
+\tvar (
+\t\tlocal = 1
+\t)
+}
+
+func (s *Store) Get(k string) int { return 0 }
+func (c Cache[T]) Get() {}
+func (*Pool[K, V]) Get() {}
+func Get() {}
+`;
+
+  it("a method is found by its receiver's type: Store.Get, (*Store).Get", async () => {
+    const symbols = await symbolsOf("go", GO);
+    expect(found(symbols, "Store.Get")).toEqual(["Store.Get L14"]);
+    expect(found(symbols, "(*Store).Get")).toEqual(["Store.Get L14"]);
+    expect(found(symbols, "Cache.Get")).toEqual(["Cache.Get L15"]);
+    expect(found(symbols, "(*Pool).Get")).toEqual(["Pool.Get L16"]);
+    expect(found(symbols, "Get")).toEqual(["Store.Get L14", "Cache.Get L15", "Pool.Get L16", "Get L17"]);
+    expect(symbols.find((s) => s.startLine === 14)!.name).toBe("Get");
+    // A receiver with no type names no symbol: refused, as an empty name is, not matched with every one.
+    expect(() => checkSymbolName("(*)")).toThrow();
+  });
+});
