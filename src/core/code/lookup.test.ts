@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import treeSitter from "@vscode/tree-sitter-wasm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { extractSymbols, type SymbolNode } from "./extract.js";
+import { extractOccurrences, extractSymbols, type SymbolNode } from "./extract.js";
 import type { GrammarId } from "./languages.js";
 import { checkSymbolName, flatten, matchSymbols } from "./symbols.js";
 
@@ -189,6 +189,24 @@ func (c Cache[T]) Get() {}
 func (*Pool[K, V]) Get() {}
 func Get() {}
 `;
+
+  it("a grouped var block's names are variables, and their definitions are tagged so", async () => {
+    const symbols = await symbolsOf("go", GO);
+    expect(listed(symbols).slice(0, 3)).toEqual([
+      "0 variable ErrNotFound L4-4",
+      "0 variable a L5-5",
+      "0 variable b L5-5",
+    ]);
+    expect(found(symbols, "local")).toEqual([]);
+    const tree = await parse("go", GO);
+    try {
+      expect(extractOccurrences(tree.rootNode, "go", GO, "ErrNotFound").get("ErrNotFound")).toEqual([
+        { line: 4, column: 2, tag: "definition" },
+      ]);
+    } finally {
+      tree.delete();
+    }
+  });
 
   it("a method is found by its receiver's type: Store.Get, (*Store).Get", async () => {
     const symbols = await symbolsOf("go", GO);

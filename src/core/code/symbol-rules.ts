@@ -177,7 +177,12 @@ const GO: Rules = {
     names: allNames,
   },
   var_spec: {
-    kind: (n) => (n.parent?.parent?.type === "source_file" ? "variable" : undefined),
+    kind: (n) => {
+      // `var ( … )` holds its specs in a list, `const ( … )` does not.
+      const list = n.parent;
+      const declaration = list?.type === "var_spec_list" ? list.parent : list;
+      return declaration?.parent?.type === "source_file" ? "variable" : undefined;
+    },
     names: allNames,
   },
 };
