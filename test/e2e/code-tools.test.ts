@@ -361,6 +361,7 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
         ["Panel", "panel.rb:L1-4 class class Shop::Admin::Panel < Object"],
         ["Shop::Admin::Panel", "panel.rb:L1-4 class class Shop::Admin::Panel < Object"],
         ["Panel.render", "panel.rb:L3-3 method def render; end"],
+        ["owner", "panel.rb:L2-2 property attr_accessor :owner, :currency"],
         ["App\\Repository\\OrderRepository", "repo.php:L4-6 class class OrderRepository"],
         ["Acme.Pricing.PriceCalculator.Net", "Pricing.cs:L4-4 method decimal Net(decimal g)"],
         ["(*Store).Get", "store.go:L3-3 method func (s *Store) Get() int"],

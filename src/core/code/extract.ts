@@ -86,12 +86,12 @@ function namesOf(rule: Rule, n: Node): Node[] {
   return one ? [one] : [];
 }
 
-function symbolAt(n: Node, nameNode: Node, kind: SymbolKind, text: string): SymbolNode {
+function symbolAt(n: Node, rule: Rule, nameNode: Node, kind: SymbolKind, text: string): SymbolNode {
   const outer = outerOf(n);
   const last = lastCode(outer);
   const end = last.endPosition;
   return {
-    name: nameNode.text,
+    name: rule.nameText ? rule.nameText(nameNode) : nameNode.text,
     kind,
     startLine: outer.startPosition.row + 1,
     // A node that ends with its line break (a preprocessor line) ends on the line before.
@@ -164,7 +164,7 @@ export function extractSymbols(root: Node, grammar: GrammarId, text: string): Sy
     const scope = rule.scope?.(n) ?? (into === top && kind !== "namespace" ? fileNamespace : undefined);
     let last: SymbolNode | undefined;
     for (const nameNode of namesOf(rule, n)) {
-      last = symbolAt(n, nameNode, kind, text);
+      last = symbolAt(n, rule, nameNode, kind, text);
       if (scope) last.scope = scope;
       into.push(last);
     }

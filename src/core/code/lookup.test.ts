@@ -76,6 +76,22 @@ attr_reader :loose
     expect(found(symbols, "Panel#render")).toEqual(["Shop::Admin::Panel.render L5"]);
     expect(found(symbols, "Admin")).toEqual([]);
   });
+
+  it("attr_accessor, attr_reader and attr_writer in a class body are its properties", async () => {
+    const symbols = await symbolsOf("ruby", RB);
+    expect(listed(symbols)).toEqual([
+      "0 class Shop::Admin::Panel L1-6",
+      "1 property owner L2-2",
+      "1 property currency L2-2",
+      "1 property items L3-3",
+      "1 method render L5-5",
+      "0 module Billing L8-12",
+      "1 class Invoice L9-11",
+      "2 property total L10-10",
+    ]);
+    expect(found(symbols, "owner")).toEqual(["Shop::Admin::Panel.owner L2"]);
+    expect(found(symbols, "Invoice.total")).toEqual(["Billing.Invoice.total L10"]);
+  });
 });
 
 describe("namespaces a lookup may name", () => {

@@ -13,6 +13,8 @@ export interface Rule {
   name?: (n: Node) => Node | null | undefined;
   /** Several names declared at once (`X, Y int`; `int a, b;`): one symbol each, with the node's range. */
   names?: (n: Node) => Node[];
+  /** The name's text, where it is not the name node's (Ruby's `:owner` names `owner`). */
+  nameText?: (name: Node) => string;
   /** What the syntax qualifies the name by outside the tree's nesting (a Go method's receiver type). */
   scope?: (n: Node) => string | undefined;
 }
@@ -274,11 +276,28 @@ const CPP: Rules = {
   },
 };
 
+/** `attr_accessor :a, :b` (or `attr_reader`, `attr_writer`) in a class or module body: a property each. */
+function rubyAccessor(n: Node): SymbolKind | undefined {
+  if (!/^attr_(accessor|reader|writer)$/.test(n.childForFieldName("method")?.text ?? "")) return undefined;
+  const body = n.parent;
+  return body?.type === "body_statement" && /^(class|module|singleton_class)$/.test(body.parent?.type ?? "")
+    ? "property"
+    : undefined;
+}
+
 const RUBY: Rules = {
   class: { kind: "class" },
   module: { kind: "module" },
   method: { kind: "method" },
   singleton_method: { kind: "method" },
+  call: {
+    kind: rubyAccessor,
+    names: (n) =>
+      (n.childForFieldName("arguments")?.namedChildren ?? []).filter(
+        (a): a is Node => a?.type === "simple_symbol",
+      ),
+    nameText: (symbol) => symbol.text.slice(1),
+  },
   assignment: {
     kind: (n) =>
       n.childForFieldName("left")?.type === "constant" &&
