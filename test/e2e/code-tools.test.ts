@@ -344,8 +344,8 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(none.text).not.toContain("secret.ts");
   });
 
-  it("find_symbol and read_symbol find what the outline shows: compound and namespaced names, receivers", async () => {
-    // Before: each of these lookups found nothing.
+  it("find_symbol and read_symbol find what the outline shows: compound and namespaced names, receivers, exports", async () => {
+    // Before: each of these lookups found nothing, and the JavaScript file outlined as "(no symbols)".
     const files = {
       "panel.rb":
         "class Shop::Admin::Panel < Object\n  attr_accessor :owner, :currency\n  def render; end\nend\n",
@@ -354,6 +354,7 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
         "namespace Acme.Pricing;\n\nclass PriceCalculator {\n  decimal Net(decimal g) { return g; }\n}\n",
       "store.go":
         "package store\n\nfunc (s *Store) Get() int { return 1 }\n\nfunc (c *Cache) Get() int { return 2 }\n",
+      "api.js": "exports.x = function () {};\nmodule.exports = { b: function () {}, c: () => 3 };\n",
     };
     await inFolder("lookups", files, async () => {
       const tree = treeArgs("lookups");
@@ -374,6 +375,8 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
       const read = await conn.call("read_symbol", { ...s.file(root, "lookups/panel.rb"), name: "Panel" });
       expect(read.isError, read.text).toBe(false);
       expect(read.text).toContain("[mcpfs: Shop::Admin::Panel L1-4;");
+      const js = await conn.call("outline", { ...treeArgs("lookups/api.js"), signatures: false });
+      expect(js.text.split("\n")).toEqual(["L1 function x", "L2 function b", "L2 function c"]);
     });
   });
 

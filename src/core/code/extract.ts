@@ -70,7 +70,12 @@ function lastCode(n: Node): Node {
 
 /** The text from the definition's start up to its body, on one line. */
 function signatureOf(n: Node, outer: Node, text: string): string {
-  const value = n.childForFieldName("value");
+  let value = n.childForFieldName("value");
+  if (!value) {
+    // `exports.f = function () {…}`: the function's body ends it, as `const f = () => {…}`'s does.
+    const right = n.childForFieldName("right");
+    if (right && /function|arrow|^class$/.test(right.type)) value = right;
+  }
   const body = n.childForFieldName("body") ?? value?.childForFieldName("body") ?? null;
   let end = body && body.startIndex > outer.startIndex ? body.startIndex : outer.endIndex;
   const firstBreak = text.indexOf("\n", outer.startIndex);

@@ -236,3 +236,42 @@ func Get() {}
     expect(() => checkSymbolName("(*)")).toThrow();
   });
 });
+
+describe("JavaScript CommonJS exports", () => {
+  const JS = `exports.x = function () {};
+exports.y = function named(a) {
+  return a;
+};
+module.exports.z = async () => {};
+module.exports = { b: function () {}, c: () => 3, d() {}, n: 1 };
+exports.w = void 0;
+exports.K = class {};
+
+function inner() {
+  exports.notTop = function () {};
+  const o = { e: function () {} };
+}
+call({ f: () => 1 });
+const options = { g() {}, h: function () {} };
+`;
+
+  it("top-level exports assigned a function or class are outlined; other object literals are not", async () => {
+    const symbols = await symbolsOf("javascript", JS);
+    expect(listed(symbols)).toEqual([
+      "0 function x L1-1",
+      "0 function y L2-4",
+      "0 function z L5-5",
+      "0 function b L6-6",
+      "0 function c L6-6",
+      "0 method d L6-6",
+      "0 class K L8-8",
+      "0 function inner L10-13",
+      "0 constant options L15-15",
+      "1 method g L15-15",
+    ]);
+    expect(symbols[1]!.signature).toBe("exports.y = function named(a)");
+    expect(symbols[2]!.signature).toBe("module.exports.z = async () =>");
+    expect(symbols[3]!.signature).toBe("b: function ()");
+    expect(found(symbols, "y")).toEqual(["y L2"]);
+  });
+});

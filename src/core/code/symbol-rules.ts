@@ -98,6 +98,36 @@ function tsVariable(n: Node): SymbolKind | undefined {
   return decl?.text.startsWith("const") ? "constant" : "variable";
 }
 
+/** Whether an expression is a statement of the module itself (`exports.f = …`, not inside a function). */
+function atModuleTop(n: Node): boolean {
+  const statement = n.parent;
+  return statement?.type === "expression_statement" && statement.parent?.type === "program";
+}
+
+/** `exports.f = function () {…}` (or `module.exports.f = …`) at the top of a module: what it exports. */
+function commonJsExport(n: Node): SymbolKind | undefined {
+  const kind = TS_VALUE_KIND[n.childForFieldName("right")?.type ?? ""];
+  if (!kind) return undefined;
+  const left = n.childForFieldName("left");
+  if (left?.type !== "member_expression" || !/^(module\.)?exports\.[\w$]+$/.test(left.text)) return undefined;
+  return atModuleTop(n) ? kind : undefined;
+}
+
+/**
+ * `f: function () {…}` in `module.exports = {…}` at the top of a module: a function it exports. No other object
+ * literal's (a file's literals are many, and an outline of them would cost more than it tells).
+ */
+function commonJsExportedPair(n: Node): SymbolKind | undefined {
+  const kind = TS_VALUE_KIND[n.childForFieldName("value")?.type ?? ""];
+  if (!kind) return undefined;
+  const assignment = n.parent?.parent;
+  return assignment?.type === "assignment_expression" &&
+    assignment.childForFieldName("left")?.text === "module.exports" &&
+    atModuleTop(assignment)
+    ? kind
+    : undefined;
+}
+
 /** A member of an interface or class (not of an object type in a signature: `(): { text: string }`). */
 const inInterface = (kind: SymbolKind) => (n: Node) => {
   const up = n.parent;
@@ -124,6 +154,17 @@ const TS: Rules = {
   field_definition: { kind: "property", name: field("property") },
   property_signature: { kind: inInterface("property") },
   variable_declarator: { kind: tsVariable },
+  assignment_expression: {
+    kind: commonJsExport,
+    name: (n) => n.childForFieldName("left")?.childForFieldName("property"),
+  },
+  pair: {
+    kind: commonJsExportedPair,
+    name: (n) => {
+      const key = n.childForFieldName("key");
+      return key?.type === "property_identifier" ? key : null;
+    },
+  },
 };
 
 /**
