@@ -262,6 +262,8 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
       "L1 constant MAX_SIZE",
       "L2 variable _cache",
       "L2 variable _seen",
+      "L3 variable a",
+      "L3 variable b",
       "L6-13 class Options { name, size }",
       "  L11-13 method scaled",
     ]);

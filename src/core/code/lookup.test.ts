@@ -275,3 +275,56 @@ const options = { g() {}, h: function () {} };
     expect(found(symbols, "y")).toEqual(["y L2"]);
   });
 });
+
+describe("Python", () => {
+  it("a type alias, a tuple's names, and names bound under a module's if/try/with are the module's", async () => {
+    const symbols = await symbolsOf(
+      "python",
+      `type Vector = list[float]
+a, b = 1, 2
+A, (B, *C) = 1, (2, 3)
+x = obj.attr = 1
+try:
+    from _speedups import fast
+except ImportError:
+    fast = None
+for i in range(3):
+    tmp = i
+
+
+class K:
+    type Alias = int
+    if True:
+        flag = 1
+
+
+def main():
+    local = 1
+    type Local = int
+
+
+if __name__ == "__main__":
+    args = main()
+
+    def helper():
+        pass
+`,
+    );
+    expect(listed(symbols)).toEqual([
+      "0 type Vector L1-1",
+      "0 variable a L2-2",
+      "0 variable b L2-2",
+      "0 constant A L3-3",
+      "0 constant B L3-3",
+      "0 constant C L3-3",
+      "0 variable x L4-4",
+      "0 variable fast L8-8",
+      "0 class K L13-16",
+      "1 type Alias L14-14",
+      "1 property flag L16-16",
+      "0 function main L19-21",
+      "0 variable args L25-25",
+      "0 function helper L27-28",
+    ]);
+  });
+});

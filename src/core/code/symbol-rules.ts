@@ -167,35 +167,72 @@ const TS: Rules = {
   },
 };
 
+/** Statements whose blocks bind names where they stand: `if __name__ == "__main__":`, `try:`/`except:`, `with`. */
+const PY_TRANSPARENT =
+  /^(block|if_statement|elif_clause|else_clause|try_statement|except_clause|except_group_clause|finally_clause|with_statement)$/;
+
 /**
- * `NAME = …` or `name: T = …` of one name, as a statement of the module (a constant when its name is in
+ * Whose names a statement binds: the module's or a class body's, through `if`/`try`/`with` blocks (not a
+ * loop's, not a function's), as Python's `ast` differential counts them (test/slow/code-differential.test.ts).
+ */
+function pyBinder(statement: Node): "module" | "class" | undefined {
+  for (let p = statement.parent; p; p = p.parent) {
+    if (p.type === "module") return "module";
+    if (p.type === "class_definition") return "class";
+    if (!PY_TRANSPARENT.test(p.type)) return undefined;
+  }
+  return undefined;
+}
+
+/** Targets that bind names: `x`, `a, b`, `(a, b)`, `[a, *rest]`. */
+const PY_TARGET = /^(identifier|pattern_list|tuple_pattern|list_pattern|list_splat_pattern)$/;
+
+/** The names a target binds: itself, or each name of `a, (b, *c)`; none of an attribute or a subscript. */
+function pyTargetNames(t: Node, out: Node[]): void {
+  if (t.type === "identifier") out.push(t);
+  else if (PY_TARGET.test(t.type)) for (const c of t.namedChildren) if (c) pyTargetNames(c, out);
+}
+
+/** Each name a chain of assignments binds (`x = y = 1`, `a, b = 1, 2`). */
+function pyAssigned(n: Node): Node[] {
+  const out: Node[] = [];
+  for (let a: Node | null = n; a?.type === "assignment"; a = a.childForFieldName("right")) {
+    const left = a.childForFieldName("left");
+    if (left) pyTargetNames(left, out);
+  }
+  return out;
+}
+
+const PEP8_CONSTANT = /^_*[A-Z][A-Z0-9_]*$/;
+
+/**
+ * `NAME = …`, `a, b = …` or `name: T = …` as a statement of the module (a constant when its names are in
  * capitals, as PEP 8 spells one) or of a class body (an attribute, a dataclass field); never a function's
  * local. Asked of every assignment, so the cheapest test goes first.
  */
 function pyAssignment(n: Node): SymbolKind | undefined {
   const left = n.childForFieldName("left");
-  if (left?.type !== "identifier") return undefined;
+  if (!left || !PY_TARGET.test(left.type)) return undefined;
   const statement = n.parent;
-  const where = statement?.type === "expression_statement" ? statement.parent : undefined;
-  if (where?.type === "module") return /^_*[A-Z][A-Z0-9_]*$/.test(left.text) ? "constant" : "variable";
-  return where?.type === "block" && where.parent?.type === "class_definition" ? "property" : undefined;
-}
-
-/** Each name a chain of assignments binds (`x = y = 1`), up to the first that binds a tuple or an attribute. */
-function pyAssigned(n: Node): Node[] {
-  const out: Node[] = [];
-  for (let a: Node | null = n; a?.type === "assignment"; a = a.childForFieldName("right")) {
-    const left = a.childForFieldName("left");
-    if (left?.type !== "identifier") break;
-    out.push(left);
-  }
-  return out;
+  const binder = statement?.type === "expression_statement" ? pyBinder(statement) : undefined;
+  if (binder === "class") return "property";
+  if (binder !== "module") return undefined;
+  const constant =
+    left.type === "identifier"
+      ? PEP8_CONSTANT.test(left.text)
+      : pyAssigned(n).every((name) => PEP8_CONSTANT.test(name.text));
+  return constant ? "constant" : "variable";
 }
 
 const PYTHON: Rules = {
   class_definition: { kind: "class" },
   function_definition: { kind: (n) => (inClass(n, ["class_definition"]) ? "method" : "function") },
   assignment: { kind: pyAssignment, names: pyAssigned },
+  // `type Vector = list[float]` (Python 3.12)
+  type_alias_statement: {
+    kind: (n) => (pyBinder(n) ? "type" : undefined),
+    name: (n) => n.childForFieldName("left")?.descendantsOfType("identifier")[0],
+  },
 };
 
 function goType(n: Node): SymbolKind {
