@@ -250,6 +250,8 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
       "L1 constant MAX_SIZE",
       "L2 variable _cache",
       "L2 variable _seen",
+      "L3 variable a",
+      "L3 variable b",
       "L6-13 class Options { name, size }",
       "  L11-13 method scaled",
     ]);
@@ -410,6 +412,42 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     expect(q.text).toContain(' 9→    return helper(input) + "helper";');
     const none = await conn.call("find_symbol", { name: "secretThing", ...treeArgs() });
     expect(none.text).not.toContain("secret.ts");
+  });
+
+  it("find_symbol and read_symbol find what the outline shows: compound and namespaced names, receivers, exports", async () => {
+    // Before: each of these lookups found nothing, and the JavaScript file outlined as "(no symbols)".
+    const files = {
+      "panel.rb":
+        "class Shop::Admin::Panel < Object\n  attr_accessor :owner, :currency\n  def render; end\nend\n",
+      "repo.php": "<?php\nnamespace App\\Repository;\n\nclass OrderRepository {\n  function find() {}\n}\n",
+      "Pricing.cs":
+        "namespace Acme.Pricing;\n\nclass PriceCalculator {\n  decimal Net(decimal g) { return g; }\n}\n",
+      "store.go":
+        "package store\n\nfunc (s *Store) Get() int { return 1 }\n\nfunc (c *Cache) Get() int { return 2 }\n",
+      "api.js": "exports.x = function () {};\nmodule.exports = { b: function () {}, c: () => 3 };\n",
+    };
+    await inFolder("lookups", files, async () => {
+      const tree = treeArgs("lookups");
+      const lookups: [string, string][] = [
+        ["Panel", "panel.rb:L1-4 class class Shop::Admin::Panel < Object"],
+        ["Shop::Admin::Panel", "panel.rb:L1-4 class class Shop::Admin::Panel < Object"],
+        ["Panel.render", "panel.rb:L3-3 method def render; end"],
+        ["owner", "panel.rb:L2-2 property attr_accessor :owner, :currency"],
+        ["App\\Repository\\OrderRepository", "repo.php:L4-6 class class OrderRepository"],
+        ["Acme.Pricing.PriceCalculator.Net", "Pricing.cs:L4-4 method decimal Net(decimal g)"],
+        ["(*Store).Get", "store.go:L3-3 method func (s *Store) Get() int"],
+        ["Cache.Get", "store.go:L5-5 method func (c *Cache) Get() int"],
+      ];
+      for (const [name, row] of lookups) {
+        const r = await conn.call("find_symbol", { name, ...tree });
+        expect(r.text, name).toBe(row);
+      }
+      const read = await conn.call("read_symbol", { ...s.file(root, "lookups/panel.rb"), name: "Panel" });
+      expect(read.isError, read.text).toBe(false);
+      expect(read.text).toContain("[mcpfs: Shop::Admin::Panel L1-4;");
+      const js = await conn.call("outline", { ...treeArgs("lookups/api.js"), signatures: false });
+      expect(js.text.split("\n")).toEqual(["L1 function x", "L2 function b", "L2 function c"]);
+    });
   });
 
   it("an empty or blank name is refused by every symbol tool, says what to give, and changes nothing", async () => {

@@ -2,7 +2,8 @@
  * Differential: the definitions `outline` finds against each language's own parser on real code.
  * - TypeScript: the compiler API on the project's own src/ and on zod's sources (node_modules/zod/src).
  * - Python: `ast` on the top-level modules of the Python standard library on this machine (classes,
- *   functions, and the names a module or class body assigns: constants, variables, attributes).
+ *   functions, and the names a module or class body assigns: constants, variables, attributes; in its own
+ *   statements and in those of its `if`/`try`/`with` blocks, which bind names where they stand).
  * - Go, Rust, Java, C#, C, C++, Ruby, PHP: Universal Ctags on the fixtures in test/fixtures/code/.
  * Compared: top-level definitions and their members (class, interface, struct, enum, function, method,
  * field, …), by name and line range (first line, last line). Each language's agreement is printed.
@@ -189,18 +190,43 @@ for f in sys.argv[1:]:
     def start(n):
         return min([d.lineno for d in n.decorator_list] + [n.lineno])
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    def named(n):
-        # The names an assignment statement binds: NAME = ..., x = y = ..., name: T [= ...]
-        if isinstance(n, ast.Assign) and all(isinstance(t, ast.Name) for t in n.targets):
-            return [t.id for t in n.targets]
-        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
-            return [n.target.id]
+    def names(t):
+        # The names a target binds: x; each name of a, (b, *c); none of an attribute or a subscript
+        if isinstance(t, ast.Name):
+            return [t.id]
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return [x for e in t.elts for x in names(e)]
+        if isinstance(t, ast.Starred):
+            return names(t.value)
         return []
-    for n in tree.body:
+    def named(n):
+        # The names an assignment statement binds: NAME = ..., x = y = ..., a, b = ..., name: T [= ...]
+        if isinstance(n, ast.Assign):
+            return [x for t in n.targets for x in names(t)]
+        if isinstance(n, ast.AnnAssign):
+            return names(n.target)
+        return []
+    tries = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
+    def statements(body):
+        # A body's statements and those of its if/try/with blocks, which bind names where they stand
+        for n in body:
+            yield n
+            if isinstance(n, ast.If):
+                yield from statements(n.body)
+                yield from statements(n.orelse)
+            elif isinstance(n, tries):
+                yield from statements(n.body)
+                for h in n.handlers:
+                    yield from statements(h.body)
+                yield from statements(n.orelse)
+                yield from statements(n.finalbody)
+            elif isinstance(n, (ast.With, ast.AsyncWith)):
+                yield from statements(n.body)
+    for n in statements(tree.body):
         if isinstance(n, kinds):
             defs.append([0, n.name, start(n), n.end_lineno])
             if isinstance(n, ast.ClassDef):
-                for m in n.body:
+                for m in statements(n.body):
                     if isinstance(m, kinds):
                         defs.append([1, m.name, start(m), m.end_lineno])
                     for name in named(m):
@@ -226,16 +252,10 @@ print(json.dumps(out))`;
     expect(t.equal / t.total).toBeGreaterThanOrEqual(0.99);
   });
 
-  /** Kinds of ctags that name no definition an outline shows (imports, packages, enum members, accessors). */
-  const SKIP = new Set([
-    "package",
-    "packageName",
-    "alias",
-    "enumerator",
-    "enumConstant",
-    "accessor",
-    "unknown",
-  ]);
+  /** Kinds of ctags that name no definition an outline shows (imports, packages, enum members). */
+  const SKIP = new Set(["package", "packageName", "alias", "enumerator", "enumConstant", "unknown"]);
+  /** Ruby's `attr_accessor :a` is one property `a` in an outline; ctags tags its writer `a=` too. */
+  const isWriter = (tag: { kind: string; name: string }) => tag.kind === "accessor" && tag.name.endsWith("=");
   const FIXTURES = path.join(ROOT, "test", "fixtures", "code");
   let fixtures: Connection | undefined;
 
@@ -259,7 +279,7 @@ print(json.dumps(out))`;
       .filter((l) => l.trim() !== "")
       .map((l) => JSON.parse(l) as { name: string; kind: string; line: number; end?: number })
       // ctags names an anonymous struct or union `__anon<hash>`; an outline has no name for it.
-      .filter((tag) => !SKIP.has(tag.kind) && !tag.name.startsWith("__anon"))
+      .filter((tag) => !SKIP.has(tag.kind) && !tag.name.startsWith("__anon") && !isWriter(tag))
       // A C prototype beside its function is left out of the outline (symbol-rules.ts, `yields`).
       .filter(
         (tag, _, all) =>

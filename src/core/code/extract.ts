@@ -17,6 +17,12 @@ export interface SymbolNode {
   end: number;
   signature: string;
   children: SymbolNode[];
+  /**
+   * What qualifies the name where the tree does not nest it (`A.B`, `A::B`, `A\B`, parts as lookups read
+   * them): a Go method's receiver type, a C++ definition's `A::` outside its class or namespace, the namespace
+   * a C# or PHP file declares without braces (`namespace App;`) for the definitions after it.
+   */
+  scope?: string;
 }
 
 export type RefTag = "definition" | "call" | "import" | "type" | "other";
@@ -64,7 +70,12 @@ function lastCode(n: Node): Node {
 
 /** The text from the definition's start up to its body, on one line. */
 function signatureOf(n: Node, outer: Node, text: string): string {
-  const value = n.childForFieldName("value");
+  let value = n.childForFieldName("value");
+  if (!value) {
+    // `exports.f = function () {…}`: the function's body ends it, as `const f = () => {…}`'s does.
+    const right = n.childForFieldName("right");
+    if (right && /function|arrow|^class$/.test(right.type)) value = right;
+  }
   const body = n.childForFieldName("body") ?? value?.childForFieldName("body") ?? null;
   // Comments between the header and the body (Python's `class A:` then `# …` lines) are not the header's.
   let head = body;
@@ -83,12 +94,12 @@ function namesOf(rule: Rule, n: Node): Node[] {
   return one ? [one] : [];
 }
 
-function symbolAt(n: Node, nameNode: Node, kind: SymbolKind, text: string): SymbolNode {
+function symbolAt(n: Node, rule: Rule, nameNode: Node, kind: SymbolKind, text: string): SymbolNode {
   const outer = outerOf(n);
   const last = lastCode(outer);
   const end = last.endPosition;
   return {
-    name: nameNode.text,
+    name: rule.nameText ? rule.nameText(nameNode) : nameNode.text,
     kind,
     startLine: outer.startPosition.row + 1,
     // A node that ends with its line break (a preprocessor line) ends on the line before.
@@ -152,17 +163,23 @@ export function extractSymbols(root: Node, grammar: GrammarId, text: string): Sy
   // The definitions enclosing the current node: a node starting at or past one's end is outside it.
   const open: { end: number; children: SymbolNode[] }[] = [];
   const yielding = new Set<SymbolNode>();
+  // The name of the last namespace declared without braces (`namespace App;`): it holds the rest of the file.
+  let fileNamespace: string | undefined;
   for (const [n, rule] of ruleNodes(root, grammar)) {
     while (open.length > 0 && open[open.length - 1]!.end <= n.startIndex) open.pop();
     const kind = kindOf(rule, n);
     if (!kind) continue;
     const into = open.length > 0 ? open[open.length - 1]!.children : top;
+    const scope = rule.scope?.(n) ?? (into === top && kind !== "namespace" ? fileNamespace : undefined);
     let last: SymbolNode | undefined;
     for (const nameNode of namesOf(rule, n)) {
-      last = symbolAt(n, nameNode, kind, text);
+      last = symbolAt(n, rule, nameNode, kind, text);
+      if (scope) last.scope = scope;
       into.push(last);
       if (rule.yields) yielding.add(last);
     }
+    if (kind === "namespace" && into === top)
+      fileNamespace = n.childForFieldName("body") ? undefined : last?.name;
     if (last) open.push({ end: n.endIndex, children: last.children });
   }
   return yielding.size === 0 ? top : withoutRedundant(top, yielding);

@@ -18,6 +18,10 @@ export interface Rule {
    * function): left out then, so the name designates one symbol to edit.
    */
   yields?: boolean;
+  /** The name's text, where it is not the name node's (Ruby's `:owner` names `owner`). */
+  nameText?: (name: Node) => string;
+  /** What the syntax qualifies the name by outside the tree's nesting (a Go method's receiver type). */
+  scope?: (n: Node) => string | undefined;
 }
 
 export type Rules = Readonly<Record<string, Rule>>;
@@ -25,16 +29,13 @@ export type Rules = Readonly<Record<string, Rule>>;
 const field = (f: string) => (n: Node) => n.childForFieldName(f);
 
 /**
- * Down a C/C++ declarator (pointers, arrays, functions, parentheses, an initialiser) to the declared name;
- * `fn`: the name's own declarator is a function's (`*f(void)` declares a function, `(*f)(void)` a pointer).
+ * Down a C/C++ declarator (pointers, arrays, functions, parentheses, an initialiser) to the declared name as
+ * written (maybe qualified, `A::B::name`); `fn`: the name's own declarator is a function's (`*f(void)`
+ * declares a function, `(*f)(void)` a pointer).
  */
-function declared(d: Node | null): { name: Node; fn: boolean } | null {
+function declaredAs(d: Node | null): { name: Node; fn: boolean } | null {
   let fn = false;
   for (let i = 0; d && i < 16; i++) {
-    if (d.type === "qualified_identifier") {
-      const name = declaratorName2(d);
-      return name ? { name, fn } : null;
-    }
     if (/identifier$|^destructor_name$|^operator_name$/.test(d.type)) return { name: d, fn };
     if (/^(function|pointer|array)_declarator$/.test(d.type)) fn = d.type === "function_declarator";
     d =
@@ -45,14 +46,28 @@ function declared(d: Node | null): { name: Node; fn: boolean } | null {
   return null;
 }
 
-/** The name a node's `declarator` field declares (its first, when it has several). */
-const declaratorName = (n: Node): Node | null => declared(n.childForFieldName("declarator"))?.name ?? null;
-
 /** `A::B::name` → `name`. */
-function declaratorName2(q: Node): Node | null {
+function unqualified(q: Node | null): Node | null {
   let n: Node | null = q;
   while (n?.type === "qualified_identifier") n = n.childForFieldName("name");
   return n;
+}
+
+/** The declared name without its qualifier, and whether it is a function's (`declaredAs`). */
+function declared(d: Node | null): { name: Node; fn: boolean } | null {
+  const as = declaredAs(d);
+  const name = as ? unqualified(as.name) : null;
+  return as && name ? { name, fn: as.fn } : null;
+}
+
+/** The name a node's `declarator` field declares (its first, when it has several). */
+const declaratorName = (n: Node): Node | null => declared(n.childForFieldName("declarator"))?.name ?? null;
+
+/** `void A::B::name() {…}` → `A::B`: what a definition outside its class or namespace names it by. */
+function declaratorScope(n: Node): string | undefined {
+  const q = declaredAs(n.childForFieldName("declarator"))?.name;
+  const name = q?.type === "qualified_identifier" ? unqualified(q) : null;
+  return q && name ? q.text.slice(0, name.startIndex - q.startIndex).replace(/\s*::\s*$/, "") : undefined;
 }
 
 /** Whether the nearest enclosing definition-bearing node is a class-like body. */
@@ -101,6 +116,36 @@ function tsVariable(n: Node): SymbolKind | undefined {
   return decl?.text.startsWith("const") ? "constant" : "variable";
 }
 
+/** Whether an expression is a statement of the module itself (`exports.f = …`, not inside a function). */
+function atModuleTop(n: Node): boolean {
+  const statement = n.parent;
+  return statement?.type === "expression_statement" && statement.parent?.type === "program";
+}
+
+/** `exports.f = function () {…}` (or `module.exports.f = …`) at the top of a module: what it exports. */
+function commonJsExport(n: Node): SymbolKind | undefined {
+  const kind = TS_VALUE_KIND[n.childForFieldName("right")?.type ?? ""];
+  if (!kind) return undefined;
+  const left = n.childForFieldName("left");
+  if (left?.type !== "member_expression" || !/^(module\.)?exports\.[\w$]+$/.test(left.text)) return undefined;
+  return atModuleTop(n) ? kind : undefined;
+}
+
+/**
+ * `f: function () {…}` in `module.exports = {…}` at the top of a module: a function it exports. No other object
+ * literal's (a file's literals are many, and an outline of them would cost more than it tells).
+ */
+function commonJsExportedPair(n: Node): SymbolKind | undefined {
+  const kind = TS_VALUE_KIND[n.childForFieldName("value")?.type ?? ""];
+  if (!kind) return undefined;
+  const assignment = n.parent?.parent;
+  return assignment?.type === "assignment_expression" &&
+    assignment.childForFieldName("left")?.text === "module.exports" &&
+    atModuleTop(assignment)
+    ? kind
+    : undefined;
+}
+
 /** A member of an interface or class (not of an object type in a signature: `(): { text: string }`). */
 const inInterface = (kind: SymbolKind) => (n: Node) => {
   const up = n.parent;
@@ -127,37 +172,85 @@ const TS: Rules = {
   field_definition: { kind: "property", name: field("property") },
   property_signature: { kind: inInterface("property") },
   variable_declarator: { kind: tsVariable },
+  assignment_expression: {
+    kind: commonJsExport,
+    name: (n) => n.childForFieldName("left")?.childForFieldName("property"),
+  },
+  pair: {
+    kind: commonJsExportedPair,
+    name: (n) => {
+      const key = n.childForFieldName("key");
+      return key?.type === "property_identifier" ? key : null;
+    },
+  },
 };
 
+/** Statements whose blocks bind names where they stand: `if __name__ == "__main__":`, `try:`/`except:`, `with`. */
+const PY_TRANSPARENT =
+  /^(block|if_statement|elif_clause|else_clause|try_statement|except_clause|except_group_clause|finally_clause|with_statement)$/;
+
 /**
- * `NAME = …` or `name: T = …` of one name, as a statement of the module (a constant when its name is in
+ * Whose names a statement binds: the module's or a class body's, through `if`/`try`/`with` blocks (not a
+ * loop's, not a function's), as Python's `ast` differential counts them (test/slow/code-differential.test.ts).
+ */
+function pyBinder(statement: Node): "module" | "class" | undefined {
+  for (let p = statement.parent; p; p = p.parent) {
+    if (p.type === "module") return "module";
+    if (p.type === "class_definition") return "class";
+    if (!PY_TRANSPARENT.test(p.type)) return undefined;
+  }
+  return undefined;
+}
+
+/** Targets that bind names: `x`, `a, b`, `(a, b)`, `[a, *rest]`. */
+const PY_TARGET = /^(identifier|pattern_list|tuple_pattern|list_pattern|list_splat_pattern)$/;
+
+/** The names a target binds: itself, or each name of `a, (b, *c)`; none of an attribute or a subscript. */
+function pyTargetNames(t: Node, out: Node[]): void {
+  if (t.type === "identifier") out.push(t);
+  else if (PY_TARGET.test(t.type)) for (const c of t.namedChildren) if (c) pyTargetNames(c, out);
+}
+
+/** Each name a chain of assignments binds (`x = y = 1`, `a, b = 1, 2`). */
+function pyAssigned(n: Node): Node[] {
+  const out: Node[] = [];
+  for (let a: Node | null = n; a?.type === "assignment"; a = a.childForFieldName("right")) {
+    const left = a.childForFieldName("left");
+    if (left) pyTargetNames(left, out);
+  }
+  return out;
+}
+
+const PEP8_CONSTANT = /^_*[A-Z][A-Z0-9_]*$/;
+
+/**
+ * `NAME = …`, `a, b = …` or `name: T = …` as a statement of the module (a constant when its names are in
  * capitals, as PEP 8 spells one) or of a class body (an attribute, a dataclass field); never a function's
  * local. Asked of every assignment, so the cheapest test goes first.
  */
 function pyAssignment(n: Node): SymbolKind | undefined {
   const left = n.childForFieldName("left");
-  if (left?.type !== "identifier") return undefined;
+  if (!left || !PY_TARGET.test(left.type)) return undefined;
   const statement = n.parent;
-  const where = statement?.type === "expression_statement" ? statement.parent : undefined;
-  if (where?.type === "module") return /^_*[A-Z][A-Z0-9_]*$/.test(left.text) ? "constant" : "variable";
-  return where?.type === "block" && where.parent?.type === "class_definition" ? "property" : undefined;
-}
-
-/** Each name a chain of assignments binds (`x = y = 1`), up to the first that binds a tuple or an attribute. */
-function pyAssigned(n: Node): Node[] {
-  const out: Node[] = [];
-  for (let a: Node | null = n; a?.type === "assignment"; a = a.childForFieldName("right")) {
-    const left = a.childForFieldName("left");
-    if (left?.type !== "identifier") break;
-    out.push(left);
-  }
-  return out;
+  const binder = statement?.type === "expression_statement" ? pyBinder(statement) : undefined;
+  if (binder === "class") return "property";
+  if (binder !== "module") return undefined;
+  const constant =
+    left.type === "identifier"
+      ? PEP8_CONSTANT.test(left.text)
+      : pyAssigned(n).every((name) => PEP8_CONSTANT.test(name.text));
+  return constant ? "constant" : "variable";
 }
 
 const PYTHON: Rules = {
   class_definition: { kind: "class" },
   function_definition: { kind: (n) => (inClass(n, ["class_definition"]) ? "method" : "function") },
   assignment: { kind: pyAssignment, names: pyAssigned },
+  // `type Vector = list[float]` (Python 3.12)
+  type_alias_statement: {
+    kind: (n) => (pyBinder(n) ? "type" : undefined),
+    name: (n) => n.childForFieldName("left")?.descendantsOfType("identifier")[0],
+  },
 };
 
 function goType(n: Node): SymbolKind {
@@ -167,7 +260,11 @@ function goType(n: Node): SymbolKind {
 
 const GO: Rules = {
   function_declaration: { kind: "function" },
-  method_declaration: { kind: "method" },
+  method_declaration: {
+    kind: "method",
+    // `func (s *Store[K]) Get()` is `Store.Get`: the receiver's type tells apart methods of one name.
+    scope: (n) => n.childForFieldName("receiver")?.descendantsOfType("type_identifier")[0]?.text,
+  },
   type_spec: { kind: goType },
   type_alias: { kind: "type" },
   method_elem: { kind: "method" },
@@ -178,7 +275,12 @@ const GO: Rules = {
     names: allNames,
   },
   var_spec: {
-    kind: (n) => (n.parent?.parent?.type === "source_file" ? "variable" : undefined),
+    kind: (n) => {
+      // `var ( … )` holds its specs in a list, `const ( … )` does not.
+      const list = n.parent;
+      const declaration = list?.type === "var_spec_list" ? list.parent : list;
+      return declaration?.parent?.type === "source_file" ? "variable" : undefined;
+    },
     names: allNames,
   },
 };
@@ -239,6 +341,7 @@ const CPP: Rules = {
   function_definition: {
     kind: (n) => (inClass(n, ["field_declaration_list"]) ? "method" : "function"),
     name: declaratorName,
+    scope: declaratorScope,
   },
   class_specifier: { kind: withBody("class") },
   struct_specifier: { kind: withBody("struct") },
@@ -311,11 +414,28 @@ const C: Rules = {
   field_declaration: { kind: "field", names: cNames },
 };
 
+/** `attr_accessor :a, :b` (or `attr_reader`, `attr_writer`) in a class or module body: a property each. */
+function rubyAccessor(n: Node): SymbolKind | undefined {
+  if (!/^attr_(accessor|reader|writer)$/.test(n.childForFieldName("method")?.text ?? "")) return undefined;
+  const body = n.parent;
+  return body?.type === "body_statement" && /^(class|module|singleton_class)$/.test(body.parent?.type ?? "")
+    ? "property"
+    : undefined;
+}
+
 const RUBY: Rules = {
   class: { kind: "class" },
   module: { kind: "module" },
   method: { kind: "method" },
   singleton_method: { kind: "method" },
+  call: {
+    kind: rubyAccessor,
+    names: (n) =>
+      (n.childForFieldName("arguments")?.namedChildren ?? []).filter(
+        (a): a is Node => a?.type === "simple_symbol",
+      ),
+    nameText: (symbol) => symbol.text.slice(1),
+  },
   assignment: {
     kind: (n) =>
       n.childForFieldName("left")?.type === "constant" &&

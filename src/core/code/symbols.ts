@@ -18,7 +18,8 @@ export function flatten(
   out: FoundSymbol[] = [],
 ): FoundSymbol[] {
   for (const s of symbols) {
-    const qualified = prefix ? `${prefix}.${s.name}` : s.name;
+    const own = s.scope ? `${s.scope}.${s.name}` : s.name;
+    const qualified = prefix ? `${prefix}.${own}` : own;
     out.push({ symbol: s, qualified, depth });
     flatten(s.children, qualified, depth + 1, out);
   }
@@ -41,17 +42,28 @@ const SEPARATORS = /\.|::|#|->|\\/;
  * symbol, and matching it would list every one (find_symbol) or parse a whole tree for nothing.
  */
 export function checkSymbolName(name: string, requested?: string): void {
-  if (name.split(SEPARATORS).every((p) => p.trim() === ""))
+  if (nameParts(name).every((p) => p.trim() === ""))
     throw new ToolError("invalid", { reason: "symbol_name_empty", parameter: "name", path: requested });
+}
+
+/**
+ * The parts of a qualified name, a query's or a symbol's (whose own names may hold separators: Ruby's
+ * `class A::B`, C++'s `namespace a::b`, PHP's `namespace App\Legacy`); Go's `(*Store).Get` reads as `Store.Get`.
+ */
+function nameParts(name: string): string[] {
+  return name
+    .split(SEPARATORS)
+    .map((p) => p.replace(/^\(\*?(.*)\)$/, "$1"))
+    .filter((p) => p !== "");
 }
 
 /** The symbols a query names: a qualified query matches the end of the qualified name. */
 export function matchSymbols(symbols: readonly SymbolNode[], q: NameQuery): FoundSymbol[] {
-  const parts = q.name.split(SEPARATORS).filter((p) => p !== "");
+  const parts = nameParts(q.name);
   const exact = q.exact !== false;
   return flatten(symbols).filter((f) => {
     if (q.kind !== undefined && f.symbol.kind !== q.kind) return false;
-    const names = f.qualified.split(".");
+    const names = nameParts(f.qualified);
     if (parts.length > names.length) return false;
     const tail = names.slice(names.length - parts.length);
     return parts.every((p, i) =>
@@ -62,6 +74,6 @@ export function matchSymbols(symbols: readonly SymbolNode[], q: NameQuery): Foun
 
 /** The last name of a query (what ripgrep looks for to pick candidate files). */
 export function lastName(name: string): string {
-  const parts = name.split(SEPARATORS).filter((p) => p !== "");
+  const parts = nameParts(name);
   return parts[parts.length - 1] ?? name;
 }
