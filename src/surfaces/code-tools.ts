@@ -8,7 +8,7 @@ import { editSymbol, oneSymbol, type Placement } from "../core/code/edit-symbol.
 import { findSymbol } from "../core/code/find-symbol.js";
 import { indentSymbols } from "../core/code/indent-outline.js";
 import { SYMBOL_KINDS, type SymbolKind } from "../core/code/languages.js";
-import { outlineLines, outlineTree } from "../core/code/outline.js";
+import { type OutlineLine, outlineLines, outlineTree, symbolCount } from "../core/code/outline.js";
 import { findReferences, referenceRows } from "../core/code/references.js";
 import { repoMap } from "../core/code/repo-map.js";
 import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "../core/code/scope.js";
@@ -118,7 +118,7 @@ export const codeFields = {
     symbols: z.array(outlineSymbol).optional().describe("a file's symbols, nested"),
     files: z.array(z.object({ path: z.string(), symbols: z.array(outlineSymbol) })).optional(),
     language: z.string().optional(),
-    nextOffset: z.number().optional().describe("directory outline: the offset of the next page"),
+    nextOffset: z.number().optional().describe("the offset of the next page"),
     truncated: z.boolean().optional(),
   },
   findSymbol: {
@@ -167,8 +167,9 @@ export const codeFields = {
   },
 };
 
-const pageNote = (shown: number, total: number, next: string) =>
-  `\n[mcpfs: output truncated: showing ${shown} of ${total} entries. Continue with ${next}.]`;
+/** The closing note of a reply that shows part of what it found. */
+const pageNote = (shown: number, total: number, noun: string, next: string) =>
+  `\n[mcpfs: output truncated: showing ${shown} of ${total} ${noun}. Continue with ${next}.]`;
 
 /** Where the parse failed, so the model can look there (tree-sitter may drop every symbol after it). */
 function errorsNote(p: FileSymbols): string {
@@ -196,6 +197,10 @@ export interface OutlineArgs {
 const noGrammarNote = (requested: string) =>
   clientMessage(new ToolError("invalid", { reason: "no_grammar", path: requested }));
 
+/** A file's outline cut after the symbols before `next` (the outline's `offset` goes on from there). */
+const symbolsNote = (offset: number, next: number, total: number, offsetParam: string) =>
+  `\n[mcpfs: output truncated: showing symbols ${offset + 1}-${next} of ${total}. Continue with ${offsetParam}=${next}.]`;
+
 export async function outlineCode(ctx: ToolContext, paths: CodePaths, a: OutlineArgs): Promise<CodeReply> {
   const scope = await paths.scope(ctx, a.path);
   const opts = { depth: a.depth, signatures: a.signatures };
@@ -205,19 +210,27 @@ export async function outlineCode(ctx: ToolContext, paths: CodePaths, a: Outline
     const parsed = (await symbolsOf(file, ctx.signal)) ?? byIndentation(file.text);
     if (parsed.symbols.length === 0 && file.language === undefined)
       return { text: noGrammarNote(a.path), fields: { symbols: [] } };
-    const lines = outlineLines(parsed.symbols, { ...opts, language: file.language });
-    const { kept, note } = ctx.budget.fitLines(lines, (k) =>
-      pageNote(k, lines.length, "depth=1, then read_symbol for one symbol"),
+    const offset = a.offset ?? 0;
+    const total = symbolCount(parsed.symbols);
+    const lines = outlineLines(parsed.symbols, { ...opts, language: file.language }).filter(
+      (l) => l.index >= offset,
     );
+    const { kept, note } = ctx.budget.fitLines(
+      lines.map((l) => l.text),
+      (k) => symbolsNote(offset, lines[k]?.index ?? ANY_COUNT, total, paths.param("offset")),
+    );
+    const none = offset > 0 ? `(no symbols from offset ${offset}: the file has ${total})` : "(no symbols)";
     const text =
-      (lines.slice(0, kept).join("\n") || "(no symbols)") +
-      (note ?? (file.language === undefined ? INDENTED : errorsNote(parsed)));
+      (lines
+        .slice(0, kept)
+        .map((l) => l.text)
+        .join("\n") || none) + (note ?? (file.language === undefined ? INDENTED : errorsNote(parsed)));
     return {
       text,
       fields: {
         symbols: outlineTree(parsed.symbols, opts),
         language: file.language,
-        truncated: note !== undefined,
+        ...(note !== undefined ? { nextOffset: lines[kept]!.index, truncated: true } : { truncated: false }),
       },
     };
   }
@@ -239,8 +252,10 @@ async function outlineDirectory(
 ): Promise<CodeReply> {
   const { files } = await allCodeFiles(scope, true);
   const offset = Math.max(0, a.offset ?? 0);
+  const offsetParam = paths.param("offset");
   const opts = { depth: a.depth ?? 2, signatures: a.signatures ?? false, indent: "  " };
-  const close = ctx.budget.reserve(pageNote(ANY_COUNT, ANY_COUNT, `${paths.param("offset")}=${ANY_COUNT}`));
+  const close = ctx.budget.reserve(pageNote(ANY_COUNT, ANY_COUNT, "files", `${offsetParam}=${ANY_COUNT}`));
+  const page = ctx.budget.remaining;
   const blocks: string[] = [];
   const shown: { path: string; symbols: unknown[] }[] = [];
   let next: number | undefined;
@@ -253,29 +268,61 @@ async function outlineDirectory(
     i++;
     const tooLarge = !got && scope.tooLarge.includes(files[i]!);
     if (!got?.parsed && !tooLarge) continue;
-    const lines = got?.parsed
-      ? outlineLines(got.parsed.symbols, { ...opts, language: got.file.language })
+    const symbols = got?.parsed?.symbols ?? [];
+    const lines = outlineLines(symbols, { ...opts, language: got?.file.language });
+    const notes = got?.parsed
+      ? []
       : [`  (not parsed: over ${MAX_CODE_BYTES / 1024 / 1024} MiB; grep it instead)`];
     if (got?.parsed?.firstError)
-      lines.push(`  (syntax error on line ${got.parsed.firstError}: symbols from there on may be missing)`);
-    const block = [escapeName(files[i]!), ...lines].join("\n");
-    if (!ctx.budget.take(`${block}\n`)) {
-      next = i;
+      notes.push(`  (syntax error on line ${got.parsed.firstError}: symbols from there on may be missing)`);
+    const header = escapeName(files[i]!);
+    const block = [header, ...lines.map((l) => l.text), ...notes].join("\n");
+    if (ctx.budget.take(`${block}\n`)) blocks.push(block);
+    else if (ctx.budget.sizeOf(block) < page) {
+      next = i; // the next page holds it whole
       break;
+    } else {
+      // Over any page: cut where it stands, with how to see the rest of it; the pages go on after it.
+      blocks.push(cutFileBlock(ctx, header, lines, symbolCount(symbols), offsetParam));
+      next = i + 1;
     }
-    blocks.push(block);
-    shown.push({ path: files[i]!, symbols: outlineTree(got?.parsed?.symbols ?? [], opts) });
+    shown.push({ path: files[i]!, symbols: outlineTree(symbols, opts) });
+    if (next !== undefined) break;
   }
-  let text = blocks.join("\n") || "(no code files)";
+  const none = offset > 0 ? `(no code files from offset ${offset})` : "(no code files)";
+  let text = blocks.join("\n") || none;
+  const more = next !== undefined && next < files.length;
   text += close(
-    next !== undefined
-      ? pageNote(next - offset, files.length - offset, `${paths.param("offset")}=${next}`)
-      : "",
+    more ? pageNote(next! - offset, files.length - offset, "files", `${offsetParam}=${next}`) : "",
   );
   return {
     text,
-    fields: { files: shown, ...(next !== undefined ? { nextOffset: next, truncated: true } : {}) },
+    fields: {
+      files: shown,
+      ...(more ? { nextOffset: next } : {}),
+      ...(next !== undefined ? { truncated: true } : {}),
+    },
   };
+}
+
+/**
+ * The block of a file whose outline alone is over what the page has left: its path, the lines that fit, and
+ * how to see the rest (the file's own outline, from the first symbol not shown).
+ */
+function cutFileBlock(
+  ctx: ToolContext,
+  header: string,
+  lines: readonly OutlineLine[],
+  total: number,
+  offsetParam: string,
+): string {
+  const rows = [header, ...lines.map((l) => l.text)];
+  const { kept, note } = ctx.budget.fitLines(rows, (k) => {
+    // The row after the last one kept is the symbol to go on from (row 0 is the path).
+    const from = k === ANY_COUNT ? ANY_COUNT : (lines[Math.max(0, k - 1)]?.index ?? total);
+    return `\n  [mcpfs: showing symbols 1-${from} of ${total}; the rest: outline this file with ${offsetParam}=${from}.]`;
+  });
+  return rows.slice(0, kept).join("\n") + (note ?? "");
 }
 
 export interface FindSymbolArgs {
@@ -320,7 +367,7 @@ export async function findSymbolCode(
   }
   const { kept, note } = ctx.budget.fitLines(
     rows,
-    (k) => pageNote(k, rows.length, "a narrower path or kind"),
+    (k) => pageNote(k, rows.length, "entries", "a narrower path or kind"),
     r.capped,
   );
   const text =
@@ -360,9 +407,12 @@ export async function readSymbolCode(
   const last = Math.min(all.length, s.endLine + ctxLines);
   const rows = numbered(all.slice(first - 1, last), first);
   const tail = `\n[mcpfs: ${found.qualified} L${s.startLine}-${s.endLine}; file sha256 ${file.sha256}]`;
-  const close = ctx.budget.reserve(tail + pageNote(ANY_COUNT, ANY_COUNT, "read_text_file with startLine"));
+  const close = ctx.budget.reserve(
+    tail + pageNote(ANY_COUNT, ANY_COUNT, "lines", `a line range from line ${ANY_COUNT}`),
+  );
   const kept = ctx.budget.takeLines(rows);
-  const cut = kept < rows.length ? pageNote(kept, rows.length, `a line range from line ${first + kept}`) : "";
+  const cut =
+    kept < rows.length ? pageNote(kept, rows.length, "lines", `a line range from line ${first + kept}`) : "";
   const text = rows.slice(0, kept).join("\n") + close(cut + tail);
   return {
     text,
@@ -395,7 +445,7 @@ export async function findReferencesCode(
   const rows = referenceRows(r.files);
   const { kept, note } = ctx.budget.fitLines(
     rows,
-    (k) => pageNote(k, rows.length, "a narrower path"),
+    (k) => pageNote(k, rows.length, "entries", "a narrower path"),
     r.capped,
   );
   const text =

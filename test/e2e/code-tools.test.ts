@@ -328,6 +328,68 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     });
   });
 
+  it("outline pages reach every file and every symbol of a file over a page, by following the notes", async () => {
+    // big.ts alone is over a reply: the directory shows it cut, says how to see the rest of it, and goes on
+    // to z.ts (the next page said "(no code files)" and the same offset forever); the file's own outline
+    // pages by offset (it was ignored, and depth=1 did not fit either).
+    const N = 3000;
+    const big = Array.from(
+      { length: N },
+      (_, i) => `export function fn${i}(x: number): number { return x; }\n`,
+    );
+    const files = {
+      "a.ts": "export function first() {}\n",
+      "big.ts": big.join(""),
+      "z.ts": "export function last() {}\n",
+    };
+    await inFolder("paged", files, async () => {
+      const seen = new Set<string>();
+      const note = (text: string, re: RegExp) => Number(re.exec(text)?.[1] ?? Number.NaN);
+      const names = (text: string) => [...text.matchAll(/\b(fn\d+|first|last)\b/g)].map((m) => m[1]!);
+      let offset = 0;
+      let fileOffset = Number.NaN;
+      for (let page = 0; ; page++) {
+        expect(page, "pages of the directory").toBeLessThan(10);
+        const r = await conn.call("outline", { ...treeArgs("paged"), ...(offset ? { offset } : {}) });
+        expect(r.isError, r.text).toBe(false);
+        expect(r.text).not.toContain("(no code files");
+        for (const n of names(r.text)) seen.add(n);
+        const cut = note(
+          r.text,
+          /\n {2}\[mcpfs: showing symbols 1-\d+ of 3000; the rest: outline this file with offset=(\d+)\.\]/,
+        );
+        if (!Number.isNaN(cut)) fileOffset = cut;
+        const next = note(r.text, / files\. Continue with offset=(\d+)\.\]$/);
+        if (Number.isNaN(next)) break;
+        expect(next).toBeGreaterThan(offset);
+        offset = next;
+      }
+      expect(seen).toContain("first");
+      expect(seen).toContain("last");
+      expect(fileOffset).toBeGreaterThan(0);
+      // The rest of big.ts through its own outline, from where the directory's page cut it.
+      for (let page = 0; !Number.isNaN(fileOffset); page++) {
+        expect(page, "pages of big.ts").toBeLessThan(20);
+        const r = await conn.call("outline", { ...treeArgs("paged/big.ts"), offset: fileOffset });
+        expect(r.isError, r.text).toBe(false);
+        for (const n of names(r.text)) seen.add(n);
+        const next = note(
+          r.text,
+          /\[mcpfs: output truncated: showing symbols \d+-\d+ of 3000\. Continue with offset=(\d+)\.\]$/,
+        );
+        if (!Number.isNaN(next)) {
+          expect(next).toBeGreaterThan(fileOffset);
+          expect(r.structured!.nextOffset).toBe(next);
+        }
+        fileOffset = next;
+      }
+      for (let i = 0; i < N; i++) expect(seen.has(`fn${i}`), `fn${i}`).toBe(true);
+      // depth=1 pages from the same symbol indices.
+      const top = await conn.call("outline", { ...treeArgs("paged/big.ts"), depth: 1, offset: 2990 });
+      expect(top.text.split("\n")[0]).toBe("L2991 export function fn2990(x: number): number");
+    });
+  });
+
   it("find_symbol finds definitions (qualified too), not mentions", async () => {
     const r = await conn.call("find_symbol", { name: "helper", ...treeArgs() });
     expect(r.text.split("\n")).toEqual([
