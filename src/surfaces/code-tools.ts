@@ -3,13 +3,13 @@
  * its parameter names and path rules (`CodePaths`). Algorithms live in core/code/.
  */
 import { z } from "zod";
-import { ANY_COUNT } from "../core/budget.js";
+import { ANY_COUNT, widest } from "../core/budget.js";
 import { editSymbol, oneSymbol, type Placement } from "../core/code/edit-symbol.js";
 import { findSymbol } from "../core/code/find-symbol.js";
 import { indentSymbols } from "../core/code/indent-outline.js";
 import { SYMBOL_KINDS, type SymbolKind } from "../core/code/languages.js";
 import { type OutlineLine, outlineLines, outlineTree, symbolCount } from "../core/code/outline.js";
-import { findReferences, referenceRows } from "../core/code/references.js";
+import { findReferences, occurrencesInRows, referenceRows } from "../core/code/references.js";
 import { repoMap } from "../core/code/repo-map.js";
 import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "../core/code/scope.js";
 import { type FileSymbols, MAX_CODE_BYTES, symbolsOf, viewCode } from "../core/code/source.js";
@@ -167,9 +167,38 @@ export const codeFields = {
   },
 };
 
-/** The closing note of a reply that shows part of what it found. */
-const pageNote = (shown: number, total: number, noun: string, next: string) =>
+/** The closing note of a reply that shows part of what it found: `total` may be "at least N". */
+const pageNote = (shown: number, total: number | string, noun: string, next: string) =>
   `\n[mcpfs: output truncated: showing ${shown} of ${total} ${noun}. Continue with ${next}.]`;
+
+/** What a search found, as `searchReply` counts it (`seen` is a lower bound unless `seenAll`). */
+interface SearchCount {
+  capped: boolean;
+  seen: number;
+  seenAll: boolean;
+}
+
+/**
+ * A search's rows, and when not all it found are shown, a note: how many `noun` of how many (`at least` when
+ * it stopped at maxResults with files left), and the step that shows the rest: `narrower(kept)` when the
+ * reply was full, a larger maxResults when only the search's cap hid them.
+ */
+function searchReply(
+  ctx: ToolContext,
+  paths: CodePaths,
+  rows: readonly string[],
+  found: SearchCount,
+  how: { noun: string; shownIn(kept: number): number; narrower(kept: number): string },
+): { text: string; truncated: boolean } {
+  const total = found.seenAll ? found.seen : `at least ${found.seen}`;
+  const larger = `a larger ${paths.param("maxResults")}`;
+  const note = (kept: number) =>
+    kept === ANY_COUNT
+      ? widest([larger, how.narrower(ANY_COUNT)].map((next) => pageNote(ANY_COUNT, total, how.noun, next)))
+      : pageNote(how.shownIn(kept), total, how.noun, kept < rows.length ? how.narrower(kept) : larger);
+  const { kept, note: closing } = ctx.budget.fitLines(rows, note, found.capped);
+  return { text: rows.slice(0, kept).join("\n") + (closing ?? ""), truncated: closing !== undefined };
+}
 
 /** Where the parse failed, so the model can look there (tree-sitter may drop every symbol after it). */
 function errorsNote(p: FileSymbols): string {
@@ -358,22 +387,30 @@ export async function findSymbolCode(
   });
   const left = tooLargeNote(ctx, scope);
   const rows: string[] = [];
+  /** The row of each hit's first line (its body's rows follow it). */
+  const heads: number[] = [];
   for (const h of r.hits) {
+    heads.push(rows.length);
     rows.push(
       `${escapeName(h.path)}:L${h.symbol.startLine}-${h.symbol.endLine} ${h.symbol.kind} ${h.symbol.signature || h.qualified}`,
     );
     if (h.lines)
       rows.push(...numbered(h.lines.slice(h.symbol.startLine - 1, h.symbol.endLine), h.symbol.startLine));
   }
-  const { kept, note } = ctx.budget.fitLines(
-    rows,
-    (k) => pageNote(k, rows.length, "entries", "a narrower path or kind"),
-    r.capped,
-  );
+  const kind = paths.param("kind");
+  const narrower = [
+    ...(a.includeBody ? [`${paths.param("includeBody")}=false`] : []),
+    `a narrower ${scope.isFile ? "" : "path, "}name or ${kind}`,
+  ].join(" or ");
+  const { text: found, truncated } = searchReply(ctx, paths, rows, r, {
+    noun: "definitions",
+    // A hit counts as shown when all its rows are (its body may be cut).
+    shownIn: (kept) => heads.filter((_, i) => (heads[i + 1] ?? rows.length) <= kept).length,
+    narrower: () => narrower,
+  });
   const text =
-    (rows.length === 0
-      ? `No definition of '${a.name}' found. Try exact=false or find_references.`
-      : rows.slice(0, kept).join("\n") + (note ?? "")) + left;
+    (rows.length === 0 ? `No definition of '${a.name}' found. Try exact=false or find_references.` : found) +
+    left;
   const hits = r.hits.map((h) => ({
     path: h.path,
     name: h.symbol.name,
@@ -383,7 +420,7 @@ export async function findSymbolCode(
     endLine: h.symbol.endLine,
     signature: h.symbol.signature,
   }));
-  return { text, fields: { hits, truncated: note !== undefined } };
+  return { text, fields: { hits, truncated } };
 }
 
 export interface ReadSymbolArgs {
@@ -443,17 +480,21 @@ export async function findReferencesCode(
   const r = await findReferences(scope, a.name, a.maxResults ?? 200);
   const left = tooLargeNote(ctx, scope);
   const rows = referenceRows(r.files);
-  const { kept, note } = ctx.budget.fitLines(
-    rows,
-    (k) => pageNote(k, rows.length, "entries", "a narrower path"),
-    r.capped,
-  );
-  const text =
-    (r.total === 0
-      ? `No occurrences of '${a.name}' as an identifier.`
-      : rows.slice(0, kept).join("\n") + (note ?? "")) + left;
-  const files = r.files.map((f) => ({ path: f.path, references: f.lines }));
-  return { text, fields: { files, total: r.total, truncated: note !== undefined } };
+  const { text: found, truncated } = searchReply(ctx, paths, rows, r, {
+    noun: "occurrences",
+    shownIn: (kept) => occurrencesInRows(r.files, kept),
+    // One file's rows are its lines (after the header and its path): the rest is read from the first not shown.
+    narrower: (kept) =>
+      scope.isFile
+        ? `a line range from line ${r.files[0]?.lines[Math.max(0, kept - 2)]?.line ?? ANY_COUNT}`
+        : "a narrower path",
+  });
+  const text = (r.total === 0 ? `No occurrences of '${a.name}' as an identifier.` : found) + left;
+  const files = r.files.map((f) => ({
+    path: f.path,
+    references: f.lines.map(({ line, tags, text }) => ({ line, tags, text })),
+  }));
+  return { text, fields: { files, total: r.total, truncated } };
 }
 
 export interface EditSymbolArgs {

@@ -390,6 +390,53 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     });
   });
 
+  it("find_symbol and find_references notes give the real count and the step that shows the rest", async () => {
+    const inventory = [
+      "public class Inventory {",
+      "  private int sku;",
+      ...Array.from({ length: 15 }, (_, i) => `  public int M${i}() { return sku + ${i}; }`),
+      "}",
+    ];
+    const files = {
+      "a.go": "package a\n\nfunc Get() int { return 1 }\n",
+      "b.go":
+        "package b\n\ntype S struct{}\n\nfunc (s S) Get() int { return 1 }\n\ntype T struct{}\n\nfunc (t T) Get() int { return 2 }\n",
+      "c.go": "package c\n\nfunc Get() int { return 3 }\n",
+      "Inventory.cs": `${inventory.join("\n")}\n`,
+      "Many.cs": `class Many {\n  int sku;\n${"  int f() { return sku; }\n".repeat(3000)}}\n`,
+    };
+    const max = s.arg("maxResults");
+    await inFolder("counts", files, async () => {
+      const tree = await conn.call("find_symbol", { name: "Get", ...treeArgs("counts"), [max]: 1 });
+      expect(tree.text).toMatch(
+        new RegExp(
+          `\\n\\[mcpfs: output truncated: showing 1 of at least 3 definitions\\. Continue with a larger ${max}\\.\\]$`,
+        ),
+      );
+      const file = await conn.call("find_symbol", { name: "Get", ...treeArgs("counts/b.go"), [max]: 1 });
+      expect(file.text).toMatch(/showing 1 of 2 definitions\. Continue with a larger /);
+      const refs = await conn.call("find_references", {
+        name: "sku",
+        ...treeArgs("counts/Inventory.cs"),
+        [max]: 3,
+      });
+      expect(refs.text.split("\n").slice(-1)[0]).toBe(
+        `[mcpfs: output truncated: showing 3 of 16 occurrences. Continue with a larger ${max}.]`,
+      );
+      // Cut by the reply, not by maxResults: one file's rest is read from the first line not shown.
+      const cut = await conn.call("find_references", {
+        name: "sku",
+        ...treeArgs("counts/Many.cs"),
+        [max]: 5000,
+      });
+      const rows = cut.text.split("\n");
+      const lastShown = Number(/^(\d+)/.exec(rows[rows.length - 2]!)?.[1]);
+      expect(rows[rows.length - 1]).toBe(
+        `[mcpfs: output truncated: showing ${lastShown - 1} of 3001 occurrences. Continue with a line range from line ${lastShown + 1}.]`,
+      );
+    });
+  });
+
   it("find_symbol finds definitions (qualified too), not mentions", async () => {
     const r = await conn.call("find_symbol", { name: "helper", ...treeArgs() });
     expect(r.text.split("\n")).toEqual([
