@@ -16,7 +16,7 @@ import { type FileSymbols, MAX_CODE_BYTES, symbolsOf, viewCode } from "../core/c
 import { checkSymbolName } from "../core/code/symbols.js";
 import { fencedDiff } from "../core/edit/diff.js";
 import { isErrno, noSuchPathError, ToolError } from "../core/errors.js";
-import { escapeName } from "../core/paths.js";
+import { escapeName, printable } from "../core/paths.js";
 import { isFileTarget } from "../core/search/grep.js";
 import { lfPieces } from "../core/text/lines.js";
 import { numberLines } from "../core/text/number.js";
@@ -72,7 +72,7 @@ const NOTE_NAMES = 3;
 function namesNote(ctx: ToolContext, names: readonly string[], before: string, after: string): string {
   if (names.length === 0) return "";
   const more = names.length > NOTE_NAMES ? ` and ${names.length - NOTE_NAMES} more` : "";
-  const note = `\n[mcpfs: ${before}${names.slice(0, NOTE_NAMES).map(escapeName).join(", ")}${more}. ${after}]`;
+  const note = `\n[mcpfs: ${before}${names.slice(0, NOTE_NAMES).map(printable).join(", ")}${more}. ${after}]`;
   return ctx.budget.take(note) ? note : "";
 }
 
@@ -409,8 +409,9 @@ export async function findSymbolCode(
     narrower: () => narrower,
   });
   const text =
-    (rows.length === 0 ? `No definition of '${a.name}' found. Try exact=false or find_references.` : found) +
-    left;
+    (rows.length === 0
+      ? `No definition of '${printable(a.name)}' found. Try exact=false or find_references.`
+      : found) + left;
   const hits = r.hits.map((h) => ({
     path: h.path,
     name: h.symbol.name,
@@ -489,7 +490,7 @@ export async function findReferencesCode(
         ? `a line range from line ${r.files[0]?.lines[Math.max(0, kept - 2)]?.line ?? ANY_COUNT}`
         : "a narrower path",
   });
-  const text = (r.total === 0 ? `No occurrences of '${a.name}' as an identifier.` : found) + left;
+  const text = (r.total === 0 ? `No occurrences of '${printable(a.name)}' as an identifier.` : found) + left;
   const files = r.files.map((f) => ({
     path: f.path,
     references: f.lines.map(({ line, tags, text }) => ({ line, tags, text })),

@@ -437,6 +437,23 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     });
   });
 
+  it("a huge name or focus is echoed clipped by find_symbol, find_references and repo_map", async () => {
+    const name = "x".repeat(60_000);
+    for (const tool of ["find_symbol", "find_references"]) {
+      const r = await conn.call(tool, { name, ...treeArgs() });
+      expect(r.text, tool).toContain("…(60000 chars)");
+      expect(r.text.length, tool).toBeLessThan(1000);
+    }
+    const many = Array.from({ length: 20 }, (_, i) => String.fromCharCode(97 + i).repeat(10_000));
+    const map = await conn.call("repo_map", { ...treeArgs(), focus: many });
+    expect(map.text).toMatch(
+      /\[mcpfs: focus named no file, folder or name here: a+…\(10000 chars\), b+…\(10000 chars\), c+…\(10000 chars\) and 17 more\./,
+    );
+    expect(map.text.length).toBeLessThan(10_000);
+    const one = await conn.call("repo_map", { ...treeArgs(), focus: ["y".repeat(50_000)] });
+    expect(one.text).toMatch(/\[mcpfs: focus named no file, folder or name here: y+…\(50000 chars\)\./);
+  });
+
   it("find_symbol finds definitions (qualified too), not mentions", async () => {
     const r = await conn.call("find_symbol", { name: "helper", ...treeArgs() });
     expect(r.text.split("\n")).toEqual([
