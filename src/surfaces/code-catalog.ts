@@ -126,7 +126,7 @@ function outlineTool(s: CodeSurface): AnyToolDef {
     name: "outline",
     title: "Outline",
     description:
-      "Symbols of a code file, one line each ('L12-40 class Parser', nested), or of every code file under a directory (paged with offset). 12 languages + Markdown headings. Read one symbol with read_symbol.",
+      "Symbols of a code file, one line each ('L12-40 class Parser', nested), or of every code file under a directory; paged with offset. 12 languages + Markdown headings. Read one symbol with read_symbol.",
     shape: {
       path: s.outlinePath,
       depth: z
@@ -136,7 +136,7 @@ function outlineTool(s: CodeSurface): AnyToolDef {
         .optional()
         .describe("Levels shown (1 = top level; directory default 2)"),
       signatures: z.boolean().optional().describe("Signatures instead of 'kind name' (file default true)"),
-      offset: z.number().int().min(0).optional().describe("Directory: files to skip (from a previous reply)"),
+      offset: z.number().int().min(0).optional().describe("Files or symbols to skip (from a previous reply)"),
     },
     output: codeFields.outline,
     annotations: readOnly,

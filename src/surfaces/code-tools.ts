@@ -3,20 +3,20 @@
  * its parameter names and path rules (`CodePaths`). Algorithms live in core/code/.
  */
 import { z } from "zod";
-import { ANY_COUNT } from "../core/budget.js";
+import { ANY_COUNT, widest } from "../core/budget.js";
 import { editSymbol, oneSymbol, type Placement } from "../core/code/edit-symbol.js";
 import { findSymbol } from "../core/code/find-symbol.js";
 import { indentSymbols } from "../core/code/indent-outline.js";
 import { SYMBOL_KINDS, type SymbolKind } from "../core/code/languages.js";
-import { outlineLines, outlineTree } from "../core/code/outline.js";
-import { findReferences, referenceRows } from "../core/code/references.js";
+import { type OutlineLine, outlineLines, outlineTree, symbolCount } from "../core/code/outline.js";
+import { findReferences, occurrencesInRows, referenceRows } from "../core/code/references.js";
 import { repoMap } from "../core/code/repo-map.js";
 import { allCodeFiles, type CodeScope, inOrderAhead, readInScope } from "../core/code/scope.js";
 import { type FileSymbols, MAX_CODE_BYTES, symbolsOf, viewCode } from "../core/code/source.js";
 import { checkSymbolName } from "../core/code/symbols.js";
 import { fencedDiff } from "../core/edit/diff.js";
 import { isErrno, noSuchPathError, ToolError } from "../core/errors.js";
-import { escapeName } from "../core/paths.js";
+import { escapeName, printable } from "../core/paths.js";
 import { isFileTarget } from "../core/search/grep.js";
 import { lfPieces } from "../core/text/lines.js";
 import { numberLines } from "../core/text/number.js";
@@ -72,7 +72,7 @@ const NOTE_NAMES = 3;
 function namesNote(ctx: ToolContext, names: readonly string[], before: string, after: string): string {
   if (names.length === 0) return "";
   const more = names.length > NOTE_NAMES ? ` and ${names.length - NOTE_NAMES} more` : "";
-  const note = `\n[mcpfs: ${before}${names.slice(0, NOTE_NAMES).map(escapeName).join(", ")}${more}. ${after}]`;
+  const note = `\n[mcpfs: ${before}${names.slice(0, NOTE_NAMES).map(printable).join(", ")}${more}. ${after}]`;
   return ctx.budget.take(note) ? note : "";
 }
 
@@ -118,7 +118,7 @@ export const codeFields = {
     symbols: z.array(outlineSymbol).optional().describe("a file's symbols, nested"),
     files: z.array(z.object({ path: z.string(), symbols: z.array(outlineSymbol) })).optional(),
     language: z.string().optional(),
-    nextOffset: z.number().optional().describe("directory outline: the offset of the next page"),
+    nextOffset: z.number().optional().describe("the offset of the next page"),
     truncated: z.boolean().optional(),
   },
   findSymbol: {
@@ -167,8 +167,38 @@ export const codeFields = {
   },
 };
 
-const pageNote = (shown: number, total: number, next: string) =>
-  `\n[mcpfs: output truncated: showing ${shown} of ${total} entries. Continue with ${next}.]`;
+/** The closing note of a reply that shows part of what it found: `total` may be "at least N". */
+const pageNote = (shown: number, total: number | string, noun: string, next: string) =>
+  `\n[mcpfs: output truncated: showing ${shown} of ${total} ${noun}. Continue with ${next}.]`;
+
+/** What a search found, as `searchReply` counts it (`seen` is a lower bound unless `seenAll`). */
+interface SearchCount {
+  capped: boolean;
+  seen: number;
+  seenAll: boolean;
+}
+
+/**
+ * A search's rows, and when not all it found are shown, a note: how many `noun` of how many (`at least` when
+ * it stopped at maxResults with files left), and the step that shows the rest: `narrower(kept)` when the
+ * reply was full, a larger maxResults when only the search's cap hid them.
+ */
+function searchReply(
+  ctx: ToolContext,
+  paths: CodePaths,
+  rows: readonly string[],
+  found: SearchCount,
+  how: { noun: string; shownIn(kept: number): number; narrower(kept: number): string },
+): { text: string; truncated: boolean } {
+  const total = found.seenAll ? found.seen : `at least ${found.seen}`;
+  const larger = `a larger ${paths.param("maxResults")}`;
+  const note = (kept: number) =>
+    kept === ANY_COUNT
+      ? widest([larger, how.narrower(ANY_COUNT)].map((next) => pageNote(ANY_COUNT, total, how.noun, next)))
+      : pageNote(how.shownIn(kept), total, how.noun, kept < rows.length ? how.narrower(kept) : larger);
+  const { kept, note: closing } = ctx.budget.fitLines(rows, note, found.capped);
+  return { text: rows.slice(0, kept).join("\n") + (closing ?? ""), truncated: closing !== undefined };
+}
 
 /** Where the parse failed, so the model can look there (tree-sitter may drop every symbol after it). */
 function errorsNote(p: FileSymbols): string {
@@ -196,6 +226,10 @@ export interface OutlineArgs {
 const noGrammarNote = (requested: string) =>
   clientMessage(new ToolError("invalid", { reason: "no_grammar", path: requested }));
 
+/** A file's outline cut after the symbols before `next` (the outline's `offset` goes on from there). */
+const symbolsNote = (offset: number, next: number, total: number, offsetParam: string) =>
+  `\n[mcpfs: output truncated: showing symbols ${offset + 1}-${next} of ${total}. Continue with ${offsetParam}=${next}.]`;
+
 export async function outlineCode(ctx: ToolContext, paths: CodePaths, a: OutlineArgs): Promise<CodeReply> {
   const scope = await paths.scope(ctx, a.path);
   const opts = { depth: a.depth, signatures: a.signatures };
@@ -205,19 +239,27 @@ export async function outlineCode(ctx: ToolContext, paths: CodePaths, a: Outline
     const parsed = (await symbolsOf(file, ctx.signal)) ?? byIndentation(file.text);
     if (parsed.symbols.length === 0 && file.language === undefined)
       return { text: noGrammarNote(a.path), fields: { symbols: [] } };
-    const lines = outlineLines(parsed.symbols, { ...opts, language: file.language });
-    const { kept, note } = ctx.budget.fitLines(lines, (k) =>
-      pageNote(k, lines.length, "depth=1, then read_symbol for one symbol"),
+    const offset = a.offset ?? 0;
+    const total = symbolCount(parsed.symbols);
+    const lines = outlineLines(parsed.symbols, { ...opts, language: file.language }).filter(
+      (l) => l.index >= offset,
     );
+    const { kept, note } = ctx.budget.fitLines(
+      lines.map((l) => l.text),
+      (k) => symbolsNote(offset, lines[k]?.index ?? ANY_COUNT, total, paths.param("offset")),
+    );
+    const none = offset > 0 ? `(no symbols from offset ${offset}: the file has ${total})` : "(no symbols)";
     const text =
-      (lines.slice(0, kept).join("\n") || "(no symbols)") +
-      (note ?? (file.language === undefined ? INDENTED : errorsNote(parsed)));
+      (lines
+        .slice(0, kept)
+        .map((l) => l.text)
+        .join("\n") || none) + (note ?? (file.language === undefined ? INDENTED : errorsNote(parsed)));
     return {
       text,
       fields: {
         symbols: outlineTree(parsed.symbols, opts),
         language: file.language,
-        truncated: note !== undefined,
+        ...(note !== undefined ? { nextOffset: lines[kept]!.index, truncated: true } : { truncated: false }),
       },
     };
   }
@@ -239,8 +281,10 @@ async function outlineDirectory(
 ): Promise<CodeReply> {
   const { files } = await allCodeFiles(scope, true);
   const offset = Math.max(0, a.offset ?? 0);
+  const offsetParam = paths.param("offset");
   const opts = { depth: a.depth ?? 2, signatures: a.signatures ?? false, indent: "  " };
-  const close = ctx.budget.reserve(pageNote(ANY_COUNT, ANY_COUNT, `${paths.param("offset")}=${ANY_COUNT}`));
+  const close = ctx.budget.reserve(pageNote(ANY_COUNT, ANY_COUNT, "files", `${offsetParam}=${ANY_COUNT}`));
+  const page = ctx.budget.remaining;
   const blocks: string[] = [];
   const shown: { path: string; symbols: unknown[] }[] = [];
   let next: number | undefined;
@@ -253,29 +297,61 @@ async function outlineDirectory(
     i++;
     const tooLarge = !got && scope.tooLarge.includes(files[i]!);
     if (!got?.parsed && !tooLarge) continue;
-    const lines = got?.parsed
-      ? outlineLines(got.parsed.symbols, { ...opts, language: got.file.language })
+    const symbols = got?.parsed?.symbols ?? [];
+    const lines = outlineLines(symbols, { ...opts, language: got?.file.language });
+    const notes = got?.parsed
+      ? []
       : [`  (not parsed: over ${MAX_CODE_BYTES / 1024 / 1024} MiB; grep it instead)`];
     if (got?.parsed?.firstError)
-      lines.push(`  (syntax error on line ${got.parsed.firstError}: symbols from there on may be missing)`);
-    const block = [escapeName(files[i]!), ...lines].join("\n");
-    if (!ctx.budget.take(`${block}\n`)) {
-      next = i;
+      notes.push(`  (syntax error on line ${got.parsed.firstError}: symbols from there on may be missing)`);
+    const header = escapeName(files[i]!);
+    const block = [header, ...lines.map((l) => l.text), ...notes].join("\n");
+    if (ctx.budget.take(`${block}\n`)) blocks.push(block);
+    else if (ctx.budget.sizeOf(block) < page) {
+      next = i; // the next page holds it whole
       break;
+    } else {
+      // Over any page: cut where it stands, with how to see the rest of it; the pages go on after it.
+      blocks.push(cutFileBlock(ctx, header, lines, symbolCount(symbols), offsetParam));
+      next = i + 1;
     }
-    blocks.push(block);
-    shown.push({ path: files[i]!, symbols: outlineTree(got?.parsed?.symbols ?? [], opts) });
+    shown.push({ path: files[i]!, symbols: outlineTree(symbols, opts) });
+    if (next !== undefined) break;
   }
-  let text = blocks.join("\n") || "(no code files)";
+  const none = offset > 0 ? `(no code files from offset ${offset})` : "(no code files)";
+  let text = blocks.join("\n") || none;
+  const more = next !== undefined && next < files.length;
   text += close(
-    next !== undefined
-      ? pageNote(next - offset, files.length - offset, `${paths.param("offset")}=${next}`)
-      : "",
+    more ? pageNote(next! - offset, files.length - offset, "files", `${offsetParam}=${next}`) : "",
   );
   return {
     text,
-    fields: { files: shown, ...(next !== undefined ? { nextOffset: next, truncated: true } : {}) },
+    fields: {
+      files: shown,
+      ...(more ? { nextOffset: next } : {}),
+      ...(next !== undefined ? { truncated: true } : {}),
+    },
   };
+}
+
+/**
+ * The block of a file whose outline alone is over what the page has left: its path, the lines that fit, and
+ * how to see the rest (the file's own outline, from the first symbol not shown).
+ */
+function cutFileBlock(
+  ctx: ToolContext,
+  header: string,
+  lines: readonly OutlineLine[],
+  total: number,
+  offsetParam: string,
+): string {
+  const rows = [header, ...lines.map((l) => l.text)];
+  const { kept, note } = ctx.budget.fitLines(rows, (k) => {
+    // The row after the last one kept is the symbol to go on from (row 0 is the path).
+    const from = k === ANY_COUNT ? ANY_COUNT : (lines[Math.max(0, k - 1)]?.index ?? total);
+    return `\n  [mcpfs: showing symbols 1-${from} of ${total}; the rest: outline this file with ${offsetParam}=${from}.]`;
+  });
+  return rows.slice(0, kept).join("\n") + (note ?? "");
 }
 
 export interface FindSymbolArgs {
@@ -311,22 +387,31 @@ export async function findSymbolCode(
   });
   const left = tooLargeNote(ctx, scope);
   const rows: string[] = [];
+  /** The row of each hit's first line (its body's rows follow it). */
+  const heads: number[] = [];
   for (const h of r.hits) {
+    heads.push(rows.length);
     rows.push(
       `${escapeName(h.path)}:L${h.symbol.startLine}-${h.symbol.endLine} ${h.symbol.kind} ${h.symbol.signature || h.qualified}`,
     );
     if (h.lines)
       rows.push(...numbered(h.lines.slice(h.symbol.startLine - 1, h.symbol.endLine), h.symbol.startLine));
   }
-  const { kept, note } = ctx.budget.fitLines(
-    rows,
-    (k) => pageNote(k, rows.length, "a narrower path or kind"),
-    r.capped,
-  );
+  const kind = paths.param("kind");
+  const narrower = [
+    ...(a.includeBody ? [`${paths.param("includeBody")}=false`] : []),
+    `a narrower ${scope.isFile ? "" : "path, "}name or ${kind}`,
+  ].join(" or ");
+  const { text: found, truncated } = searchReply(ctx, paths, rows, r, {
+    noun: "definitions",
+    // A hit counts as shown when all its rows are (its body may be cut).
+    shownIn: (kept) => heads.filter((_, i) => (heads[i + 1] ?? rows.length) <= kept).length,
+    narrower: () => narrower,
+  });
   const text =
     (rows.length === 0
-      ? `No definition of '${a.name}' found. Try exact=false or find_references.`
-      : rows.slice(0, kept).join("\n") + (note ?? "")) + left;
+      ? `No definition of '${printable(a.name)}' found. Try exact=false or find_references.`
+      : found) + left;
   const hits = r.hits.map((h) => ({
     path: h.path,
     name: h.symbol.name,
@@ -336,7 +421,7 @@ export async function findSymbolCode(
     endLine: h.symbol.endLine,
     signature: h.symbol.signature,
   }));
-  return { text, fields: { hits, truncated: note !== undefined } };
+  return { text, fields: { hits, truncated } };
 }
 
 export interface ReadSymbolArgs {
@@ -360,9 +445,12 @@ export async function readSymbolCode(
   const last = Math.min(all.length, s.endLine + ctxLines);
   const rows = numbered(all.slice(first - 1, last), first);
   const tail = `\n[mcpfs: ${found.qualified} L${s.startLine}-${s.endLine}; file sha256 ${file.sha256}]`;
-  const close = ctx.budget.reserve(tail + pageNote(ANY_COUNT, ANY_COUNT, "read_text_file with startLine"));
+  const close = ctx.budget.reserve(
+    tail + pageNote(ANY_COUNT, ANY_COUNT, "lines", `a line range from line ${ANY_COUNT}`),
+  );
   const kept = ctx.budget.takeLines(rows);
-  const cut = kept < rows.length ? pageNote(kept, rows.length, `a line range from line ${first + kept}`) : "";
+  const cut =
+    kept < rows.length ? pageNote(kept, rows.length, "lines", `a line range from line ${first + kept}`) : "";
   const text = rows.slice(0, kept).join("\n") + close(cut + tail);
   return {
     text,
@@ -393,17 +481,21 @@ export async function findReferencesCode(
   const r = await findReferences(scope, a.name, a.maxResults ?? 200);
   const left = tooLargeNote(ctx, scope);
   const rows = referenceRows(r.files);
-  const { kept, note } = ctx.budget.fitLines(
-    rows,
-    (k) => pageNote(k, rows.length, "a narrower path"),
-    r.capped,
-  );
-  const text =
-    (r.total === 0
-      ? `No occurrences of '${a.name}' as an identifier.`
-      : rows.slice(0, kept).join("\n") + (note ?? "")) + left;
-  const files = r.files.map((f) => ({ path: f.path, references: f.lines }));
-  return { text, fields: { files, total: r.total, truncated: note !== undefined } };
+  const { text: found, truncated } = searchReply(ctx, paths, rows, r, {
+    noun: "occurrences",
+    shownIn: (kept) => occurrencesInRows(r.files, kept),
+    // One file's rows are its lines (after the header and its path): the rest is read from the first not shown.
+    narrower: (kept) =>
+      scope.isFile
+        ? `a line range from line ${r.files[0]?.lines[Math.max(0, kept - 2)]?.line ?? ANY_COUNT}`
+        : "a narrower path",
+  });
+  const text = (r.total === 0 ? `No occurrences of '${printable(a.name)}' as an identifier.` : found) + left;
+  const files = r.files.map((f) => ({
+    path: f.path,
+    references: f.lines.map(({ line, tags, text }) => ({ line, tags, text })),
+  }));
+  return { text, fields: { files, total: r.total, truncated } };
 }
 
 export interface EditSymbolArgs {

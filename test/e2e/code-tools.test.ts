@@ -398,6 +398,132 @@ describe.each(SURFACES)("code tools, $name surface", (s) => {
     });
   });
 
+  it("outline pages reach every file and every symbol of a file over a page, by following the notes", async () => {
+    // big.ts alone is over a reply: the directory shows it cut, says how to see the rest of it, and goes on
+    // to z.ts (the next page said "(no code files)" and the same offset forever); the file's own outline
+    // pages by offset (it was ignored, and depth=1 did not fit either).
+    const N = 3000;
+    const big = Array.from(
+      { length: N },
+      (_, i) => `export function fn${i}(x: number): number { return x; }\n`,
+    );
+    const files = {
+      "a.ts": "export function first() {}\n",
+      "big.ts": big.join(""),
+      "z.ts": "export function last() {}\n",
+    };
+    await inFolder("paged", files, async () => {
+      const seen = new Set<string>();
+      const note = (text: string, re: RegExp) => Number(re.exec(text)?.[1] ?? Number.NaN);
+      const names = (text: string) => [...text.matchAll(/\b(fn\d+|first|last)\b/g)].map((m) => m[1]!);
+      let offset = 0;
+      let fileOffset = Number.NaN;
+      for (let page = 0; ; page++) {
+        expect(page, "pages of the directory").toBeLessThan(10);
+        const r = await conn.call("outline", { ...treeArgs("paged"), ...(offset ? { offset } : {}) });
+        expect(r.isError, r.text).toBe(false);
+        expect(r.text).not.toContain("(no code files");
+        for (const n of names(r.text)) seen.add(n);
+        const cut = note(
+          r.text,
+          /\n {2}\[mcpfs: showing symbols 1-\d+ of 3000; the rest: outline this file with offset=(\d+)\.\]/,
+        );
+        if (!Number.isNaN(cut)) fileOffset = cut;
+        const next = note(r.text, / files\. Continue with offset=(\d+)\.\]$/);
+        if (Number.isNaN(next)) break;
+        expect(next).toBeGreaterThan(offset);
+        offset = next;
+      }
+      expect(seen).toContain("first");
+      expect(seen).toContain("last");
+      expect(fileOffset).toBeGreaterThan(0);
+      // The rest of big.ts through its own outline, from where the directory's page cut it.
+      for (let page = 0; !Number.isNaN(fileOffset); page++) {
+        expect(page, "pages of big.ts").toBeLessThan(20);
+        const r = await conn.call("outline", { ...treeArgs("paged/big.ts"), offset: fileOffset });
+        expect(r.isError, r.text).toBe(false);
+        for (const n of names(r.text)) seen.add(n);
+        const next = note(
+          r.text,
+          /\[mcpfs: output truncated: showing symbols \d+-\d+ of 3000\. Continue with offset=(\d+)\.\]$/,
+        );
+        if (!Number.isNaN(next)) {
+          expect(next).toBeGreaterThan(fileOffset);
+          expect(r.structured!.nextOffset).toBe(next);
+        }
+        fileOffset = next;
+      }
+      for (let i = 0; i < N; i++) expect(seen.has(`fn${i}`), `fn${i}`).toBe(true);
+      // depth=1 pages from the same symbol indices.
+      const top = await conn.call("outline", { ...treeArgs("paged/big.ts"), depth: 1, offset: 2990 });
+      expect(top.text.split("\n")[0]).toBe("L2991 export function fn2990(x: number): number");
+    });
+  });
+
+  it("find_symbol and find_references notes give the real count and the step that shows the rest", async () => {
+    const inventory = [
+      "public class Inventory {",
+      "  private int sku;",
+      ...Array.from({ length: 15 }, (_, i) => `  public int M${i}() { return sku + ${i}; }`),
+      "}",
+    ];
+    const files = {
+      "a.go": "package a\n\nfunc Get() int { return 1 }\n",
+      "b.go":
+        "package b\n\ntype S struct{}\n\nfunc (s S) Get() int { return 1 }\n\ntype T struct{}\n\nfunc (t T) Get() int { return 2 }\n",
+      "c.go": "package c\n\nfunc Get() int { return 3 }\n",
+      "Inventory.cs": `${inventory.join("\n")}\n`,
+      "Many.cs": `class Many {\n  int sku;\n${"  int f() { return sku; }\n".repeat(3000)}}\n`,
+    };
+    const max = s.arg("maxResults");
+    await inFolder("counts", files, async () => {
+      const tree = await conn.call("find_symbol", { name: "Get", ...treeArgs("counts"), [max]: 1 });
+      expect(tree.text).toMatch(
+        new RegExp(
+          `\\n\\[mcpfs: output truncated: showing 1 of at least 3 definitions\\. Continue with a larger ${max}\\.\\]$`,
+        ),
+      );
+      const file = await conn.call("find_symbol", { name: "Get", ...treeArgs("counts/b.go"), [max]: 1 });
+      expect(file.text).toMatch(/showing 1 of 2 definitions\. Continue with a larger /);
+      const refs = await conn.call("find_references", {
+        name: "sku",
+        ...treeArgs("counts/Inventory.cs"),
+        [max]: 3,
+      });
+      expect(refs.text.split("\n").slice(-1)[0]).toBe(
+        `[mcpfs: output truncated: showing 3 of 16 occurrences. Continue with a larger ${max}.]`,
+      );
+      // Cut by the reply, not by maxResults: one file's rest is read from the first line not shown.
+      const cut = await conn.call("find_references", {
+        name: "sku",
+        ...treeArgs("counts/Many.cs"),
+        [max]: 5000,
+      });
+      const rows = cut.text.split("\n");
+      const lastShown = Number(/^(\d+)/.exec(rows[rows.length - 2]!)?.[1]);
+      expect(rows[rows.length - 1]).toBe(
+        `[mcpfs: output truncated: showing ${lastShown - 1} of 3001 occurrences. Continue with a line range from line ${lastShown + 1}.]`,
+      );
+    });
+  });
+
+  it("a huge name or focus is echoed clipped by find_symbol, find_references and repo_map", async () => {
+    const name = "x".repeat(60_000);
+    for (const tool of ["find_symbol", "find_references"]) {
+      const r = await conn.call(tool, { name, ...treeArgs() });
+      expect(r.text, tool).toContain("…(60000 chars)");
+      expect(r.text.length, tool).toBeLessThan(1000);
+    }
+    const many = Array.from({ length: 20 }, (_, i) => String.fromCharCode(97 + i).repeat(10_000));
+    const map = await conn.call("repo_map", { ...treeArgs(), focus: many });
+    expect(map.text).toMatch(
+      /\[mcpfs: focus named no file, folder or name here: a+…\(10000 chars\), b+…\(10000 chars\), c+…\(10000 chars\) and 17 more\./,
+    );
+    expect(map.text.length).toBeLessThan(10_000);
+    const one = await conn.call("repo_map", { ...treeArgs(), focus: ["y".repeat(50_000)] });
+    expect(one.text).toMatch(/\[mcpfs: focus named no file, folder or name here: y+…\(50000 chars\)\./);
+  });
+
   it("find_symbol finds definitions (qualified too), not mentions", async () => {
     const r = await conn.call("find_symbol", { name: "helper", ...treeArgs() });
     expect(r.text.split("\n")).toEqual([

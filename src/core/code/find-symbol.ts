@@ -20,22 +20,30 @@ export interface FindSymbolOptions {
   withBody?: boolean;
 }
 
-export async function findSymbol(
-  scope: CodeScope,
-  o: FindSymbolOptions,
-): Promise<{ hits: SymbolHit[]; capped: boolean }> {
+export interface FoundSymbols {
+  hits: SymbolHit[];
+  /** Stopped at maxResults. */
+  capped: boolean;
+  /** Definitions found: the hits, and when capped, the rest of the file it stopped in. */
+  seen: number;
+  /** Whether `seen` counts them all (it stopped in the last file that could hold one, or never stopped). */
+  seenAll: boolean;
+}
+
+export async function findSymbol(scope: CodeScope, o: FindSymbolOptions): Promise<FoundSymbols> {
   const hits: SymbolHit[] = [];
   const word = lastName(o.name);
-  for (const rel of await filesWithWord(scope, word, o.exact !== false)) {
+  const files = await filesWithWord(scope, word, o.exact !== false);
+  for (const [i, rel] of files.entries()) {
     const file = await readInScope(scope, rel);
     const parsed = file ? await symbolsOf(file, scope.signal) : undefined;
     if (!file || !parsed) continue;
     const found = matchSymbols(parsed.symbols, { name: o.name, exact: o.exact, kind: o.kind });
     const lines = o.withBody && found.length > 0 ? lfPieces(file.text) : undefined;
-    for (const f of found) {
-      if (hits.length >= o.maxResults) return { hits, capped: true };
-      hits.push({ ...f, path: rel, ...(lines ? { lines } : {}) });
-    }
+    const room = o.maxResults - hits.length;
+    for (const f of found.slice(0, room)) hits.push({ ...f, path: rel, ...(lines ? { lines } : {}) });
+    if (found.length > room)
+      return { hits, capped: true, seen: hits.length + found.length - room, seenAll: i === files.length - 1 };
   }
-  return { hits, capped: false };
+  return { hits, capped: false, seen: hits.length, seenAll: true };
 }

@@ -82,26 +82,44 @@ export function symbolLine(s: SymbolNode, signatures: boolean, language?: string
 /** Members with nothing inside (fields, properties): named on their owner's line, `{ a, b }`. */
 const isFolded = (s: SymbolNode) => (s.kind === "property" || s.kind === "field") && s.children.length === 0;
 
-export function outlineLines(symbols: readonly SymbolNode[], opts: OutlineOptions = {}, level = 0): string[] {
-  const out: string[] = [];
+/** A line of an outline and the place of its symbol among the file's symbols (`flatten`'s order, from 0). */
+export interface OutlineLine {
+  text: string;
+  index: number;
+}
+
+/** How many symbols `symbols` hold, nested ones too: an outline's entries, as its `offset` counts them. */
+export function symbolCount(symbols: readonly SymbolNode[]): number {
+  let n = 0;
+  for (const s of symbols) n += 1 + symbolCount(s.children);
+  return n;
+}
+
+/**
+ * The outline's lines, each with its symbol's index: a page of an outline goes on from an index, which is the
+ * same whatever `depth` or `signatures` (a symbol hidden by depth, or folded, still has one).
+ */
+export function outlineLines(symbols: readonly SymbolNode[], opts: OutlineOptions = {}): OutlineLine[] {
+  const out: OutlineLine[] = [];
   const depth = opts.depth ?? Number.POSITIVE_INFINITY;
-  if (level >= depth) return out;
-  const pad = (opts.indent ?? "") + "  ".repeat(level);
-  for (const s of symbols) {
-    let line = pad + symbolLine(s, opts.signatures !== false, opts.language);
-    const shown = level + 1 < depth ? s.children : [];
-    const folded = shown.filter(isFolded).map((c) => c.name);
-    // A signature that ends with its body's brace (Go's `Stats struct {`) gives the fold that brace.
-    if (folded.length > 0) line = `${line.replace(/\s*\{$/, "")} { ${folded.join(", ")} }`;
-    out.push(line);
-    out.push(
-      ...outlineLines(
-        shown.filter((c) => !isFolded(c)),
-        opts,
-        level + 1,
-      ),
-    );
-  }
+  let index = 0;
+  const walk = (nodes: readonly SymbolNode[], level: number) => {
+    const pad = (opts.indent ?? "") + "  ".repeat(level);
+    for (const s of nodes) {
+      let text = pad + symbolLine(s, opts.signatures !== false, opts.language);
+      const shown = level + 1 < depth ? s.children : [];
+      const folded = shown.filter(isFolded).map((c) => c.name);
+      // A signature that ends with its body's brace (Go's `Stats struct {`) gives the fold that brace.
+      if (folded.length > 0) text = `${text.replace(/\s*\{$/, "")} { ${folded.join(", ")} }`;
+      out.push({ text, index });
+      index++;
+      for (const c of s.children) {
+        if (shown.length > 0 && !isFolded(c)) walk([c], level + 1);
+        else index += 1 + symbolCount(c.children);
+      }
+    }
+  };
+  if (depth > 0) walk(symbols, 0);
   return out;
 }
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { RefTag } from "./extract.js";
-import { type FileReferences, referenceRows } from "./references.js";
+import { type FileReferences, occurrencesInRows, referenceRows } from "./references.js";
 
 const REFERENCES_HEADER =
   "[syntactic matches, not type-resolved; an untagged line has the tag of the line above]";
@@ -38,15 +38,15 @@ describe("referenceRows (find_references' reply)", () => {
       {
         path: "core/a.ts",
         lines: [
-          { line: 2, tags: ["import"], text: 'import { X } from "./x.js";' },
-          { line: 10, tags: ["call"], text: "new X(1);" },
-          { line: 11, tags: ["call"], text: "new X(2);" },
-          { line: 12, tags: ["type"], text: "let y: X;" },
-          { line: 13, tags: ["call"], text: "new X(3);" },
-          { line: 14, tags: ["call", "type"], text: "f(X) as X;" },
+          { line: 2, tags: ["import"], text: 'import { X } from "./x.js";', count: 1 },
+          { line: 10, tags: ["call"], text: "new X(1);", count: 1 },
+          { line: 11, tags: ["call"], text: "new X(2);", count: 1 },
+          { line: 12, tags: ["type"], text: "let y: X;", count: 1 },
+          { line: 13, tags: ["call"], text: "new X(3);", count: 1 },
+          { line: 14, tags: ["call", "type"], text: "f(X) as X;", count: 1 },
         ],
       },
-      { path: "core/b.ts", lines: [{ line: 5, tags: ["call"], text: "new X(4);" }] },
+      { path: "core/b.ts", lines: [{ line: 5, tags: ["call"], text: "new X(4);", count: 1 }] },
     ];
     expect(referenceRows(files)).toEqual([
       REFERENCES_HEADER,
@@ -67,9 +67,9 @@ describe("referenceRows (find_references' reply)", () => {
       {
         path: "m.py",
         lines: [
-          { line: 1, tags: ["import"], text: "from x import X" },
-          { line: 2, tags: ["import"], text: "import X" },
-          { line: 4, tags: ["other"], text: "X.y" },
+          { line: 1, tags: ["import"], text: "from x import X", count: 1 },
+          { line: 2, tags: ["import"], text: "import X", count: 1 },
+          { line: 4, tags: ["other"], text: "X.y", count: 1 },
         ],
       },
     ]);
@@ -78,7 +78,7 @@ describe("referenceRows (find_references' reply)", () => {
 
   it("escapes a path's control characters, so a name cannot forge rows", () => {
     const rows = referenceRows([
-      { path: "a\n12 call: b.ts", lines: [{ line: 1, tags: ["call"], text: "X()" }] },
+      { path: "a\n12 call: b.ts", lines: [{ line: 1, tags: ["call"], text: "X()", count: 1 }] },
     ]);
     expect(rows.slice(1)).toEqual(["a\\x0a12 call: b.ts", "1 call: X()"]);
   });
@@ -88,6 +88,7 @@ describe("referenceRows (find_references' reply)", () => {
       line: fc.integer({ min: 1, max: 5000 }),
       tags: fc.uniqueArray(fc.constantFrom(...TAGS), { minLength: 1, maxLength: 2 }),
       text: fc.string({ minLength: 1, maxLength: 40 }).map((t) => `${t.replace(/\s/g, "_")}X`),
+      count: fc.integer({ min: 1, max: 3 }),
     });
     const file = fc.record({
       path: fc.stringMatching(/^[a-z]{1,6}\/[a-z]{1,6}\.ts$/),
@@ -106,5 +107,23 @@ describe("referenceRows (find_references' reply)", () => {
         expect(readBack(referenceRows(files))).toEqual(want);
       }),
     );
+  });
+
+  it("counts the occurrences a cut reply shows: those of the line rows among its first rows", () => {
+    const files: FileReferences[] = [
+      {
+        path: "a.ts",
+        lines: [
+          { line: 1, tags: ["definition"], text: "let x = 1;", count: 1 },
+          { line: 2, tags: ["other"], text: "x + x", count: 2 },
+        ],
+      },
+      { path: "b.ts", lines: [{ line: 7, tags: ["call"], text: "f(x, x, x)", count: 3 }] },
+    ];
+    // Rows: header, a.ts, 1, 2, b.ts, 7.
+    expect(referenceRows(files)).toHaveLength(6);
+    expect([0, 1, 2, 3, 4, 5, 6].map((kept) => occurrencesInRows(files, kept))).toEqual([
+      0, 0, 0, 1, 3, 3, 6,
+    ]);
   });
 });

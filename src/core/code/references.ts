@@ -10,6 +10,8 @@ export interface ReferenceLine {
   line: number;
   tags: RefTag[];
   text: string;
+  /** Occurrences on the line. */
+  count: number;
 }
 
 export interface FileReferences {
@@ -23,6 +25,10 @@ export interface ReferencesResult {
   total: number;
   /** Stopped at maxResults. */
   capped: boolean;
+  /** Occurrences seen: `total`, and when capped, the rest of the file it stopped in. */
+  seen: number;
+  /** Whether `seen` counts them all (it stopped in the last file that could hold one, or never stopped). */
+  seenAll: boolean;
 }
 
 const LINE_TEXT_MAX = 160;
@@ -32,16 +38,19 @@ export async function findReferences(
   name: string,
   maxResults: number,
 ): Promise<ReferencesResult> {
-  const out: ReferencesResult = { files: [], total: 0, capped: false };
-  for (const rel of await filesWithWord(scope, name)) {
+  const out: ReferencesResult = { files: [], total: 0, capped: false, seen: 0, seenAll: true };
+  const candidates = await filesWithWord(scope, name);
+  for (const [i, rel] of candidates.entries()) {
     const file = await readInScope(scope, rel);
     const occ = file ? (await occurrencesOf(file, name, scope.signal))?.get(name) : undefined;
     if (!file || !occ || occ.length === 0) continue;
     const lines = lfPieces(file.text);
     const byLine = new Map<number, ReferenceLine>();
-    for (const o of occ) {
+    for (const [j, o] of occ.entries()) {
       if (out.total >= maxResults) {
         out.capped = true;
+        out.seen = out.total + occ.length - j;
+        out.seenAll = i === candidates.length - 1;
         break;
       }
       out.total++;
@@ -52,14 +61,17 @@ export async function findReferences(
           line: o.line,
           tags: [],
           text: text.length > LINE_TEXT_MAX ? `${text.slice(0, LINE_TEXT_MAX - 1)}…` : text,
+          count: 0,
         };
         byLine.set(o.line, row);
       }
+      row.count++;
       if (!row.tags.includes(o.tag)) row.tags.push(o.tag);
     }
     if (byLine.size > 0) out.files.push({ path: rel, lines: [...byLine.values()] });
     if (out.capped) break;
   }
+  if (!out.capped) out.seen = out.total;
   return out;
 }
 
@@ -88,4 +100,18 @@ export function referenceRows(files: readonly FileReferences[]): string[] {
     }
   }
   return rows;
+}
+
+/** The occurrences in the first `kept` rows of `referenceRows(files)` (what a cut reply shows). */
+export function occurrencesInRows(files: readonly FileReferences[], kept: number): number {
+  let row = 1; // the header
+  let n = 0;
+  for (const f of files) {
+    row++; // the path
+    for (const l of f.lines) {
+      if (row++ >= kept) return n;
+      n += l.count;
+    }
+  }
+  return n;
 }
