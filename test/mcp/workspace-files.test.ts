@@ -187,6 +187,15 @@ describe("path escapes are refused by every tool", () => {
     expect(fs.readFileSync(p("a.txt"), "utf8")).toBe("line1\nline2\nline3\n");
     expect(fs.readlinkSync(p("secret-link.txt"))).toBe(path.join(outside, "secret.txt"));
   });
+
+  it("names the project, not a reference project, for the code tools that take a tree", async () => {
+    // find_references has "reference" in its name: its refusal spoke of "the reference project directory".
+    for (const tool of ["find_references", "find_symbol", "repo_map", "outline"]) {
+      const r = await conn.call(tool, { name: "x", path: "secret-link.txt" });
+      expect(r.isError, tool).toBe(true);
+      expect(r.text, tool).toContain("resolves to a location outside the project directory");
+    }
+  });
 });
 
 describe("save_file and append_file", () => {

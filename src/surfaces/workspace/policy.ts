@@ -19,7 +19,8 @@ const moveOr =
 
 /** A path that leaves the project (or the reference project the tool reads). */
 function outside(e: WordingInput): string {
-  const where = e.tool.includes("reference") ? "reference project" : "project";
+  // The reference tools (read_reference_file, …), not find_references.
+  const where = e.tool.includes("_reference_") ? "reference project" : "project";
   if (hasParentSegment(e.path)) return `Security error: Path '${e.path}' contains '..' traversal.`;
   if (e.path.startsWith("/"))
     return `Security error: Path '${e.path}' is outside the ${where} directory. All file operations must be within the ${where} directory.`;
