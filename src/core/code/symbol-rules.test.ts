@@ -129,3 +129,34 @@ describe("C symbols", () => {
     expect(tags("new")).toEqual(["30 other", "39 other", "42 other"]);
   });
 });
+
+describe("C++ constructors", () => {
+  it("a function named as its class is a constructor, in its body or outside it; declared-only ones count", async () => {
+    const text = `class Shape {
+ public:
+  explicit Shape(int sides);
+  virtual ~Shape();
+  Shape(const Shape& other) : sides_(other.sides_) {}
+  int sides() const { return sides_; }
+ private:
+  int sides_;
+};
+Shape::Shape(int sides) : sides_(sides) {}
+Shape::~Shape() {}
+`;
+    const tree = await parseWith("cpp", text);
+    const flat = (list: SymbolNode[]): string[] =>
+      list.flatMap((s) => [`${s.startLine} ${s.kind} ${s.name}`, ...flat(s.children)]);
+    expect(flat(extractSymbols(tree.rootNode, "cpp", text))).toEqual([
+      "1 class Shape",
+      "3 constructor Shape",
+      "4 method ~Shape",
+      "5 constructor Shape",
+      "6 method sides",
+      "8 field sides_",
+      "10 constructor Shape",
+      "11 function ~Shape",
+    ]);
+    tree.delete();
+  });
+});

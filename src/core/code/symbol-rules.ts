@@ -337,12 +337,23 @@ const CSHARP: Rules = {
 /** A class/struct/union/enum with a body (a bare `struct S;` or `struct S x;` defines nothing). */
 const withBody = (kind: SymbolKind) => (n: Node) => (n.childForFieldName("body") ? kind : undefined);
 
+/** The class a C++ member is declared in (its body's owner), or undefined. */
+const ownerName = (n: Node) =>
+  n.parent?.type === "field_declaration_list" ? n.parent.parent?.childForFieldName("name")?.text : undefined;
+
+/**
+ * A C++ function: a constructor when named as its class (`Timer()` in its body, `Timer::Timer()` outside it),
+ * else a method in a class body, else a function.
+ */
+function cppFunction(n: Node): SymbolKind {
+  const name = declaratorName(n)?.text;
+  const owner = ownerName(n) ?? declaratorScope(n)?.split("::").pop();
+  if (name !== undefined && name === owner) return "constructor";
+  return inClass(n, ["field_declaration_list"]) ? "method" : "function";
+}
+
 const CPP: Rules = {
-  function_definition: {
-    kind: (n) => (inClass(n, ["field_declaration_list"]) ? "method" : "function"),
-    name: declaratorName,
-    scope: declaratorScope,
-  },
+  function_definition: { kind: cppFunction, name: declaratorName, scope: declaratorScope },
   class_specifier: { kind: withBody("class") },
   struct_specifier: { kind: withBody("struct") },
   union_specifier: { kind: withBody("struct") },
@@ -351,12 +362,15 @@ const CPP: Rules = {
   type_definition: { kind: "type", name: declaratorName },
   alias_declaration: { kind: "type" },
   declaration: {
-    // A variable at file or namespace level (a prototype, with a function declarator, defines nothing).
-    kind: (n) =>
-      /^(translation_unit|declaration_list)$/.test(n.parent?.type ?? "") &&
-      n.descendantsOfType("function_declarator").length === 0
+    // A variable at file or namespace level (a prototype, with a function declarator, defines nothing); in a
+    // class body, a constructor or destructor declared without a type (`explicit Shape(int);`, `~Shape();`).
+    kind: (n) => {
+      const fn = n.descendantsOfType("function_declarator").length > 0;
+      if (ownerName(n) !== undefined) return fn ? cppFunction(n) : undefined;
+      return /^(translation_unit|declaration_list)$/.test(n.parent?.type ?? "") && !fn
         ? "variable"
-        : undefined,
+        : undefined;
+    },
     name: declaratorName,
   },
   preproc_def: { kind: "macro" },
