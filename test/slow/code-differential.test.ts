@@ -252,8 +252,8 @@ print(json.dumps(out))`;
     expect(t.equal / t.total).toBeGreaterThanOrEqual(0.99);
   });
 
-  /** Kinds of ctags that name no definition an outline shows (imports, packages, enum members). */
-  const SKIP = new Set(["package", "packageName", "alias", "enumerator", "enumConstant", "unknown"]);
+  /** Kinds of ctags that name no definition an outline shows (imports, packages). */
+  const SKIP = new Set(["package", "packageName", "alias", "unknown"]);
   /** Ruby's `attr_accessor :a` is one property `a` in an outline; ctags tags its writer `a=` too. */
   const isWriter = (tag: { kind: string; name: string }) => tag.kind === "accessor" && tag.name.endsWith("=");
   const FIXTURES = path.join(ROOT, "test", "fixtures", "code");

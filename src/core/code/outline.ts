@@ -79,8 +79,10 @@ export function symbolLine(s: SymbolNode, signatures: boolean, language?: string
   return `${rangeLabel(s)} ${sig}`;
 }
 
-/** Members with nothing inside (fields, properties): named on their owner's line, `{ a, b }`. */
-const isFolded = (s: SymbolNode) => (s.kind === "property" || s.kind === "field") && s.children.length === 0;
+/** Members with nothing inside (fields, properties, an enum's members): named on their owner's line, `{ a, b }`. */
+const isFolded = (s: SymbolNode, owner: SymbolNode) =>
+  (s.kind === "property" || s.kind === "field" || (owner.kind === "enum" && s.kind === "constant")) &&
+  s.children.length === 0;
 
 /** A line of an outline and the place of its symbol among the file's symbols (`flatten`'s order, from 0). */
 export interface OutlineLine {
@@ -108,13 +110,13 @@ export function outlineLines(symbols: readonly SymbolNode[], opts: OutlineOption
     for (const s of nodes) {
       let text = pad + symbolLine(s, opts.signatures !== false, opts.language);
       const shown = level + 1 < depth ? s.children : [];
-      const folded = shown.filter(isFolded).map((c) => c.name);
+      const folded = shown.filter((c) => isFolded(c, s)).map((c) => c.name);
       // A signature that ends with its body's brace (Go's `Stats struct {`) gives the fold that brace.
       if (folded.length > 0) text = `${text.replace(/\s*\{$/, "")} { ${folded.join(", ")} }`;
       out.push({ text, index });
       index++;
       for (const c of s.children) {
-        if (shown.length > 0 && !isFolded(c)) walk([c], level + 1);
+        if (shown.length > 0 && !isFolded(c, s)) walk([c], level + 1);
         else index += 1 + symbolCount(c.children);
       }
     }

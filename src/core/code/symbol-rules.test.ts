@@ -7,6 +7,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { parseWith } from "../../../test/helpers/tree-sitter.js";
 import { extractOccurrences, extractSymbols, type SymbolNode } from "./extract.js";
+import type { GrammarId } from "./languages.js";
+import { outlineLines } from "./outline.js";
 
 /** Valid C (gcc -fsyntax-only accepts it with CONFIG_H defined) that names things `new`, `this` and `class`. */
 const DEVICE_C = `#include <stdio.h>
@@ -94,6 +96,8 @@ describe("C symbols", () => {
       "L22-22 type device_p",
       "L23-23 type visit_fn",
       "L24-24 enum mode",
+      "  L24-24 constant MODE_READ",
+      "  L24-24 constant MODE_WRITE",
       "L25-25 struct value",
       "  L25-25 field i",
       "  L25-25 field d",
@@ -159,4 +163,36 @@ Shape::~Shape() {}
     ]);
     tree.delete();
   });
+});
+
+describe("enum members", () => {
+  const cases: [GrammarId, string, string[]][] = [
+    [
+      "rust",
+      "pub enum Event { Started, Stopped(i32), Moved { x: i32 } }\n",
+      ["L1 pub enum Event { Started, Stopped }", "  L1 Moved { x }"],
+    ],
+    ["c", "enum color { RED, GREEN = 2 };\n", ["L1 enum color { RED, GREEN }"]],
+    ["cpp", "enum class Unit { Meter, Foot };\n", ["L1 enum class Unit { Meter, Foot }"]],
+    [
+      "java",
+      'enum Status { NEW("n") { void f() {} }, SHIPPED("s"); }\n',
+      ["L1 enum Status { SHIPPED }", '  L1 NEW("n")', "    L1 void f()"],
+    ],
+    ["c-sharp", "enum Zone { Cold, Dry = 2, Hazmat }\n", ["L1 enum Zone { Cold, Dry, Hazmat }"]],
+    [
+      "php",
+      '<?php\nenum Status: string { case Pending = "p"; case Done = "d"; }\n',
+      ["L2 enum Status: string { Pending, Done }"],
+    ],
+  ];
+  it.each(cases)(
+    "%s: an enum's members are its constants, folded on its line (find_symbol finds them)",
+    async (grammar, text, outline) => {
+      const tree = await parseWith(grammar, text);
+      const symbols = extractSymbols(tree.rootNode, grammar, text);
+      expect(outlineLines(symbols, { language: grammar }).map((l) => l.text)).toEqual(outline);
+      tree.delete();
+    },
+  );
 });

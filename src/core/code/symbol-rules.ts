@@ -291,6 +291,7 @@ const RUST: Rules = {
   struct_item: { kind: "struct" },
   union_item: { kind: "struct" },
   enum_item: { kind: "enum" },
+  enum_variant: { kind: "constant" },
   trait_item: { kind: "trait" },
   impl_item: { kind: "impl", name: field("type") },
   mod_item: { kind: "module" },
@@ -305,6 +306,7 @@ const JAVA: Rules = {
   class_declaration: { kind: "class" },
   interface_declaration: { kind: "interface" },
   enum_declaration: { kind: "enum" },
+  enum_constant: { kind: "constant" },
   record_declaration: { kind: "class" },
   annotation_type_declaration: { kind: "interface" },
   method_declaration: { kind: "method" },
@@ -322,6 +324,7 @@ const CSHARP: Rules = {
   struct_declaration: { kind: "struct" },
   interface_declaration: { kind: "interface" },
   enum_declaration: { kind: "enum" },
+  enum_member_declaration: { kind: "constant" },
   delegate_declaration: { kind: "type" },
   namespace_declaration: { kind: "namespace" },
   file_scoped_namespace_declaration: { kind: "namespace" },
@@ -358,6 +361,7 @@ const CPP: Rules = {
   struct_specifier: { kind: withBody("struct") },
   union_specifier: { kind: withBody("struct") },
   enum_specifier: { kind: withBody("enum") },
+  enumerator: { kind: "constant" },
   namespace_definition: { kind: "namespace" },
   type_definition: { kind: "type", name: declaratorName },
   alias_declaration: { kind: "type" },
@@ -416,6 +420,7 @@ const C: Rules = {
   struct_specifier: { kind: withBody("struct") },
   union_specifier: { kind: withBody("struct") },
   enum_specifier: { kind: withBody("enum") },
+  enumerator: { kind: "constant" },
   type_definition: { kind: "type", names: cNames },
   declaration: {
     kind: (n) =>
@@ -465,6 +470,7 @@ const PHP: Rules = {
   interface_declaration: { kind: "interface" },
   trait_declaration: { kind: "trait" },
   enum_declaration: { kind: "enum" },
+  enum_case: { kind: "constant" },
   namespace_definition: { kind: "namespace" },
   function_definition: { kind: "function" },
   method_declaration: {
