@@ -63,6 +63,7 @@ const BY_EXTENSION: Record<string, Language> = {
   ".jsx": "javascript",
   ".py": "python",
   ".pyi": "python",
+  ".pyw": "python",
   ".go": "go",
   ".rs": "rust",
   ".java": "java",
@@ -75,15 +76,46 @@ const BY_EXTENSION: Record<string, Language> = {
   ".hpp": "cpp",
   ".hh": "cpp",
   ".hxx": "cpp",
+  ".c++": "cpp",
+  ".h++": "cpp",
+  ".inl": "cpp",
+  ".ipp": "cpp",
+  ".tpp": "cpp",
+  ".cppm": "cpp",
+  ".ixx": "cpp",
   ".rb": "ruby",
+  ".rake": "ruby",
+  ".gemspec": "ruby",
   ".php": "php",
   ".md": "markdown",
   ".markdown": "markdown",
 };
 
-/** The language of a file by its name; `undefined` when mcpfs has no grammar for it. */
-export function languageOf(file: string): Language | undefined {
-  return BY_EXTENSION[path.extname(file).toLowerCase()];
+/** A script's language by the interpreter its `#!` line names (`#!/usr/bin/env python3`, `#!/usr/bin/node`). */
+const BY_INTERPRETER: [RegExp, Language][] = [
+  [/^python[\d.]*$/, "python"],
+  [/^(node|nodejs|deno|bun)$/, "javascript"],
+  [/^(ruby|jruby)[\d.]*$/, "ruby"],
+  [/^php[\d.]*$/, "php"],
+];
+
+/**
+ * The language of a file by its name; `undefined` when mcpfs has no grammar for it. A file without an
+ * extension whose `text` is known is read by its `#!` line (a script in bin/).
+ */
+export function languageOf(file: string, text?: string): Language | undefined {
+  const ext = path.extname(file).toLowerCase();
+  if (ext !== "" || text === undefined || !text.startsWith("#!")) return BY_EXTENSION[ext];
+  const words = text
+    .slice(2, text.search(/\r?\n|$/))
+    .trim()
+    .split(/\s+/);
+  const program = path.posix.basename(
+    words[0] === "/usr/bin/env"
+      ? (words.find((w, i) => i > 0 && !w.startsWith("-")) ?? "")
+      : (words[0] ?? ""),
+  );
+  return BY_INTERPRETER.find(([re]) => re.test(program))?.[1];
 }
 
 /** What a definition is, in one vocabulary across languages. */

@@ -40,7 +40,7 @@ export async function readCode(target: ResolvedPath, encoding?: string, forEdit 
   const bom = text.startsWith("\uFEFF");
   return {
     target,
-    language: languageOf(target.real),
+    language: languageOf(target.real, bom ? text.slice(1) : text),
     text: bom ? text.slice(1) : text,
     bom,
     codec,
