@@ -196,3 +196,28 @@ describe("enum members", () => {
     },
   );
 });
+
+describe("C# members", () => {
+  it("operators, conversion operators, indexers and local functions are outlined", async () => {
+    const text = `class W {
+  public static W operator +(W a, W b) => a;
+  public static implicit operator decimal(W c) => 0;
+  public int this[string sku] { get => 0; set {} }
+  void R() { int Add(int x) => x; }
+}
+`;
+    const tree = await parseWith("c-sharp", text);
+    expect(
+      outlineLines(extractSymbols(tree.rootNode, "c-sharp", text), { language: "c-sharp" }).map(
+        (l) => l.text,
+      ),
+    ).toEqual([
+      "L1-6 class W { this }",
+      "  L2 public static W operator +(W a, W b)",
+      "  L3 public static implicit operator decimal(W c)",
+      "  L5 void R()",
+      "    L5 int Add(int x)",
+    ]);
+    tree.delete();
+  });
+});

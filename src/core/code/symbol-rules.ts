@@ -335,6 +335,19 @@ const CSHARP: Rules = {
   event_declaration: { kind: "property" },
   field_declaration: { kind: "field", names: declarators },
   event_field_declaration: { kind: "property", names: declarators },
+  // `operator +(…)` and `implicit operator decimal(…)`, named as C# and ctags name them; `this[…]`.
+  operator_declaration: {
+    kind: "method",
+    name: field("operator"),
+    nameText: (op) => `operator ${op.text}`,
+  },
+  conversion_operator_declaration: {
+    kind: "method",
+    name: field("type"),
+    nameText: (type) => `operator ${type.text}`,
+  },
+  indexer_declaration: { kind: "property", name: (n) => n.children.find((c) => c?.type === "this") },
+  local_function_statement: { kind: "function" },
 };
 
 /** A class/struct/union/enum with a body (a bare `struct S;` or `struct S x;` defines nothing). */
