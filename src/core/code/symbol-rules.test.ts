@@ -221,3 +221,20 @@ describe("C# members", () => {
     tree.delete();
   });
 });
+
+describe("Rust declarations without a body", () => {
+  it("a foreign function is a function, a trait's associated type a type", async () => {
+    const text =
+      'extern "C" {\n    fn abs(x: i32) -> i32;\n}\npub trait Sink {\n    type Output;\n    fn push(&mut self, x: u8);\n}\n';
+    const tree = await parseWith("rust", text);
+    const flat = (list: SymbolNode[]): string[] =>
+      list.flatMap((s) => [`${s.startLine} ${s.kind} ${s.name}`, ...flat(s.children)]);
+    expect(flat(extractSymbols(tree.rootNode, "rust", text))).toEqual([
+      "2 function abs",
+      "4 trait Sink",
+      "5 type Output",
+      "6 method push",
+    ]);
+    tree.delete();
+  });
+});

@@ -287,7 +287,11 @@ const GO: Rules = {
 
 const RUST: Rules = {
   function_item: { kind: (n) => (inClass(n, ["impl_item", "trait_item"]) ? "method" : "function") },
-  function_signature_item: { kind: "method" },
+  // A trait's method without a body, or a foreign function (`extern "C" { fn abs(x: i32) -> i32; }`).
+  function_signature_item: {
+    kind: (n) => (n.parent?.parent?.type === "foreign_mod_item" ? "function" : "method"),
+  },
+  associated_type: { kind: "type" },
   struct_item: { kind: "struct" },
   union_item: { kind: "struct" },
   enum_item: { kind: "enum" },
