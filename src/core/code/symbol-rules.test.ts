@@ -149,17 +149,15 @@ Shape::Shape(int sides) : sides_(sides) {}
 Shape::~Shape() {}
 `;
     const tree = await parseWith("cpp", text);
-    const flat = (list: SymbolNode[]): string[] =>
-      list.flatMap((s) => [`${s.startLine} ${s.kind} ${s.name}`, ...flat(s.children)]);
-    expect(flat(extractSymbols(tree.rootNode, "cpp", text))).toEqual([
-      "1 class Shape",
-      "3 constructor Shape",
-      "4 method ~Shape",
-      "5 constructor Shape",
-      "6 method sides",
-      "8 field sides_",
-      "10 constructor Shape",
-      "11 function ~Shape",
+    expect(lines(extractSymbols(tree.rootNode, "cpp", text))).toEqual([
+      "L1-9 class Shape",
+      "  L3-3 constructor Shape",
+      "  L4-4 method ~Shape",
+      "  L5-5 constructor Shape",
+      "  L6-6 method sides",
+      "  L8-8 field sides_",
+      "L10-10 constructor Shape",
+      "L11-11 function ~Shape",
     ]);
     tree.delete();
   });
@@ -227,13 +225,11 @@ describe("Rust declarations without a body", () => {
     const text =
       'extern "C" {\n    fn abs(x: i32) -> i32;\n}\npub trait Sink {\n    type Output;\n    fn push(&mut self, x: u8);\n}\n';
     const tree = await parseWith("rust", text);
-    const flat = (list: SymbolNode[]): string[] =>
-      list.flatMap((s) => [`${s.startLine} ${s.kind} ${s.name}`, ...flat(s.children)]);
-    expect(flat(extractSymbols(tree.rootNode, "rust", text))).toEqual([
-      "2 function abs",
-      "4 trait Sink",
-      "5 type Output",
-      "6 method push",
+    expect(lines(extractSymbols(tree.rootNode, "rust", text))).toEqual([
+      "L2-2 function abs",
+      "L4-7 trait Sink",
+      "  L5-5 type Output",
+      "  L6-6 method push",
     ]);
     tree.delete();
   });
