@@ -38,10 +38,11 @@ export async function readCode(target: ResolvedPath, encoding?: string, forEdit 
   if (!snap) throw new ToolError("not_found", { reason: "file", path: target.requested });
   const { text, codec } = await (forEdit ? decodeForEdit : decodeFile)(snap.data, target.requested, encoding);
   const bom = text.startsWith("\uFEFF");
+  const body = bom ? text.slice(1) : text;
   return {
     target,
-    language: languageOf(target.real, bom ? text.slice(1) : text),
-    text: bom ? text.slice(1) : text,
+    language: languageOf(target.real, body),
+    text: body,
     bom,
     codec,
     sha256: snap.sha256,
